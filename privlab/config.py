@@ -1,0 +1,92 @@
+"""Where privlab reads and writes, and which device it computes on.
+
+Every path privlab uses comes from here, so a user can move all of them at once by
+setting ``PRIVLAB_HOME`` (default: the repository root when privlab is installed from
+a clone, else ``~/.privlab``). Raw data is never edited in place.
+
+Layout under the home folder::
+
+    data/      small generated default corpora and user downloads (git-ignored parts)
+    cache/     embedding cache, unpacked models, LLM response cache
+    reports/   executed notebooks, HTML copies, study outputs
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+_REPO_ROOT = _PACKAGE_DIR.parent
+
+
+def home() -> Path:
+    """The root folder for privlab's data, caches and reports.
+
+    Returns:
+        ``$PRIVLAB_HOME`` when set, the repository root when privlab runs from a
+        clone (a ``pyproject.toml`` beside the package), else ``~/.privlab``.
+    """
+    env = os.environ.get("PRIVLAB_HOME")
+    if env:
+        return Path(env).expanduser().resolve()
+    if (_REPO_ROOT / "pyproject.toml").is_file():
+        return _REPO_ROOT
+    return Path.home() / ".privlab"
+
+
+def data_dir() -> Path:
+    """Folder of default corpora and downloads (``<home>/data``)."""
+    return home() / "data"
+
+
+def cache_dir() -> Path:
+    """Folder of caches: embeddings, unpacked models, LLM responses.
+
+    ``$PRIVLAB_CACHE`` overrides it (tests point it at a temporary folder).
+    """
+    env = os.environ.get("PRIVLAB_CACHE")
+    path = Path(env).expanduser().resolve() if env else home() / "cache"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def reports_dir() -> Path:
+    """Folder of executed notebooks and study outputs (``<home>/reports``)."""
+    path = home() / "reports"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def shared_data_dir() -> Path | None:
+    """Third-party reference data used by tests, when present beside the repository.
+
+    Returns:
+        ``$PRIVLAB_SHARED_DATA`` or ``<repo>/../shared/data`` if it exists, else None.
+    """
+    env = os.environ.get("PRIVLAB_SHARED_DATA")
+    candidate = Path(env) if env else _REPO_ROOT.parent / "shared" / "data"
+    return candidate if candidate.is_dir() else None
+
+
+def smoke() -> bool:
+    """True when notebooks and studies should run on their smallest settings.
+
+    Set by ``PRIVLAB_SMOKE=1`` (the test suite's notebook runs do this).
+    """
+    return os.environ.get("PRIVLAB_SMOKE", "0") not in ("", "0", "false", "False")
+
+
+def default_device() -> str:
+    """``"cuda"`` when a CUDA GPU is visible to torch, else ``"cpu"``.
+
+    ``$PRIVLAB_DEVICE`` overrides the choice (e.g. ``cpu`` on a GPU machine).
+    """
+    env = os.environ.get("PRIVLAB_DEVICE")
+    if env:
+        return env
+    try:
+        import torch
+    except ImportError:  # pragma: no cover - torch is a hard dependency
+        return "cpu"
+    return "cuda" if torch.cuda.is_available() else "cpu"

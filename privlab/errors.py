@@ -1,0 +1,92 @@
+"""Input validation with one message shape.
+
+Every refusal names the parameter, the function that refused, what was expected, what
+was given and, where there is one, the fix::
+
+    The 'alpha' parameter of reserved_test must be in (0, 1). Got 1.5 instead.
+
+Errors subclass ValueError or TypeError so callers can catch them the usual way.
+Never use ``assert`` for input checks: it vanishes under ``python -O``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class PrivlabValueError(ValueError):
+    """A parameter had the right type but an unusable value."""
+
+
+class PrivlabTypeError(TypeError):
+    """A parameter had the wrong type."""
+
+
+class MissingDependencyError(ImportError):
+    """An optional dependency is not installed; the message gives the install command."""
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def invalid(parameter: str, caller: str, expected: str, got: Any, fix: str | None = None,
+            *, given_is_text: bool = False) -> PrivlabValueError:
+    """Build (not raise) the standard ValueError.
+
+    Args:
+        parameter: the parameter's name as the caller wrote it.
+        caller: the public function or class that refused it.
+        expected: what it must be, phrased to follow "must be" / "must have".
+        got: the offending value, or a description when ``given_is_text``.
+        fix: one sentence telling the user what to do instead.
+        given_is_text: treat ``got`` as a ready description instead of a value.
+
+    Returns:
+        A PrivlabValueError to raise.
+
+    Example:
+        >>> str(invalid("alpha", "reserved_test", "in (0, 1)", 1.5))
+        "The 'alpha' parameter of reserved_test must be in (0, 1). Got 1.5 instead."
+    """
+    given = got if given_is_text else _short(got)
+    message = f"The '{parameter}' parameter of {caller} must be {expected}. Got {given} instead."
+    if fix:
+        message += f" {fix}"
+    return PrivlabValueError(message)
+
+
+def wrong_type(parameter: str, caller: str, expected: str, got: Any,
+               fix: str | None = None) -> PrivlabTypeError:
+    """Build (not raise) the standard TypeError; see :func:`invalid`."""
+    message = (f"The '{parameter}' parameter of {caller} must be {expected}. "
+               f"Got {type(got).__name__} instead.")
+    if fix:
+        message += f" {fix}"
+    return PrivlabTypeError(message)
+
+
+def require(module: str, install: str, purpose: str):
+    """Import an optional dependency or fail with the command that installs it.
+
+    Args:
+        module: the importable module name, e.g. ``"presidio_analyzer"``.
+        install: the pip requirement to suggest, e.g. ``"presidio-analyzer"``.
+        purpose: what needs it, for the message.
+
+    Returns:
+        The imported module.
+
+    Raises:
+        MissingDependencyError: naming ``pip install <install>``.
+    """
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise MissingDependencyError(
+            f"{purpose} needs the '{module}' module, which is not installed. "
+            f"Install it with: pip install {install}"
+        ) from exc
