@@ -1,0 +1,41 @@
+"""ε auditors and mechanisms of known privacy.
+
+The public verbs: :func:`certified_epsilon` (Eq. 16 on given error counts) and
+:func:`audit_pairs` (every auditor on any identity-labelled embedding table); the
+auditors' registry :data:`AUDITORS`; and the known-ε benchmark in
+:mod:`privlab.epsilon.benchmark`.
+"""
+
+from privlab.epsilon.auditors import (
+    AUDITORS,
+    AuditResult,
+    AuditTable,
+    Auditor,
+    GaussMech,
+    KDELR,
+    MMDTV,
+    ROCHT,
+    ReservedTest,
+    Status,
+    audit_pairs,
+    certified_epsilon,
+    clopper_pearson_upper,
+    epsilon_from_rates,
+    gaussmech_null_floor,
+    get_auditor,
+)
+from privlab.epsilon.mechanisms import (
+    MECHANISMS,
+    analytic_gaussian_epsilon,
+    analytic_gaussian_sigma,
+    build_mechanism,
+    make_prototypes,
+)
+
+__all__ = [
+    "AUDITORS", "AuditResult", "AuditTable", "Auditor", "GaussMech", "KDELR", "MMDTV",
+    "ROCHT", "ReservedTest", "Status", "audit_pairs", "certified_epsilon",
+    "clopper_pearson_upper", "epsilon_from_rates", "gaussmech_null_floor", "get_auditor",
+    "MECHANISMS", "analytic_gaussian_epsilon", "analytic_gaussian_sigma",
+    "build_mechanism", "make_prototypes",
+]
