@@ -1,0 +1,72 @@
+"""Distance mechanisms (encoders): the protocol, the registry and the built-in members.
+
+``registry.names(modality="text")`` lists what a widget offers; ``get_encoder(name)``
+builds (once) and returns a member. Add your own with ``registry.register``::
+
+    from privlab.encoders import Encoder, registry
+
+    class MyEncoder(Encoder):
+        name, modality = "my-model", "text"
+        def _encode(self, items):
+            return my_model(items)           # (n, d) floats; privlab normalises and caches
+
+    registry.register("my-model", MyEncoder, modality="text", offline=True,
+                      description="my fine-tuned model")
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from privlab.encoders.base import Encoder
+from privlab.encoders.cache import EmbeddingCache, content_hash
+from privlab.encoders.text import (
+    LexicalEncoder,
+    SentenceTransformerEncoder,
+    packaged_minilm_path,
+    packaged_mpnet_path,
+)
+from privlab.registry import Registry
+
+registry = Registry("encoder")
+
+registry.register(
+    "minilm", lambda **kw: SentenceTransformerEncoder(packaged_minilm_path(), name="all-MiniLM-L6-v2", **kw),
+    modality="text", offline=True, description="all-MiniLM-L6-v2 (packaged, 384-d)")
+registry.register(
+    "mpnet", lambda **kw: SentenceTransformerEncoder(packaged_mpnet_path(), name="all-mpnet-base-v2", **kw),
+    modality="text", offline=True, description="all-mpnet-base-v2 (packaged in 5 parts, 768-d)")
+registry.register("lexical", lambda **kw: LexicalEncoder(**kw), modality="text", offline=True,
+                  description="hashed words and word pairs (surface only)")
+registry.register(
+    "qwen3-embedding-4b", lambda **kw: SentenceTransformerEncoder("Qwen/Qwen3-Embedding-4B", **kw),
+    modality="text", offline=False, description="Qwen3-Embedding-4B (hub; GPU advised)")
+registry.register(
+    "qwen3-embedding-8b", lambda **kw: SentenceTransformerEncoder("Qwen/Qwen3-Embedding-8B", **kw),
+    modality="text", offline=False, description="Qwen3-Embedding-8B (hub; GPU advised)")
+
+_instances: dict[tuple, Encoder] = {}
+
+
+def get_encoder(name: str, **kwargs: Any) -> Encoder:
+    """The registered encoder ``name``, built once per set of arguments and reused.
+
+    A name that is not registered but is a local folder or a hub id is loaded as a
+    sentence-transformers model.
+
+    Example:
+        >>> get_encoder("lexical", dim=32).name
+        'lexical-32'
+    """
+    key = (name, tuple(sorted(kwargs.items())))
+    if key not in _instances:
+        if name in registry:
+            _instances[key] = registry.create(name, **kwargs)
+        else:
+            _instances[key] = SentenceTransformerEncoder(name, **kwargs)
+    return _instances[key]
+
+
+__all__ = ["Encoder", "EmbeddingCache", "LexicalEncoder", "SentenceTransformerEncoder",
+           "content_hash", "get_encoder", "packaged_minilm_path", "packaged_mpnet_path",
+           "registry"]

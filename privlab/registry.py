@@ -1,0 +1,80 @@
+"""Name -> factory registries, one per family (encoders, sanitizers, auditors, judges).
+
+Widgets list a registry's names; a user adds a member by registering a factory::
+
+    from privlab.encoders import registry
+    registry.register("my-encoder", lambda: MyEncoder(), modality="text",
+                      description="my fine-tuned model", offline=True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from privlab.errors import invalid
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One registered member: its name, how to build it, and what a widget shows."""
+
+    name: str
+    factory: Callable[..., Any]
+    description: str = ""
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+class Registry:
+    """A named collection of factories for one family.
+
+    Example:
+        >>> r = Registry("greeter")
+        >>> r.register("hello", lambda: "hi", description="says hi", offline=True)
+        >>> r.names(offline=True), r.create("hello")
+        (['hello'], 'hi')
+    """
+
+    def __init__(self, family: str):
+        self.family = family
+        self._entries: dict[str, Entry] = {}
+
+    def register(self, name: str, factory: Callable[..., Any], *, description: str = "",
+                 replace: bool = False, **meta: Any) -> None:
+        """Add a member. ``meta`` keys (e.g. ``modality``, ``offline``) filter :meth:`names`."""
+        if not isinstance(name, str) or not name:
+            raise invalid("name", f"{self.family} registry register", "a non-empty string", name)
+        if name in self._entries and not replace:
+            raise invalid("name", f"{self.family} registry register", "a name not yet registered",
+                          name, "Pass replace=True to override the existing entry.")
+        self._entries[name] = Entry(name, factory, description, dict(meta))
+
+    def names(self, **filters: Any) -> list[str]:
+        """Registered names whose metadata match every filter, in registration order."""
+        return [e.name for e in self._entries.values()
+                if all(e.meta.get(k) == v for k, v in filters.items())]
+
+    def entry(self, name: str) -> Entry:
+        """The entry for ``name``; unknown names list the known ones."""
+        if name not in self._entries:
+            raise invalid("name", f"the {self.family} registry", f"one of {self.names()}", name,
+                          f"Register it first with privlab's {self.family} registry.")
+        return self._entries[name]
+
+    def create(self, name: str, **kwargs: Any) -> Any:
+        """Build the member ``name`` (keyword arguments go to its factory)."""
+        return self.entry(name).factory(**kwargs)
+
+    def options(self, **filters: Any) -> list[tuple[str, str]]:
+        """``(label, name)`` pairs for a widget dropdown."""
+        out = []
+        for name in self.names(**filters):
+            e = self._entries[name]
+            out.append((f"{name} — {e.description}" if e.description else name, name))
+        return out
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._entries
+
+    def __iter__(self):
+        return iter(self.names())

@@ -1,0 +1,564 @@
+"""Algorithm 1 of contrastive privacy: the exact resolution and its decisive witness.
+
+For audited items ``x_i`` and references ``y_j`` the trial ``(i, j)`` has the signed
+difference
+
+    a_ij = E(X_c(x_i)) . (E(y_j) - E(X_c(y_j)))  =  S_i . T_j
+
+(cosine to the original reference minus cosine to the sanitized reference). The test
+passes at resolution ``delta`` when every ``a_ij < delta``; the resolution reported is
+``delta* = max(0, max_ij a_ij)`` and the trial attaining it is the decisive witness.
+
+How the kernel stays exact without the ``m x n`` matrix
+-------------------------------------------------------
+The matrix is walked in blocks (``block_size`` rows of S by ``block_size`` rows of T) in
+the working precision (float32 by default) on the chosen device. A matrix product's
+rounding depends on the shapes it is called with, so a float32 value alone could make
+the winner depend on the block size. Each block therefore only *screens*: it keeps every
+trial whose float32 value is within a rigorous rounding bound of the best value seen
+for its row or of the running k-th best overall, and those few candidates are rescored
+at the end in float64, one pair at a time, by a routine that does not depend on blocks.
+The reported values, witness, top-k and per-item maxima are the float64 values of
+the winners, ties broken by the smallest audited index, then the smallest reference
+index. Reference rows equal to zero (the sanitizer left that reference unchanged for
+this encoder) give exactly 0 for every audited item and are handled analytically.
+
+Memory is the inputs, one block and the candidate lists: ``O((m + n) d + block)``.
+Inputs where very many trials tie within rounding (for example thousands of identical
+reference rows) are still exact but rescore every tied trial.
+
+Symmetric test
+--------------
+When the audited set is the reference set, ``S = E(X_c(x))`` and
+``T = E(x) - E(X_c(x))``, the diagonal trial is ``cos(X_c(x), x) - 1 <= 0``. It is never
+positive, so it cannot change the resolution (it may only be the maximum when every
+trial is non-positive, and then the resolution is 0 either way).
+:func:`symmetric_resolution` builds S and T for that case.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from privlab.errors import invalid, wrong_type
+
+# Relative tolerance for "unit length" rows of S (embeddings stored in float16 or
+# averaged ensembles drift by ~1e-4; anything farther is not a normalised embedding).
+UNIT_TOLERANCE = 1e-3
+DEFAULT_BLOCK_SIZE = 2048
+_UNIT_ROUNDOFF = {"float32": 2.0**-24, "float64": 2.0**-53}
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """The outcome of the resolution test over every (audited, reference) trial.
+
+    Attributes:
+        value: the resolution ``delta* = max(0, max_difference)``. The strict test
+            passes for every ``delta > value``; at ``value`` every trial satisfies the
+            weak inequality. 0 means no violation was detected *for these audited
+            items, these references and this encoder*; it is not unconditional privacy.
+        max_difference: ``a_max``, the largest signed difference (may be negative).
+        witness: ``(i, j)``, a decisive witness: audited item ``i`` against reference
+            ``j`` attains ``max_difference``; ties go to the smallest i, then j.
+        top: the ``top_k`` largest trials as ``(i, j, difference)``, descending.
+        per_audited: ``(m,)`` float64, the largest signed difference of each audited
+            item (flag or withhold items whose value is at or above a chosen delta).
+        per_audited_reference: ``(m,)`` int64, the reference attaining each item's maximum.
+        shape: ``(m, n, d)``.
+        dtype: working precision of the screening pass (values are rescored in float64).
+        device: where the screening pass ran.
+        block_size: ``(rows of S, rows of T)`` per block.
+        rescored: number of candidate trials rescored in float64 (a diagnostic).
+    """
+
+    value: float
+    max_difference: float
+    witness: tuple[int, int]
+    top: list[tuple[int, int, float]]
+    per_audited: np.ndarray = field(repr=False)
+    per_audited_reference: np.ndarray = field(repr=False)
+    shape: tuple[int, int, int]
+    dtype: str
+    device: str
+    block_size: tuple[int, int]
+    rescored: int = 0
+
+    def passes(self, delta: float) -> bool:
+        """Whether the strict test ``a_ij < delta`` holds for every trial."""
+        return self.max_difference < delta
+
+    def flagged(self, delta: float = 0.0) -> np.ndarray:
+        """Indices of audited items with a trial at or above ``delta`` (to withhold).
+
+        With the default ``delta = 0`` these are the items with a positive violation
+        or a tie at 0.
+        """
+        return np.flatnonzero(self.per_audited >= delta) if delta > 0 else np.flatnonzero(
+            self.per_audited > 0)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready fields (the command line prints this)."""
+        return {
+            "value": self.value,
+            "max_difference": self.max_difference,
+            "witness": list(self.witness),
+            "top": [[i, j, v] for i, j, v in self.top],
+            "per_audited": self.per_audited.tolist(),
+            "per_audited_reference": self.per_audited_reference.tolist(),
+            "shape": list(self.shape),
+            "dtype": self.dtype,
+            "device": self.device,
+            "block_size": list(self.block_size),
+            "rescored": self.rescored,
+        }
+
+    def to_frame(self):
+        """The top trials as a DataFrame (columns audited, reference, difference)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.top, columns=["audited", "reference", "difference"])
+
+    def _repr_html_(self) -> str:
+        m, n, d = self.shape
+        verdict = ("no violation detected" if self.max_difference <= 0
+                   else f"violation: passes only for delta &gt; {self.value:.4f}")
+        rows = "".join(f"<tr><td>{i}</td><td>{j}</td><td>{v:+.4f}</td></tr>" for i, j, v in self.top)
+        return (f"<div><b>Resolution {self.value:.4f}</b> ({verdict}); "
+                f"decisive witness: audited {self.witness[0]} vs reference {self.witness[1]}; "
+                f"{m} audited x {n} references, d={d}, {self.dtype} on {self.device}."
+                f"<table><tr><th>audited</th><th>reference</th><th>difference</th></tr>"
+                f"{rows}</table></div>")
+
+
+def _to_array(value: Any, parameter: str, caller: str):
+    """Return a 2-D float array view (numpy or torch) of ``value`` after validation."""
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        array = value.detach()
+        if not (array.is_floating_point()):
+            array = array.double()
+    elif isinstance(value, np.ndarray):
+        array = value if value.dtype.kind == "f" else value.astype(np.float64)
+    elif isinstance(value, (list, tuple)):
+        try:
+            array = np.asarray(value, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise invalid(parameter, caller, "a numeric 2-D array", "a ragged or non-numeric list",
+                          given_is_text=True) from exc
+    else:
+        raise wrong_type(parameter, caller, "a NumPy array or torch tensor of shape (rows, d)",
+                         value)
+    if array.ndim != 2:
+        raise invalid(parameter, caller, "2-D with shape (rows, d)",
+                      f"an array with shape {tuple(array.shape)}", "Stack one embedding per row.",
+                      given_is_text=True)
+    if array.shape[0] == 0 or array.shape[1] == 0:
+        raise invalid(parameter, caller, "non-empty (at least one row and one column)",
+                      f"shape {tuple(array.shape)}", given_is_text=True)
+    finite = bool(torch.isfinite(array).all()) if isinstance(array, torch.Tensor) else bool(
+        np.isfinite(array).all())
+    if not finite:
+        raise invalid(parameter, caller, "finite (no NaN or inf)", "non-finite entries",
+                      "Check the encoder's output for the affected rows.", given_is_text=True)
+    return array
+
+
+def _row_norms(array) -> np.ndarray:
+    import torch
+
+    if isinstance(array, torch.Tensor):
+        return torch.linalg.vector_norm(array.double(), dim=1).cpu().numpy()
+    return np.linalg.norm(array.astype(np.float64, copy=False), axis=1)
+
+
+def _normalize_rows(array, parameter: str, caller: str):
+    norms = _row_norms(array)
+    zero = np.flatnonzero(norms == 0)
+    if zero.size:
+        raise invalid(parameter, caller, "made of rows that can be normalised",
+                      f"zero rows at {zero[:5].tolist()}", given_is_text=True)
+    import torch
+
+    if isinstance(array, torch.Tensor):
+        return array / torch.as_tensor(norms, dtype=array.dtype, device=array.device)[:, None]
+    return array / norms[:, None]
+
+
+def _check_unit(array, parameter: str, caller: str) -> None:
+    norms = _row_norms(array)
+    bad = np.flatnonzero(np.abs(norms - 1.0) > UNIT_TOLERANCE)
+    if bad.size:
+        raise invalid(parameter, caller, "made of unit-length rows (normalised embeddings)",
+                      f"{bad.size} rows with other lengths, e.g. row {bad[0]} has length "
+                      f"{norms[bad[0]]:.6g}", "Pass normalize=True to normalise them.",
+                      given_is_text=True)
+
+
+def _as_numpy64_rows(array, index: np.ndarray) -> np.ndarray:
+    """float64 copies of the selected rows, on the CPU, C-contiguous."""
+    import torch
+
+    if isinstance(array, torch.Tensor):
+        idx = torch.as_tensor(index, device=array.device, dtype=torch.long)
+        return np.ascontiguousarray(array.index_select(0, idx).to("cpu", torch.float64).numpy())
+    return np.ascontiguousarray(np.asarray(array)[index], dtype=np.float64)
+
+
+def _canonical_dots(S, T, rows: np.ndarray, cols: np.ndarray, chunk: int = 4096) -> np.ndarray:
+    """float64 ``S[rows[k]] . T[cols[k]]``, computed pair by pair.
+
+    Each value comes from the same elementwise product and pairwise sum whatever the
+    other pairs are, so it does not depend on how trials were batched.
+    """
+    out = np.empty(rows.size, dtype=np.float64)
+    for start in range(0, rows.size, chunk):
+        r = rows[start:start + chunk]
+        c = cols[start:start + chunk]
+        out[start:start + chunk] = np.sum(_as_numpy64_rows(S, r) * _as_numpy64_rows(T, c), axis=1)
+    return out + 0.0  # turns -0.0 into 0.0
+
+
+def _parse_block(block_size: Any, caller: str) -> tuple[int, int]:
+    if isinstance(block_size, (int, np.integer)) and not isinstance(block_size, bool):
+        pair = (int(block_size), int(block_size))
+    elif isinstance(block_size, (tuple, list)) and len(block_size) == 2 and all(
+            isinstance(b, (int, np.integer)) and not isinstance(b, bool) for b in block_size):
+        pair = (int(block_size[0]), int(block_size[1]))
+    else:
+        raise invalid("block_size", caller, "a positive int or a pair of positive ints",
+                      block_size)
+    if min(pair) < 1:
+        raise invalid("block_size", caller, "positive", block_size)
+    return pair
+
+
+def resolution(S, T, *, top_k: int = 5, normalize: bool = False, dtype: str = "float32",
+               device: str | None = None, block_size: int | tuple[int, int] = DEFAULT_BLOCK_SIZE
+               ) -> Resolution:
+    """Exact contrastive-privacy resolution (Algorithm 1) with a decisive witness.
+
+    Args:
+        S: ``(m, d)`` unit rows ``E(X_c(x_i))``, the sanitized audited items. NumPy array
+            or torch tensor (any device).
+        T: ``(n, d)`` rows ``E(y_j) - E(X_c(y_j))`` for the references, not normalised
+            (see :func:`reference_directions`).
+        top_k: how many of the largest trials to return in ``top`` (0 for none).
+        normalize: normalise the rows of S instead of refusing rows that are not unit.
+        dtype: ``"float32"`` (default) or ``"float64"``, the precision of the screening
+            pass. Reported values are float64 either way.
+        device: ``"cpu"``, ``"cuda"`` or None for :func:`privlab.config.default_device`.
+        block_size: rows of S and of T per block (an int for both, or a pair). The
+            answer does not depend on it; memory and speed do.
+
+    Returns:
+        A :class:`Resolution`.
+
+    Raises:
+        ValueError: non-2-D, empty or non-finite inputs, different ``d``, S rows that
+            are not unit length (unless ``normalize=True``), a bad ``top_k``, ``dtype``,
+            ``device`` or ``block_size``.
+        TypeError: inputs that are not arrays.
+
+    Example:
+        >>> import numpy as np
+        >>> S = np.array([[1.0, 0.0], [0.0, 1.0]])
+        >>> T = np.array([[0.5, -0.5], [-0.2, 0.1]])
+        >>> res = resolution(S, T, top_k=2)
+        >>> res.value, res.witness
+        (0.5, (0, 0))
+        >>> res.top
+        [(0, 0, 0.5), (1, 1, 0.1)]
+    """
+    import torch
+
+    caller = "resolution"
+    if not isinstance(top_k, (int, np.integer)) or isinstance(top_k, bool) or top_k < 0:
+        raise invalid("top_k", caller, "a non-negative int", top_k)
+    if dtype not in _UNIT_ROUNDOFF:
+        raise invalid("dtype", caller, "'float32' or 'float64'", dtype)
+    device = device or _default_device()
+    if device not in ("cpu", "cuda") and not str(device).startswith("cuda:"):
+        raise invalid("device", caller, "'cpu', 'cuda' or 'cuda:N'", device)
+    if str(device).startswith("cuda") and not torch.cuda.is_available():
+        raise invalid("device", caller, "a device torch can see", device,
+                      "No CUDA device is available here: use device='cpu'.")
+    bm, bn = _parse_block(block_size, caller)
+    S = _to_array(S, "S", caller)
+    T = _to_array(T, "T", caller)
+    if S.shape[1] != T.shape[1]:
+        raise invalid("T", caller, f"of the same dimension d as S (d={S.shape[1]})",
+                      f"d={T.shape[1]}", "Encode audited items and references with the same encoder.",
+                      given_is_text=True)
+    if normalize:
+        S = _normalize_rows(S, "S", caller)
+    else:
+        _check_unit(S, "S", caller)
+    return _exact_kernel(S, T, top_k=int(top_k), dtype=dtype, device=str(device), bm=bm, bn=bn)
+
+
+def _default_device() -> str:
+    from privlab.config import default_device
+
+    return default_device()
+
+
+def _exact_kernel(S, T, *, top_k: int, dtype: str, device: str, bm: int, bn: int) -> Resolution:
+    import torch
+
+    m, d = S.shape
+    n = T.shape[0]
+    k = max(top_k, 1)
+    torch_dtype = torch.float32 if dtype == "float32" else torch.float64
+    s_norm = _row_norms(S)
+    t_norm = _row_norms(T)
+    s_max = float(s_norm.max())
+    # Forward error bound of any summation order, plus the float64 rescoring's own:
+    # |fl(s.t) - s.t| <= gamma_(d+2) ||s|| ||t||  (inputs rounded to the working dtype).
+    gamma_work = _gamma(d + 2, _UNIT_ROUNDOFF[dtype])
+    gamma_64 = _gamma(d + 2, _UNIT_ROUNDOFF["float64"])
+    tolerance = (gamma_work + gamma_64) * s_max * t_norm  # (n,)
+    zero_cols = np.flatnonzero(t_norm == 0)
+    live_cols = np.flatnonzero(t_norm > 0)
+
+    pending_rows: list[np.ndarray] = []  # candidates found by screening, not yet rescored
+    pending_cols: list[np.ndarray] = []
+    kept = _Candidates.empty()  # rescored candidates that may still matter
+    row_bound = np.full(m, -np.inf)  # a proven lower bound of each row's maximum
+    kth_bounds = np.full(k, -np.inf)  # lower bounds of k distinct trials, descending
+    pending = 0
+    rescored = 0
+
+    with _exact_matmul(device):
+        S_dev = torch.as_tensor(S).to(device=device, dtype=torch_dtype)
+        T_live = torch.as_tensor(T)
+        if zero_cols.size:
+            T_live = T_live.index_select(0, torch.as_tensor(live_cols, device=T_live.device))
+        T_dev = T_live.to(device=device, dtype=torch_dtype)
+        tol_live = tolerance[live_cols]
+        for j0 in range(0, live_cols.size, bn):
+            Tb = T_dev[j0:j0 + bn]
+            tol_block = float(tol_live[j0:j0 + bn].max())
+            for i0 in range(0, m, bm):
+                P = S_dev[i0:i0 + bm] @ Tb.T
+                lower = P.max(dim=1).values.double().cpu().numpy() - tol_block
+                rows_slice = slice(i0, i0 + P.shape[0])
+                np.maximum(row_bound[rows_slice], lower, out=row_bound[rows_slice])
+                kth_bounds = _merge_bounds(kth_bounds, lower, k)
+                # Keep every trial whose value may reach its row's maximum or the top k.
+                threshold = np.minimum(row_bound[rows_slice], kth_bounds[-1]) - tol_block
+                mask = P >= torch.as_tensor(threshold, dtype=P.dtype, device=P.device)[:, None]
+                hit = mask.nonzero().cpu().numpy()
+                if hit.size:
+                    pending_rows.append(hit[:, 0] + i0)
+                    pending_cols.append(live_cols[hit[:, 1] + j0])
+                    pending += hit.shape[0]
+                if pending > 4 * (m + k) + 65536:  # keep the lists short on long runs
+                    kept, count = kept.absorb(pending_rows, pending_cols, S, T)
+                    kept = kept.prune(row_bound, kth_bounds[-1], tolerance)
+                    rescored += count
+                    pending_rows, pending_cols, pending = [], [], 0
+
+    kept, count = kept.absorb(pending_rows, pending_cols, S, T)
+    rescored += count
+    rows, cols, values = kept.rows, kept.cols, kept.values
+    if zero_cols.size:
+        # Every audited item scores exactly 0 against an unchanged reference.
+        zr, zc = _first_lexicographic(m, zero_cols, k)
+        rows = np.concatenate([rows, np.arange(m), zr])
+        cols = np.concatenate([cols, np.full(m, int(zero_cols[0])), zc])
+        values = np.concatenate([values, np.zeros(m), np.zeros(zr.size)])
+
+    # Order all kept trials by (-value, i, j); the first per row is that row's maximum.
+    order = np.lexsort((cols, rows, -values))
+    rows, cols, values = rows[order], cols[order], values[order]
+    per_audited = np.full(m, -np.inf)
+    per_reference = np.full(m, -1, dtype=np.int64)
+    by_row = np.lexsort((cols, -values, rows))
+    first = np.ones(by_row.size, dtype=bool)
+    first[1:] = rows[by_row][1:] != rows[by_row][:-1]
+    best = by_row[first]
+    per_audited[rows[best]] = values[best]
+    per_reference[rows[best]] = cols[best]
+    # Deduplicate (a trial can be kept twice: as a candidate and as a zero column).
+    seen: set[tuple[int, int]] = set()
+    top: list[tuple[int, int, float]] = []
+    for i, j, v in zip(rows.tolist(), cols.tolist(), values.tolist()):
+        if (i, j) not in seen:
+            seen.add((i, j))
+            top.append((i, j, float(v)))
+            if len(top) == k:
+                break
+    a_max = top[0][2]
+    return Resolution(
+        value=max(0.0, a_max), max_difference=a_max, witness=(top[0][0], top[0][1]),
+        top=top[:top_k], per_audited=per_audited, per_audited_reference=per_reference,
+        shape=(m, n, d), dtype=dtype, device=device, block_size=(bm, bn), rescored=rescored)
+
+
+def _gamma(count: int, unit: float) -> float:
+    return count * unit / (1.0 - count * unit)
+
+
+def _merge_bounds(current: np.ndarray, new: np.ndarray, k: int) -> np.ndarray:
+    """The k largest of two sets of lower bounds (each from a distinct trial)."""
+    if new.size > k:
+        new = np.partition(new, new.size - k)[new.size - k:]
+    merged = np.concatenate([current, new])
+    return np.sort(merged)[::-1][:k]
+
+
+@dataclass(frozen=True)
+class _Candidates:
+    """Trials rescored in float64 that may still be a row maximum or in the top k."""
+
+    rows: np.ndarray
+    cols: np.ndarray
+    values: np.ndarray
+
+    @staticmethod
+    def empty() -> "_Candidates":
+        none = np.empty(0, dtype=np.int64)
+        return _Candidates(none, none, np.empty(0))
+
+    def absorb(self, rows: list, cols: list, S, T) -> tuple["_Candidates", int]:
+        """Rescore new candidates and add them; returns (candidates, number rescored)."""
+        if not rows:
+            return self, 0
+        r = np.concatenate(rows)
+        c = np.concatenate(cols)
+        v = _canonical_dots(S, T, r, c)
+        return _Candidates(np.concatenate([self.rows, r]), np.concatenate([self.cols, c]),
+                           np.concatenate([self.values, v])), int(r.size)
+
+    def prune(self, row_bound: np.ndarray, kth_bound: float, tolerance: np.ndarray
+              ) -> "_Candidates":
+        """Drop trials whose value is below both their row's bound and the k-th bound."""
+        keep = self.values + tolerance[self.cols] >= np.minimum(row_bound[self.rows], kth_bound)
+        return _Candidates(self.rows[keep], self.cols[keep], self.values[keep])
+
+
+def _first_lexicographic(m: int, zero_cols: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The first k trials (i, j) in lexicographic order among the zero columns."""
+    count = min(k, m * zero_cols.size)
+    flat = np.arange(count)
+    return flat // zero_cols.size, zero_cols[flat % zero_cols.size]
+
+
+class _exact_matmul:
+    """Context that forbids reduced-precision (TF32) float32 products on CUDA.
+
+    The rounding bound used to screen trials assumes IEEE float32 products.
+    """
+
+    def __init__(self, device: str):
+        self.cuda = str(device).startswith("cuda")
+
+    def __enter__(self):
+        if self.cuda:
+            import torch
+
+            self.saved = torch.backends.cuda.matmul.allow_tf32
+            torch.backends.cuda.matmul.allow_tf32 = False
+        return self
+
+    def __exit__(self, *exc):
+        if self.cuda:
+            import torch
+
+            torch.backends.cuda.matmul.allow_tf32 = self.saved
+        return False
+
+
+def reference_directions(E_ref, E_ref_sanitized, *, normalize: bool = False) -> np.ndarray:
+    """Rows ``E(y_j) - E(X_c(y_j))``: what sanitizing removed from each reference.
+
+    Args:
+        E_ref: ``(n, d)`` unit embeddings of the original references.
+        E_ref_sanitized: ``(n, d)`` unit embeddings of the sanitized references, row j
+            the sanitized version of row j of ``E_ref``.
+        normalize: normalise the rows of both inputs instead of refusing non-unit rows.
+
+    Returns:
+        ``(n, d)`` float array (not normalised). A zero row means the sanitizer left
+        that reference unchanged for this encoder: it can never witness a violation.
+
+    Raises:
+        ValueError: mismatched shapes, non-2-D, empty or non-finite input, non-unit rows.
+
+    Example:
+        >>> import numpy as np
+        >>> reference_directions(np.array([[1.0, 0.0]]), np.array([[0.0, 1.0]]))
+        array([[ 1., -1.]])
+    """
+    import torch
+
+    caller = "reference_directions"
+    E_ref = _to_array(E_ref, "E_ref", caller)
+    E_san = _to_array(E_ref_sanitized, "E_ref_sanitized", caller)
+    if tuple(E_ref.shape) != tuple(E_san.shape):
+        raise invalid("E_ref_sanitized", caller, f"of the same shape as E_ref {tuple(E_ref.shape)}",
+                      f"shape {tuple(E_san.shape)}",
+                      "Row j must be the sanitized version of reference j.", given_is_text=True)
+    if normalize:
+        E_ref = _normalize_rows(E_ref, "E_ref", caller)
+        E_san = _normalize_rows(E_san, "E_ref_sanitized", caller)
+    else:
+        _check_unit(E_ref, "E_ref", caller)
+        _check_unit(E_san, "E_ref_sanitized", caller)
+    if isinstance(E_ref, torch.Tensor) or isinstance(E_san, torch.Tensor):
+        return (torch.as_tensor(E_ref).double().cpu() - torch.as_tensor(E_san).double().cpu()).numpy()
+    return np.asarray(E_ref, dtype=np.float64) - np.asarray(E_san, dtype=np.float64)
+
+
+def symmetric_resolution(E, E_sanitized, **kwargs) -> Resolution:
+    """The symmetric test: every item is both audited and reference.
+
+    ``S = E_sanitized`` and ``T = E - E_sanitized``. Diagonal trials equal
+    ``cos(E_sanitized_i, E_i) - 1 <= 0`` and so never raise the resolution.
+
+    Args:
+        E: ``(n, d)`` unit embeddings of the originals.
+        E_sanitized: ``(n, d)`` unit embeddings of their sanitized versions.
+        **kwargs: passed to :func:`resolution` (``top_k``, ``dtype``, ``device`` ...).
+
+    Returns:
+        A :class:`Resolution` with audited index i and reference index j over the same items.
+
+    Example:
+        >>> import numpy as np
+        >>> E = np.eye(3)
+        >>> symmetric_resolution(E, E).value   # nothing removed: nothing to detect
+        0.0
+    """
+    T = reference_directions(E, E_sanitized, normalize=kwargs.get("normalize", False))
+    return resolution(E_sanitized, T, **kwargs)
+
+
+def brute_force_resolution(S, T, top_k: int = 5) -> tuple[float, tuple[int, int], list]:
+    """A slow reference: every trial by a plain double loop in float64.
+
+    Used by tests and benchmarks to check the kernel. Returns ``(a_max, witness, top)``
+    with the same tie-breaking (smallest i, then j).
+
+    Example:
+        >>> brute_force_resolution([[1.0, 0.0]], [[0.3, 0.0], [0.3, 1.0]])
+        (0.3, (0, 0), [(0, 0, 0.3), (0, 1, 0.3)])
+    """
+    S = np.asarray(S, dtype=np.float64)
+    T = np.asarray(T, dtype=np.float64)
+    trials = []
+    for i in range(S.shape[0]):
+        for j in range(T.shape[0]):
+            trials.append((-(float(np.sum(S[i] * T[j])) + 0.0), i, j))
+    trials.sort()
+    top = [(i, j, -v + 0.0) for v, i, j in trials[:max(top_k, 1)]]
+    return top[0][2], (top[0][0], top[0][1]), top[:top_k]
+
+
+__all__ = ["Resolution", "resolution", "reference_directions", "symmetric_resolution",
+           "brute_force_resolution"]
