@@ -1,0 +1,1 @@
+"""Corpora: loaders for real data and generators of the offline default corpora."""

@@ -1,0 +1,110 @@
+"""Execute the study notebooks headless (``make demo`` and the notebook smoke tests).
+
+Each notebook runs top to bottom with its widgets at their plain defaults; the
+executed copy and an HTML rendering go to ``reports/``, and the study's headline line
+(see :func:`privlab.report.headline`) is read back from the outputs.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from privlab.report import find_headlines
+
+
+@dataclass
+class NotebookRun:
+    """The outcome of one headless run.
+
+    Attributes:
+        notebook: the source ``.ipynb``.
+        executed: the executed copy (None if execution failed before writing).
+        html: the HTML rendering.
+        headlines: ``(study, text)`` lines the notebook printed.
+        seconds: wall time.
+        error: the error text when a cell failed, else None.
+    """
+
+    notebook: Path
+    executed: Path | None = None
+    html: Path | None = None
+    headlines: list[tuple[str, str]] = field(default_factory=list)
+    seconds: float = 0.0
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def notebook_paths(folder: str | Path | None = None) -> list[Path]:
+    """The numbered study notebooks, in order."""
+    from privlab.config import home
+
+    folder = Path(folder) if folder else home() / "notebooks"
+    return sorted(p for p in folder.glob("[0-9][0-9]_*.ipynb"))
+
+
+def run_notebook(path: str | Path, out_dir: str | Path | None = None, *, smoke: bool = False,
+                 timeout: int = 1800, html: bool = True) -> NotebookRun:
+    """Execute one notebook in its own folder and save the executed copy (and HTML).
+
+    Args:
+        path: the ``.ipynb`` file.
+        out_dir: where to write (default ``reports/``).
+        smoke: set ``PRIVLAB_SMOKE=1`` for the kernel (smallest settings).
+        timeout: seconds allowed per cell.
+        html: also write an HTML copy.
+
+    Returns:
+        A :class:`NotebookRun`; a failing cell is reported in ``error``, not raised.
+    """
+    import nbformat
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    from privlab.config import reports_dir
+
+    path = Path(path)
+    out_dir = Path(out_dir) if out_dir else reports_dir()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    nb = nbformat.read(path, as_version=4)
+    saved = os.environ.get("PRIVLAB_SMOKE")
+    os.environ["PRIVLAB_SMOKE"] = "1" if smoke else "0"
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    run = NotebookRun(notebook=path)
+    start = time.time()
+    try:
+        client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                                resources={"metadata": {"path": str(path.parent)}})
+        client.execute()
+    except CellExecutionError as exc:
+        run.error = str(exc)[-3000:]
+    except Exception as exc:  # a dead kernel or a timeout is a failed run, reported
+        run.error = f"{type(exc).__name__}: {exc}"[-3000:]
+    finally:
+        if saved is None:
+            os.environ.pop("PRIVLAB_SMOKE", None)
+        else:
+            os.environ["PRIVLAB_SMOKE"] = saved
+    run.seconds = time.time() - start
+    executed = out_dir / path.name
+    nbformat.write(nb, executed)
+    run.executed = executed
+    text = []
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "stream":
+                text.append(output.get("text", ""))
+    run.headlines = find_headlines("".join(text))
+    if html:
+        from nbconvert import HTMLExporter
+
+        body, _ = HTMLExporter().from_notebook_node(nb)
+        run.html = executed.with_suffix(".html")
+        run.html.write_text(body, encoding="utf-8")
+    return run

@@ -1,0 +1,46 @@
+"""Shared test settings: an isolated cache, the GPU marker, optional shared data."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))  # lets tests import llm_server
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache(tmp_path_factory, monkeypatch):
+    """Each test session writes caches to a temporary folder, never the user's."""
+    cache = tmp_path_factory.getbasetemp() / "privlab-cache"
+    monkeypatch.setenv("PRIVLAB_CACHE", str(cache))
+
+
+def pytest_collection_modifyitems(config, items):
+    try:
+        import torch
+
+        has_cuda = torch.cuda.is_available()
+    except ImportError:
+        has_cuda = False
+    skip_gpu = pytest.mark.skip(reason="needs a CUDA device (none visible to torch)")
+    for item in items:
+        if "gpu" in item.keywords and not has_cuda:
+            item.add_marker(skip_gpu)
+
+
+@pytest.fixture
+def shared_data() -> Path:
+    """``../shared/data`` beside the repository; skips the test when it is absent."""
+    from privlab.config import shared_data_dir
+
+    path = shared_data_dir()
+    if path is None:
+        pytest.skip("reference data folder ../shared/data is absent (see data/README.md)")
+    return path
