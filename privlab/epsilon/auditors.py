@@ -492,24 +492,34 @@ class KDELR(BaseAuditor):
 
     def per_coordinate(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """The per-coordinate scores ε̂^(d')_α (shape (d,))."""
+        return self.per_coordinate_alphas(a, b, (self.alpha,))[0]
+
+    def per_coordinate_alphas(self, a: np.ndarray, b: np.ndarray,
+                              alphas: Sequence[float]) -> np.ndarray:
+        """Per-coordinate scores for several smoothing weights from one density pass.
+
+        Returns:
+            Array (len(alphas), d).
+        """
         h_a, h_b = silverman_bandwidth(a), silverman_bandwidth(b)
         margin = 3.0 * np.maximum(h_a, h_b)
         lo = np.minimum(a.min(axis=0), b.min(axis=0)) - margin
         hi = np.maximum(a.max(axis=0), b.max(axis=0)) + margin
         t = np.linspace(0.0, 1.0, self.grid)
-        out = np.empty(a.shape[1])
+        out = np.empty((len(alphas), a.shape[1]))
         norm = 1.0 / math.sqrt(2.0 * math.pi)
         for start in range(0, a.shape[1], self.chunk):
             sl = slice(start, start + self.chunk)
             grid = lo[sl, None] + (hi[sl] - lo[sl])[:, None] * t[None, :]  # (c, g)
-            dens = []
+            raw = []
             for x, h in ((a, h_a), (b, h_b)):
                 z = (grid[:, :, None] - x[:, sl].T[:, None, :]) / h[sl, None, None]
-                p = np.exp(-0.5 * z * z).mean(axis=2) * norm / h[sl, None]
-                if self.alpha:
-                    p = (1.0 - self.alpha) * p + self.alpha / (hi[sl] - lo[sl])[:, None]
-                dens.append(np.log(np.maximum(p, self.floor)))
-            out[sl] = np.abs(dens[0] - dens[1]).max(axis=1)
+                raw.append(np.exp(-0.5 * z * z).mean(axis=2) * norm / h[sl, None])
+            uniform = 1.0 / (hi[sl] - lo[sl])[:, None]
+            for k, alpha in enumerate(alphas):
+                pa, pb = ((1.0 - alpha) * p + alpha * uniform if alpha else p for p in raw)
+                out[k, sl] = np.abs(np.log(np.maximum(pa, self.floor))
+                                    - np.log(np.maximum(pb, self.floor))).max(axis=1)
         return out
 
     def _audit(self, a, b, delta, seed):

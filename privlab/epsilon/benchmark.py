@@ -1,0 +1,567 @@
+"""The known-ε benchmark: every auditor on mechanisms whose pairwise ε is exact.
+
+One *setting* is (mechanism, geometry, target global ε, n per identity, repetition).
+:func:`run_setting` draws n outputs for each identity of the 40 predeclared pairs
+(:func:`select_pairs`, the same list for every method) and returns a tidy table, one row
+per pair and method, with the exact pairwise ε beside each value and its status.
+:func:`run_sweep` runs any list of settings with a progress bar on several processes and
+stores each finished setting under ``privlab.config.cache_dir()`` so an interrupted sweep
+resumes where it stopped. The summaries rebuild the paper's null table
+(:func:`null_table`), the method curves (:func:`method_curves`), the power curves of the
+reserved test (:func:`power_curves`) and its validity check (:func:`validity_summary`).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import math
+import os
+import zlib
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from privlab import config
+from privlab.epsilon import auditors as A
+from privlab.epsilon import mechanisms as M
+from privlab.errors import invalid
+
+#: Target global ε values of the main grid (Section 6.2).
+EPSILON_GRID = (0.0, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0)
+#: The validity/power grid of Section 6.5.
+VALIDITY_GRID = (0.0, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0)
+#: Requested ε of the anisotropic-Gaussian experiment (Table 6).
+ANISOTROPIC_GRID = (0.0, 0.5, 2.0, 8.0, 16.0, 32.0)
+#: Randomized-response grid used in Appendix B.
+RR_GRID_EPSILONS = (0.0, 0.5, 2.0, 8.0, 16.0, 32.0)
+SAMPLE_SIZES = (30, 100, 300)
+REPETITIONS = (0, 1, 2)
+N_PAIRS = 40
+FAMILY_ALPHA = 0.05
+DEFAULT_METHODS = ("gaussmech", "kde-lr", "kde-lr-0.01", "mmd-tv", "roc-ht", "reserved",
+                   "reserved-exact")
+#: Methods :func:`run_setting` accepts: the registry plus the oracle reserved test.
+BENCHMARK_METHODS = tuple(A.AUDITORS) + ("reserved-exact",)
+_CACHE_VERSION = "1"
+
+#: Table 4 of the paper (averages over both geometries, both mechanisms, 3 repetitions).
+PAPER_TABLE4 = pd.DataFrame(
+    {"AUC": [0.490, 0.499, 0.502], "Div.": [29.3, 24.7, 20.8],
+     "MMD-TV": [0.003, 0.003, 0.001], "GaussMech": [28.60, 15.51, 8.96],
+     "KDE-LR α=.01": [1526.0, 1210.0, 962.0]},
+    index=pd.Index([30, 100, 300], name="n"))
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One cell of the benchmark grid.
+
+    Attributes:
+        mechanism: one of ``privlab.epsilon.mechanisms.MECHANISMS``.
+        geometry: ``"dispersed"`` or ``"clustered"``.
+        epsilon: target global ε (0 gives the exact null).
+        n: outputs per identity.
+        repetition: repetition index (changes the seed only).
+    """
+
+    mechanism: str
+    geometry: str
+    epsilon: float
+    n: int
+    repetition: int = 0
+
+    def __post_init__(self):
+        if self.mechanism not in M.MECHANISMS:
+            raise invalid("mechanism", "Setting", f"one of {M.MECHANISMS}", self.mechanism)
+        if self.geometry not in M.GEOMETRIES:
+            raise invalid("geometry", "Setting", f"one of {M.GEOMETRIES}", self.geometry)
+        if not (isinstance(self.epsilon, (int, float)) and math.isfinite(self.epsilon)
+                and self.epsilon >= 0):
+            raise invalid("epsilon", "Setting", "a finite number >= 0", self.epsilon)
+        if isinstance(self.n, bool) or not isinstance(self.n, (int, np.integer)) or self.n < 10:
+            raise invalid("n", "Setting", "an integer >= 10", self.n,
+                          "The out-of-fold ROC needs at least two rows per fold and class.")
+        if isinstance(self.repetition, bool) or not isinstance(self.repetition, (int, np.integer)) \
+                or self.repetition < 0:
+            raise invalid("repetition", "Setting", "a nonnegative integer", self.repetition)
+        object.__setattr__(self, "epsilon", float(self.epsilon))
+        object.__setattr__(self, "n", int(self.n))
+        object.__setattr__(self, "repetition", int(self.repetition))
+
+    def key(self) -> str:
+        """A file-name-safe identifier, e.g. ``laplace-dispersed-eps0-n100-r0``."""
+        return (f"{self.mechanism}-{self.geometry}-eps{self.epsilon:g}-n{self.n}"
+                f"-r{self.repetition}")
+
+    @property
+    def seed(self) -> int:
+        """Deterministic seed derived from the key (stable across runs and machines)."""
+        return zlib.crc32(self.key().encode())
+
+    @property
+    def delta(self) -> float:
+        """δ used by the ROC conversions: 0 for pure-DP families, 1e-5 for Gaussian ones."""
+        return 0.0 if self.mechanism in ("laplace", "randomized_response") else M.GAUSSIAN_DELTA
+
+
+def grid(mechanisms: Iterable[str] = ("laplace", "gaussian"),
+         geometries: Iterable[str] = M.GEOMETRIES, epsilons: Iterable[float] = EPSILON_GRID,
+         sizes: Iterable[int] = SAMPLE_SIZES,
+         repetitions: Iterable[int] = REPETITIONS) -> list[Setting]:
+    """All settings of a (sub-)grid, in a fixed order.
+
+    Example:
+        >>> len(grid())  # the paper's 468 settings
+        468
+    """
+    return [Setting(m, g, float(e), int(n), int(r)) for m in mechanisms for g in geometries
+            for e in epsilons for n in sizes for r in repetitions]
+
+
+@functools.lru_cache(maxsize=8)
+def prototypes(geometry: str) -> M.PrototypeSet:
+    """The fixed prototype set of a geometry (cached)."""
+    return M.make_prototypes(geometry)
+
+
+def select_pairs(protos: M.PrototypeSet, n_pairs: int = N_PAIRS) -> list[tuple[int, int]]:
+    """The predeclared pair list: Δ1- and Δ2-attaining pairs, then distance strata.
+
+    After the two sensitivity-attaining pairs, the remaining pairs alternate between the
+    L1 and the L2 metric, each taking the pair whose distance is nearest to evenly spaced
+    quantiles ((k + ½)/m) of all pairwise distances under that metric; duplicates are
+    skipped. Deterministic: depends only on the prototypes.
+
+    Args:
+        protos: the prototype set.
+        n_pairs: list length (≥ 2, at most the number of pairs).
+
+    Returns:
+        ``n_pairs`` distinct pairs (i, j), i < j.
+
+    Example:
+        >>> p = M.make_prototypes(n_identities=12, dim=4, seed=0)
+        >>> pairs = select_pairs(p, 6)
+        >>> pairs[:2] == [p.l1_pair, p.l2_pair] or pairs[0] == p.l1_pair
+        True
+    """
+    from scipy.spatial.distance import pdist
+
+    total = protos.n_identities * (protos.n_identities - 1) // 2
+    if isinstance(n_pairs, bool) or not isinstance(n_pairs, (int, np.integer)) \
+            or not 2 <= n_pairs <= total:
+        raise invalid("n_pairs", "select_pairs", f"an integer in [2, {total}]", n_pairs)
+    chosen: list[tuple[int, int]] = []
+    for p in (protos.l1_pair, protos.l2_pair):
+        if p not in chosen:
+            chosen.append(p)
+    iu = np.triu_indices(protos.n_identities, k=1)
+    dists = {"l1": pdist(protos.prototypes, "cityblock"),
+             "l2": pdist(protos.prototypes, "euclidean")}
+    orders = {k: np.argsort(v, kind="stable") for k, v in dists.items()}
+    remaining = n_pairs - len(chosen)
+    per_metric = {"l1": (remaining + 1) // 2, "l2": remaining // 2}
+    targets = []
+    for metric, m in per_metric.items():
+        qs = (np.arange(m) + 0.5) / max(m, 1)
+        targets.append([(metric, q) for q in qs])
+    # Interleave l1 and l2 targets.
+    sequence = [t for pair in zip(*[t + [None] * (max(map(len, targets)) - len(t))
+                                    for t in targets]) for t in pair if t is not None]
+    for metric, q in sequence:
+        order = orders[metric]
+        pos = int(round(q * (len(order) - 1)))
+        # Walk outward from the quantile position to the nearest unused pair.
+        for step in range(len(order)):
+            for cand in (pos + step, pos - step):
+                if 0 <= cand < len(order):
+                    k = int(order[cand])
+                    pair = (int(iu[0][k]), int(iu[1][k]))
+                    if pair not in chosen:
+                        chosen.append(pair)
+                        break
+            else:
+                continue
+            break
+    return chosen[:n_pairs]
+
+
+def _auditor_for(name: str, mech, i: int, j: int, alpha: float, mmd_permutations: int):
+    if name == "reserved":
+        return A.ReservedTest(alpha)
+    if name == "reserved-exact":
+        scorer = functools.partial(_llr, mech, i, j)
+        return A.ReservedTest(alpha, scorer=scorer, name="reserved-exact")
+    if name == "mmd-tv":
+        return A.MMDTV(permutations=mmd_permutations)
+    return A.get_auditor(name)
+
+
+def _llr(mech, i, j, x):
+    return mech.log_likelihood_ratio(x, i, j)
+
+
+def _shared_kde(methods, a, b) -> dict[str, A.AuditResult]:
+    """KDE-LR results for every requested smoothing weight from one density pass."""
+    names = [m for m in methods if isinstance(A.AUDITORS.get(m), A.KDELR)]
+    if len(names) < 2:
+        return {}
+    auditors = [A.AUDITORS[m] for m in names]
+    per = auditors[0].per_coordinate_alphas(a, b, [x.alpha for x in auditors])
+    return {name: A.AuditResult(name, aud.status, float(row.sum()),
+                                {"max_coordinate": float(row.max())}, aud.settings())
+            for name, aud, row in zip(names, auditors, per)}
+
+
+def _check_methods(methods: Sequence[str], caller: str) -> tuple[str, ...]:
+    if isinstance(methods, str) or not len(methods):
+        raise invalid("methods", caller, f"a nonempty list from {BENCHMARK_METHODS}", methods)
+    for m in methods:
+        if m not in BENCHMARK_METHODS:
+            raise invalid("methods", caller, f"names from {BENCHMARK_METHODS}", m)
+    return tuple(methods)
+
+
+def run_setting(setting: Setting, methods: Sequence[str] = DEFAULT_METHODS,
+                n_pairs: int = N_PAIRS, mmd_permutations: int = 0,
+                family_alpha: float = FAMILY_ALPHA) -> pd.DataFrame:
+    """Run one benchmark setting and return its tidy table.
+
+    Args:
+        setting: the grid cell.
+        methods: names from :data:`BENCHMARK_METHODS` (``reserved-exact`` is the oracle
+            test that scores with the mechanism's exact likelihood ratio).
+        n_pairs: number of predeclared pairs.
+        mmd_permutations: permutations for MMD-TV's test (0 skips it).
+        family_alpha: simultaneous level of each reserved test over all pairs (per-rate
+            α = family_alpha / (2 n_pairs)).
+
+    Returns:
+        DataFrame, one row per pair and method: the setting's fields, ``pair_index``,
+        ``id_a``, ``id_b``, ``l1``, ``l2``, ``exact_epsilon``, ``method``, ``status``,
+        ``value``, ``auc``, ``corner``, ``attainable``, ``optimal_auc`` (Gaussian family,
+        population reference), ``mmd_tighter``, ``p_value``, ``seed``.
+
+    Raises:
+        PrivlabValueError: on unknown methods or a bad setting.
+
+    Example:
+        >>> s = Setting("gaussian", "dispersed", 1.0, 10)
+        >>> f = run_setting(s, methods=["gaussmech"], n_pairs=2)
+        >>> list(f["method"]), bool((f["exact_epsilon"] <= 1.0 + 1e-9).all())
+        (['gaussmech', 'gaussmech'], True)
+    """
+    if not isinstance(setting, Setting):
+        raise invalid("setting", "run_setting", "a Setting", setting)
+    methods = _check_methods(methods, "run_setting")
+    protos = prototypes(setting.geometry)
+    mech = M.build_mechanism(setting.mechanism, protos, setting.epsilon)
+    pairs = select_pairs(protos, n_pairs)
+    alpha = family_alpha / (2 * len(pairs))
+    rng = np.random.default_rng(setting.seed)
+    ids = sorted({i for p in pairs for i in p})
+    samples = {i: mech.sample(i, setting.n, rng) for i in ids}
+    c = protos.prototypes
+    rows = []
+    for k, (i, j) in enumerate(pairs):
+        exact = mech.pair_epsilon(i, j)
+        l1 = float(np.abs(c[i] - c[j]).sum())
+        l2 = float(np.linalg.norm(c[i] - c[j]))
+        opt_auc = math.nan
+        if isinstance(mech, M.GaussianMechanism):
+            opt_auc = M.optimal_auc_gaussian(l2, mech.sigma)
+        elif isinstance(mech, M.AnisotropicGaussianMechanism):
+            opt_auc = M.optimal_auc_gaussian(mech.pair_distance(i, j), mech.scale)
+        elif isinstance(mech, M.NullMechanism):
+            opt_auc = 0.5
+        kde = _shared_kde(methods, samples[i], samples[j])
+        for name in methods:
+            seed = setting.seed + k
+            if name in kde:
+                r = kde[name]
+            else:
+                auditor = _auditor_for(name, mech, i, j, alpha, mmd_permutations)
+                r = auditor.audit(samples[i], samples[j], delta=setting.delta, seed=seed)
+            d = r.details
+            rows.append({**asdict(setting), "delta": setting.delta, "pair_index": k,
+                         "id_a": i, "id_b": j, "l1": l1, "l2": l2, "exact_epsilon": exact,
+                         "method": name, "status": r.status.value, "value": r.value,
+                         "auc": d.get("auc", math.nan),
+                         "corner": bool(d.get("corner", False)),
+                         "attainable": d.get("attainable", math.nan),
+                         "optimal_auc": opt_auc,
+                         "mmd_tighter": d.get("tighter", math.nan),
+                         "p_value": d.get("p_value", math.nan), "seed": seed})
+    return pd.DataFrame(rows)
+
+
+def _options_hash(methods, n_pairs, mmd_permutations, family_alpha) -> str:
+    blob = json.dumps([_CACHE_VERSION, list(methods), n_pairs, mmd_permutations, family_alpha])
+    return hashlib.sha256(blob.encode()).hexdigest()[:10]
+
+
+def cache_folder() -> Path:
+    """Where finished settings are stored (``<cache>/epsilon-benchmark``)."""
+    path = config.cache_dir() / "epsilon-benchmark"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _cache_path(setting: Setting, options: str) -> Path:
+    return cache_folder() / f"{setting.key()}__{options}.csv"
+
+
+def _run_and_store(setting: Setting, methods, n_pairs, mmd_permutations, family_alpha,
+                   path: Path | None) -> pd.DataFrame:
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(1):
+        frame = run_setting(setting, methods, n_pairs, mmd_permutations, family_alpha)
+    if path is not None:
+        tmp = path.with_suffix(f".tmp{os.getpid()}")
+        frame.to_csv(tmp, index=False)
+        os.replace(tmp, path)
+    return frame
+
+
+def run_sweep(settings: Sequence[Setting], methods: Sequence[str] = DEFAULT_METHODS,
+              n_pairs: int = N_PAIRS, mmd_permutations: int = 0,
+              family_alpha: float = FAMILY_ALPHA, n_jobs: int = 2, cache: bool = True,
+              progress: bool = True) -> pd.DataFrame:
+    """Run many settings; resume from the on-disk store; show a progress bar.
+
+    Each finished setting is written to ``cache_folder()`` (one CSV per setting and
+    option set) before the next one starts, so rerunning after an interruption only
+    computes what is missing.
+
+    Args:
+        settings: the settings to run (e.g. from :func:`grid`).
+        methods: method names, as for :func:`run_setting`.
+        n_pairs: pairs per setting.
+        mmd_permutations: MMD permutation count (0 skips the test).
+        family_alpha: simultaneous level of each reserved test.
+        n_jobs: worker processes (1 runs in this process).
+        cache: read and write the store.
+        progress: show a tqdm progress bar.
+
+    Returns:
+        The concatenated tidy table of all settings.
+
+    Raises:
+        PrivlabValueError: on an empty or malformed list of settings or methods.
+    """
+    settings = list(settings)
+    if not settings or not all(isinstance(s, Setting) for s in settings):
+        raise invalid("settings", "run_sweep", "a nonempty list of Setting", settings)
+    methods = _check_methods(methods, "run_sweep")
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs < 1:
+        raise invalid("n_jobs", "run_sweep", "a positive integer", n_jobs)
+    options = _options_hash(methods, n_pairs, mmd_permutations, family_alpha)
+    frames: dict[Setting, pd.DataFrame] = {}
+    todo = []
+    for s in settings:
+        path = _cache_path(s, options) if cache else None
+        if path is not None and path.is_file():
+            frames[s] = pd.read_csv(path)
+        else:
+            todo.append((s, path))
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=len(settings), initial=len(frames), desc="ε benchmark",
+               disable=not progress, unit="setting")
+    args = (methods, n_pairs, mmd_permutations, family_alpha)
+    if n_jobs == 1 or len(todo) <= 1:
+        for s, path in todo:
+            frames[s] = _run_and_store(s, *args, path)
+            bar.update(1)
+    else:
+        from joblib import Parallel, delayed
+
+        jobs = (delayed(_run_and_store)(s, *args, path) for s, path in todo)
+        results = Parallel(n_jobs=min(n_jobs, len(todo)), return_as="generator")(jobs)
+        for (s, _), frame in zip(todo, results):
+            frames[s] = frame
+            bar.update(1)
+    bar.close()
+    return pd.concat([frames[s] for s in settings], ignore_index=True)
+
+
+# ----------------------------------------------------------------------------- summaries
+
+
+def _median_finite(values: pd.Series) -> float:
+    v = values.astype(float)
+    v = v[np.isfinite(v)]
+    return float(v.median()) if len(v) else math.nan
+
+
+def per_setting(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per setting and method: median value over pairs, +∞ count, median AUC, fraction of
+    positive values, median exact ε; the unit the paper averages over repetitions.
+
+    Example:
+        >>> f = run_setting(Setting("laplace", "dispersed", 0.0, 10), ["gaussmech"], 2)
+        >>> per_setting(f)[["method", "pairs"]].values.tolist()
+        [['gaussmech', 2]]
+    """
+    keys = ["mechanism", "geometry", "epsilon", "n", "repetition", "method"]
+    out = []
+    for key, g in frame.groupby(keys, sort=False):
+        values = g["value"].astype(float)
+        out.append(dict(zip(keys, key), status=g["status"].iloc[0], pairs=len(g),
+                        median=_median_finite(values), infinite=int(np.isinf(values).sum()),
+                        positive=float((values > 0).mean()),
+                        median_auc=_median_finite(g["auc"]),
+                        exact_median=float(g["exact_epsilon"].median()),
+                        optimal_auc=_median_finite(g["optimal_auc"]),
+                        median_tighter=_median_finite(g["mmd_tighter"])))
+    return pd.DataFrame(out)
+
+
+def null_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """Table 4: results at ε = 0, averaged over geometries, mechanisms and repetitions.
+
+    Per setting the median over pairs (or the count of infinite ROC conversions) is
+    taken, then averaged. MMD-TV uses only the pure-DP Laplace mechanism.
+
+    Returns:
+        DataFrame indexed by n with columns AUC, Div., MMD-TV, GaussMech, KDE-LR α=0 and
+        KDE-LR α=.01 (columns for methods absent from ``frame`` are NaN).
+    """
+    ps = per_setting(frame[(frame["epsilon"] == 0)
+                           & frame["mechanism"].isin(["laplace", "gaussian"])])
+    rows = {}
+    for n, g in ps.groupby("n"):
+        def mean(method, column="median", mechanisms=("laplace", "gaussian")):
+            sel = g[(g["method"] == method) & g["mechanism"].isin(mechanisms)]
+            return float(sel[column].mean()) if len(sel) else math.nan
+        rows[n] = {"AUC": mean("roc-ht", "median_auc"), "Div.": mean("roc-ht", "infinite"),
+                   "MMD-TV": mean("mmd-tv", mechanisms=("laplace",)),
+                   "GaussMech": mean("gaussmech"), "KDE-LR α=0": mean("kde-lr"),
+                   "KDE-LR α=.01": mean("kde-lr-0.01")}
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index.name = "n"
+    return table
+
+
+def method_curves(frame: pd.DataFrame, n: int | None = None) -> pd.DataFrame:
+    """Figure 2 data: each method's per-setting median against the exact median ε.
+
+    For ROC-HT the plotted quantity is the median out-of-fold AUC (with the optimal AUC
+    reference); for MMD-TV also the tighter 2·artanh(MMD/√2) value.
+
+    Returns:
+        Tidy DataFrame: mechanism, epsilon, n, method, exact_median, mean, low, high
+        (mean and range over geometries and repetitions), reference (optimal AUC).
+    """
+    sel = frame if n is None else frame[frame["n"] == n]
+    ps = per_setting(sel)
+    ps["quantity"] = np.where(ps["method"] == "roc-ht", ps["median_auc"], ps["median"])
+    extra = ps[ps["method"] == "mmd-tv"].copy()
+    if len(extra):
+        extra["method"] = "mmd-tv (tighter)"
+        extra["quantity"] = extra["median_tighter"]
+        ps = pd.concat([ps, extra], ignore_index=True)
+    out = (ps.groupby(["mechanism", "epsilon", "n", "method"], sort=True)
+           .agg(exact_median=("exact_median", "mean"), mean=("quantity", "mean"),
+                low=("quantity", "min"), high=("quantity", "max"),
+                reference=("optimal_auc", "mean"))
+           .reset_index())
+    return out
+
+
+def power_curves(frame: pd.DataFrame) -> pd.DataFrame:
+    """Figure 3 data: fraction of pairs with a positive certified bound, and its median.
+
+    Returns:
+        DataFrame per mechanism, geometry, epsilon, n and reserved method: exact_median,
+        fraction_positive and median_bound averaged over repetitions.
+    """
+    ps = per_setting(frame[frame["method"].isin(["reserved", "reserved-exact"])])
+    return (ps.groupby(["mechanism", "geometry", "epsilon", "n", "method"], sort=True)
+            .agg(exact_median=("exact_median", "mean"),
+                 fraction_positive=("positive", "mean"), median_bound=("median", "mean"))
+            .reset_index())
+
+
+def validity_summary(frame: pd.DataFrame) -> pd.DataFrame:
+    """Section 6.5 check: does any certified bound exceed its exact pairwise ε?
+
+    ``possible`` counts rows where a violation was numerically possible (the largest
+    attainable bound exceeds the exact ε); ``failure_rate_upper`` is the 95%
+    Clopper–Pearson upper bound on the violation rate among those rows.
+
+    Example:
+        >>> f = pd.DataFrame({"method": ["reserved"], "value": [0.0], "exact_epsilon": [0.0],
+        ...                   "attainable": [1.2]})
+        >>> validity_summary(f)[["rows", "possible", "violations"]].values.tolist()
+        [[1, 1, 0]]
+    """
+    out = []
+    for method, g in frame[frame["method"].isin(["reserved", "reserved-exact"])].groupby(
+            "method", sort=True):
+        violations = int((g["value"] > g["exact_epsilon"] + 1e-9).sum())
+        possible = int((g["attainable"] > g["exact_epsilon"]).sum())
+        upper = (A.clopper_pearson_upper(violations, possible, 0.05) if possible else math.nan)
+        out.append({"method": method, "rows": len(g), "possible": possible,
+                    "violations": violations, "failure_rate_upper": upper})
+    return pd.DataFrame(out, columns=["method", "rows", "possible", "violations",
+                                      "failure_rate_upper"])
+
+
+def power_experiment(mechanism: str = "gaussian", epsilon: float = 16.0,
+                     sizes: Sequence[int] = SAMPLE_SIZES, replications: int = 200,
+                     geometry: str = "dispersed", family_alpha: float = FAMILY_ALPHA,
+                     n_pairs_corrected: int = N_PAIRS, seed: int = 0,
+                     progress: bool = False) -> pd.DataFrame:
+    """Repeat the learned reserved test on five predeclared pairs (Section 6.5).
+
+    The pairs attain Δ1 and Δ2 and sit at the 25th, 50th and 75th percentile of L2
+    distance. Each replication draws fresh samples; α per error rate is
+    ``family_alpha / (2 n_pairs_corrected)`` as in the main experiment.
+
+    Returns:
+        Per n: replications, fraction with a positive bound, its exact 95% binomial
+        interval, the number of bounds above the exact ε, and how many could have been.
+    """
+    if isinstance(replications, bool) or not isinstance(replications, int) or replications < 1:
+        raise invalid("replications", "power_experiment", "a positive integer", replications)
+    from scipy.spatial.distance import pdist
+    from tqdm.auto import tqdm
+
+    protos = prototypes(geometry)
+    mech = M.build_mechanism(mechanism, protos, epsilon)
+    d2 = pdist(protos.prototypes, "euclidean")
+    iu = np.triu_indices(protos.n_identities, k=1)
+    order = np.argsort(d2)
+    pairs = [protos.l1_pair, protos.l2_pair]
+    for q in (0.25, 0.5, 0.75):
+        k = int(order[int(q * (len(order) - 1))])
+        pairs.append((int(iu[0][k]), int(iu[1][k])))
+    alpha = family_alpha / (2 * n_pairs_corrected)
+    delta = Setting(mechanism, geometry, epsilon, 30).delta
+    test = A.ReservedTest(alpha)
+    rows = []
+    for n in sizes:
+        rng = np.random.default_rng([seed, int(n)])
+        positive = violations = possible = 0
+        for rep in tqdm(range(replications), disable=not progress, desc=f"n={n}"):
+            for i, j in pairs:
+                r = test.audit(mech.sample(i, n, rng), mech.sample(j, n, rng), delta=delta,
+                               seed=rep)
+                exact = mech.pair_epsilon(i, j)
+                positive += r.value > 0
+                violations += r.value > exact + 1e-9
+                possible += r.details["attainable"] > exact
+        total = replications * len(pairs)
+        ci = stats.binomtest(positive, total).proportion_ci(0.95, method="exact")
+        rows.append({"mechanism": mechanism, "epsilon": epsilon, "n": n, "trials": total,
+                     "fraction_positive": positive / total, "ci_low": ci.low,
+                     "ci_high": ci.high, "violations": violations, "possible": possible})
+    return pd.DataFrame(rows)

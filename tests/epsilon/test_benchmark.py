@@ -1,0 +1,172 @@
+"""The known-ε benchmark: pair list, tidy tables, resumable sweeps, summaries, CLI."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from privlab.epsilon import benchmark as B
+from privlab.epsilon import mechanisms as M
+from privlab.errors import PrivlabValueError
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("PRIVLAB_CACHE", str(tmp_path / "cache"))
+
+
+def test_grid_size_matches_paper():
+    assert len(B.grid()) == 468
+    assert len(B.grid(epsilons=B.VALIDITY_GRID)) == 360
+
+
+@pytest.mark.parametrize("geometry", ["dispersed", "clustered"])
+def test_pair_list(geometry):
+    p = B.prototypes(geometry)
+    pairs = B.select_pairs(p)
+    assert len(pairs) == 40 == len(set(pairs))
+    assert pairs[0] == p.l1_pair and p.l2_pair in pairs
+    assert all(i < j for i, j in pairs)
+    l2 = sorted(np.linalg.norm(p.prototypes[i] - p.prototypes[j]) for i, j in pairs)
+    assert l2[-1] == pytest.approx(p.delta2)
+    assert l2[0] < np.quantile(l2, 0.5) < l2[-1]  # spread over strata
+    if geometry == "clustered":
+        within = sum(p.centers[i] == p.centers[j] for i, j in pairs)
+        assert 5 <= within <= 15  # about a quarter of all pairs are within a cluster
+
+
+def test_run_setting_tidy_table_and_exact_reference():
+    s = B.Setting("gaussian", "dispersed", 4.0, 20)
+    f = B.run_setting(s, methods=["gaussmech", "kde-lr", "kde-lr-0.01", "roc-ht",
+                                  "reserved", "reserved-exact"], n_pairs=4)
+    assert len(f) == 4 * 6
+    assert {"mechanism", "geometry", "epsilon", "n", "repetition", "pair_index", "id_a",
+            "id_b", "exact_epsilon", "method", "value", "status", "auc", "corner"} <= set(f.columns)
+    assert f["exact_epsilon"].max() <= 4.0 + 1e-9
+    assert f.loc[f.pair_index == 0, "exact_epsilon"].iloc[0] < 4.0  # pair 0 attains Δ1, not Δ2
+    statuses = dict(zip(f["method"], f["status"]))
+    assert statuses["reserved-exact"] == "finite-sample certificate"
+    assert statuses["kde-lr"] == "diagnostic"
+    # Shared KDE pass gives the same numbers as the registry auditor.
+    mech = M.build_mechanism("gaussian", B.prototypes("dispersed"), 4.0)
+    rng = np.random.default_rng(s.seed)
+    pairs = B.select_pairs(B.prototypes("dispersed"), 4)
+    ids = sorted({i for p in pairs for i in p})
+    samples = {i: mech.sample(i, 20, rng) for i in ids}
+    i, j = pairs[0]
+    from privlab.epsilon.auditors import AUDITORS
+    ref = AUDITORS["kde-lr-0.01"].audit(samples[i], samples[j]).value
+    got = f[(f.pair_index == 0) & (f.method == "kde-lr-0.01")]["value"].iloc[0]
+    assert got == pytest.approx(ref, rel=1e-12)
+    # Deterministic: same setting, same table.
+    again = B.run_setting(s, methods=["gaussmech", "kde-lr", "kde-lr-0.01", "roc-ht",
+                                      "reserved", "reserved-exact"], n_pairs=4)
+    pd.testing.assert_frame_equal(f, again)
+
+
+def test_sweep_resumes_from_store(monkeypatch):
+    settings = B.grid(["laplace"], ["dispersed"], [0.0, 2.0], [12], [0])
+    first = B.run_sweep(settings, methods=["gaussmech"], n_pairs=3, n_jobs=1, progress=False)
+    files = sorted(B.cache_folder().glob("*.csv"))
+    assert len(files) == 2
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("recomputed a stored setting")
+
+    monkeypatch.setattr(B, "run_setting", boom)
+    again = B.run_sweep(settings, methods=["gaussmech"], n_pairs=3, n_jobs=2, progress=False)
+    pd.testing.assert_frame_equal(first.reset_index(drop=True), again, check_dtype=False)
+
+
+def test_sweep_parallel_matches_serial():
+    settings = B.grid(["gaussian"], ["clustered"], [1.0, 8.0], [12], [0])
+    serial = B.run_sweep(settings, methods=["gaussmech", "reserved"], n_pairs=3, n_jobs=1,
+                         cache=False, progress=False)
+    parallel = B.run_sweep(settings, methods=["gaussmech", "reserved"], n_pairs=3, n_jobs=2,
+                           cache=False, progress=False)
+    pd.testing.assert_frame_equal(serial, parallel)
+
+
+def test_summaries_on_a_small_null_sweep():
+    settings = B.grid(["laplace", "gaussian"], ["dispersed"], [0.0], [20], [0])
+    f = B.run_sweep(settings, methods=["gaussmech", "mmd-tv", "roc-ht", "kde-lr-0.01",
+                                       "reserved"], n_pairs=6, n_jobs=1, progress=False)
+    t = B.null_table(f)
+    assert list(t.index) == [20]
+    assert t.loc[20, "GaussMech"] == pytest.approx(M_floor(20), rel=0.15)
+    assert 0.3 < t.loc[20, "AUC"] < 0.7
+    assert t.loc[20, "MMD-TV"] < 0.1
+    curves = B.method_curves(f)
+    assert set(curves["method"]) >= {"gaussmech", "roc-ht", "mmd-tv", "mmd-tv (tighter)"}
+    v = B.validity_summary(f)
+    assert v["violations"].sum() == 0 and v["rows"].sum() == 12
+    power = B.power_curves(f)
+    assert (power["fraction_positive"] == 0).all()
+
+
+def M_floor(n):
+    from privlab.epsilon.auditors import gaussmech_null_floor
+    return gaussmech_null_floor(512, n)
+
+
+def test_power_experiment_small():
+    out = B.power_experiment("gaussian", 256.0, sizes=[60], replications=2)
+    row = out.iloc[0]
+    assert row["trials"] == 10 and row["violations"] == 0
+    assert row["ci_low"] <= row["fraction_positive"] <= row["ci_high"]
+    assert row["fraction_positive"] == 1.0  # ε = 256: perfectly separable
+
+
+@pytest.mark.parametrize("kwargs, parameter", [
+    (dict(mechanism="cauchy", geometry="dispersed", epsilon=1.0, n=30), "mechanism"),
+    (dict(mechanism="laplace", geometry="ring", epsilon=1.0, n=30), "geometry"),
+    (dict(mechanism="laplace", geometry="dispersed", epsilon=-1.0, n=30), "epsilon"),
+    (dict(mechanism="laplace", geometry="dispersed", epsilon=1.0, n=3), "n"),
+    (dict(mechanism="laplace", geometry="dispersed", epsilon=1.0, n=30, repetition=-1),
+     "repetition"),
+])
+def test_bad_settings_name_the_parameter(kwargs, parameter):
+    with pytest.raises(PrivlabValueError, match=f"'{parameter}'"):
+        B.Setting(**kwargs)
+
+
+def test_bad_methods_and_settings_lists():
+    s = B.Setting("laplace", "dispersed", 1.0, 30)
+    with pytest.raises(PrivlabValueError, match="'methods'"):
+        B.run_setting(s, methods=["nope"])
+    with pytest.raises(PrivlabValueError, match="'settings'"):
+        B.run_sweep([])
+    with pytest.raises(PrivlabValueError, match="'n_pairs'"):
+        B.select_pairs(B.prototypes("dispersed"), 1)
+
+
+def test_cli_writes_table(tmp_path, capsys):
+    from privlab.cli import main
+
+    out = tmp_path / "table.csv"
+    code = main(["epsilon-benchmark", "--mechanism", "laplace", "--geometry", "dispersed",
+                 "--epsilon", "0", "--n", "12", "--repetition", "0", "--pairs", "3",
+                 "--methods", "gaussmech", "reserved", "--jobs", "1", "--quiet",
+                 "--out", str(out)])
+    assert code == 0
+    f = pd.read_csv(out)
+    assert len(f) == 6 and set(f["method"]) == {"gaussmech", "reserved"}
+    assert "wrote 6 rows" in capsys.readouterr().out
+
+
+def test_cli_bad_value_exits_2(tmp_path, capsys):
+    from privlab.cli import main
+
+    code = main(["epsilon-benchmark", "--epsilon", "-1", "--n", "12", "--quiet",
+                 "--out", str(tmp_path / "t.csv")])
+    assert code == 2
+    assert "'epsilon'" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_validity_sweep_reserved_never_above_exact():
+    settings = B.grid(["laplace", "gaussian"], ["dispersed", "clustered"],
+                      [0.0, 1.0, 2.0, 4.0], [30, 100], [0, 1, 2])
+    f = B.run_sweep(settings, methods=["reserved", "reserved-exact"], cache=False,
+                    progress=False)
+    v = B.validity_summary(f)
+    assert (v["violations"] == 0).all() and (v["possible"] > 0).all()
