@@ -13,6 +13,7 @@ import sys
 # Modules that each define register(subparsers) -> None.
 _COMMAND_MODULES = [
     "privlab.resolution_cli",
+    "privlab.demo_cli",
     "privlab.epsilon.cli",
 ]
 

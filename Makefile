@@ -1,0 +1,61 @@
+# privlab: two commands on a fresh machine.
+#   make demo   run every study notebook on its embedded defaults (reports/ + headlines)
+#   make test   the whole test suite
+#   make lab    JupyterLab on the notebooks
+# Each target creates .venv first when it is missing or older than pyproject.toml.
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.privlab-installed
+export HF_HUB_OFFLINE ?= 1
+export TRANSFORMERS_OFFLINE ?= 1
+export TOKENIZERS_PARALLELISM ?= false
+export MPLBACKEND ?= Agg
+
+.PHONY: venv demo test test-all test-gpu lab notebooks benchmark browser-deps clean
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@echo "Installing privlab and its pinned dependencies into $(VENV) (a few minutes the first time)"
+	# torch and torchvision first, at the pair that imports together (see README).
+	$(PY) -m pip install --quiet --disable-pip-version-check torch==2.14.1 torchvision==0.29.1
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	# rapidocr wants non-headless OpenCV; its own code needs none of it.
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps rapidocr-onnxruntime==1.4.4
+	@touch $(STAMP)
+
+venv: $(STAMP)
+
+demo: $(STAMP)
+	$(PY) -m privlab demo
+
+# Headless Chromium for the JupyterLab smoke test (Debian's package; root installs it).
+browser-deps:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = "0" ]; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+	    || echo "chromium could not be installed: the browser smoke test will be skipped"; \
+	  else echo "chromium is missing (sudo apt-get install chromium): the browser smoke test will be skipped"; fi; }
+
+test: $(STAMP) browser-deps
+	$(PY) -m pytest
+
+test-all: $(STAMP) browser-deps
+	$(PY) -m pytest -m ""
+
+test-gpu: $(STAMP)
+	$(PY) -m pytest -m gpu
+
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab notebooks
+
+# Regenerate every .ipynb from its reviewed jupytext source (outputs stay empty).
+notebooks: $(STAMP)
+	$(VENV)/bin/jupytext --to ipynb notebooks/[0-9][0-9]_*.py
+
+benchmark: $(STAMP)
+	$(PY) benchmarks/kernel.py
+
+clean:
+	rm -rf reports cache .pytest_cache

@@ -1,0 +1,50 @@
+"""``privlab demo``: run every study notebook on its embedded defaults.
+
+Writes each executed notebook and an HTML copy under ``reports/`` and prints one
+headline line per notebook: the study and the number that matters.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def register(subparsers) -> None:
+    """Add the ``demo`` subcommand."""
+    parser = subparsers.add_parser("demo", help="run every notebook headless and print headlines")
+    parser.add_argument("--notebooks", type=Path, default=None,
+                        help="folder of NN_*.ipynb (default: the repository's notebooks/)")
+    parser.add_argument("--out", type=Path, default=None, help="report folder (default reports/)")
+    parser.add_argument("--smoke", action="store_true", help="smallest settings (a quick check)")
+    parser.add_argument("--only", nargs="*", default=None,
+                        help="notebook number prefixes to run, e.g. 00 05")
+    parser.set_defaults(handler=run)
+
+
+def run(args) -> int:
+    """Execute the notebooks in order; exit status 1 if any failed."""
+    from privlab.notebooks import notebook_paths, run_notebook
+
+    paths = notebook_paths(args.notebooks)
+    if args.only:
+        paths = [p for p in paths if p.name[:2] in set(args.only)]
+    if not paths:
+        print("privlab demo: no notebooks found", file=sys.stderr)
+        return 1
+    failed = 0
+    print(f"Running {len(paths)} notebooks headless"
+          f"{' on smoke settings' if args.smoke else ' on their embedded defaults'}...",
+          flush=True)
+    for path in paths:
+        result = run_notebook(path, args.out, smoke=args.smoke)
+        if not result.ok:
+            failed += 1
+            print(f"FAILED  {path.name} after {result.seconds:.0f}s: "
+                  f"{result.error.strip().splitlines()[-1] if result.error else ''}", flush=True)
+            continue
+        lines = result.headlines or [(path.stem, "ran (no headline printed)")]
+        for study, text in lines:
+            print(f"{study:<18} {text}   [{result.seconds:.0f}s, {result.html}]", flush=True)
+    print(f"Reports in {paths and (args.out or __import__('privlab.config').config.reports_dir())}")
+    return 1 if failed else 0
