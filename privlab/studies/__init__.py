@@ -1,0 +1,1 @@
+"""One module per notebook: a Config dataclass and run(config) -> result."""

@@ -1,0 +1,199 @@
+"""Study 05: which ε numbers mean something, checked on mechanisms of known ε.
+
+``run(Config())`` computes, on a sub-grid of the known-ε benchmark:
+
+* ``explore`` — every chosen auditor on one chosen setting (the notebook's widgets);
+* ``null_table`` — the paper's Table 4 (true ε = 0) beside the paper's numbers;
+* ``curves`` — Figure 2 data (method output against exact median pairwise ε at one n);
+* ``power`` — Figure 3 data (how often the certificate is positive);
+* ``validity`` — whether any certified bound exceeds its exact ε.
+
+``Config.default()`` gives tiny settings when ``PRIVLAB_SMOKE=1``; ``full_grid=True``
+runs the paper's complete 468-setting grid (hours on two cores; resumable).
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from privlab import config as pconfig
+from privlab.epsilon import benchmark as B
+from privlab.epsilon.auditors import gaussmech_null_floor
+from privlab.errors import invalid
+
+
+@dataclass
+class Config:
+    """Settings of study 05 (defaults: a sub-grid that runs in a few minutes on 2 cores).
+
+    Attributes:
+        mechanism, geometry, n, epsilon, auditors: the single setting explored in detail.
+        mechanisms, geometries: families and prototype sets of the null table.
+        null_sizes, null_repetitions: n values and repetitions of the null table.
+        curve_n, curve_epsilons, curve_geometries, curve_repetitions: Figure 2 sub-grid.
+        power_epsilons, power_sizes, power_geometries: Figure 3 sub-grid (reserved tests).
+        n_pairs: predeclared pairs per setting (the paper: 40).
+        n_jobs: worker processes.
+        full_grid: run the paper's full grid instead of the sub-grids.
+        cache: reuse stored settings.
+        progress: show progress bars.
+    """
+
+    mechanism: str = "laplace"
+    geometry: str = "dispersed"
+    n: int = 100
+    epsilon: float = 0.0
+    auditors: tuple[str, ...] = B.DEFAULT_METHODS
+    mechanisms: tuple[str, ...] = ("laplace", "gaussian")
+    geometries: tuple[str, ...] = ("dispersed", "clustered")
+    null_sizes: tuple[int, ...] = (30, 100, 300)
+    null_repetitions: tuple[int, ...] = (0,)
+    curve_n: int = 100
+    curve_epsilons: tuple[float, ...] = (0.0, 0.5, 2.0, 8.0, 32.0, 128.0)
+    curve_geometries: tuple[str, ...] = ("dispersed",)
+    curve_repetitions: tuple[int, ...] = (0,)
+    power_epsilons: tuple[float, ...] = (0.0, 4.0, 16.0, 64.0, 256.0)
+    power_sizes: tuple[int, ...] = (30, 100, 300)
+    power_geometries: tuple[str, ...] = ("dispersed",)
+    n_pairs: int = B.N_PAIRS
+    n_jobs: int = 2
+    full_grid: bool = False
+    cache: bool = True
+    progress: bool = True
+
+    @classmethod
+    def smoke(cls, **overrides) -> "Config":
+        """Tiny settings for tests and ``PRIVLAB_SMOKE=1`` (well under a minute)."""
+        base = dict(n=30, null_sizes=(30, 100), geometries=("dispersed",),
+                    curve_n=30, curve_epsilons=(0.0, 8.0, 64.0),
+                    power_epsilons=(0.0, 16.0, 256.0), power_sizes=(30, 100), n_pairs=6)
+        base.update(overrides)
+        return cls(**base)
+
+    @classmethod
+    def default(cls, **overrides) -> "Config":
+        """:meth:`smoke` when ``privlab.config.smoke()`` is true, else the defaults."""
+        return cls.smoke(**overrides) if pconfig.smoke() else cls(**overrides)
+
+
+@dataclass
+class KnownEpsilonResult:
+    """What study 05 computed; every table keeps each method's status.
+
+    Attributes:
+        config: the settings used.
+        explore: per-method summary of the explored setting (status, median, +∞ count,
+            exact median ε).
+        explore_rows: its tidy per-pair table.
+        null_table: Table 4 recomputed (index n).
+        paper_null_table: Table 4 as published.
+        null_floor: Eq. 22 per n (the GaussMech value expected at ε = 0).
+        curves: Figure 2 data; power: Figure 3 data; validity: bound-above-truth check.
+        frame: every row of every setting run.
+        provenance: seeds are derived from setting keys; prototype hashes; option values.
+    """
+
+    config: Config
+    explore: pd.DataFrame
+    explore_rows: pd.DataFrame
+    null_table: pd.DataFrame
+    paper_null_table: pd.DataFrame
+    null_floor: pd.Series
+    curves: pd.DataFrame
+    power: pd.DataFrame
+    validity: pd.DataFrame
+    frame: pd.DataFrame = field(repr=False)
+    provenance: dict[str, Any] = field(default_factory=dict)
+
+    def null_certificates(self) -> tuple[int, int]:
+        """(positive certified bounds, rows) among reserved tests at true ε = 0."""
+        f = self.frame[(self.frame["epsilon"] == 0)
+                       & self.frame["method"].isin(["reserved", "reserved-exact"])]
+        return int((f["value"] > 0).sum()), len(f)
+
+    def null_infinite_share(self) -> float:
+        """Share of out-of-fold ROC conversions equal to +∞ at true ε = 0."""
+        f = self.frame[(self.frame["epsilon"] == 0) & (self.frame["method"] == "roc-ht")]
+        return float((f["value"] == math.inf).mean()) if len(f) else math.nan
+
+    def headline(self) -> str:
+        """The one line that matters: at true ε = 0, what each kind of number says."""
+        pos, rows = self.null_certificates()
+        gm = self.null_table["GaussMech"].dropna()
+        gm_text = f"GaussMech {gm.iloc[-1]:.1f} at n={gm.index[-1]}" if len(gm) else "GaussMech n/a"
+        return (f"true ε=0: certified bound >0 on {pos}/{rows} tests; "
+                f"ROC-HT +∞ on {100 * self.null_infinite_share():.0f}% of pairs; {gm_text}")
+
+    def to_frame(self) -> pd.DataFrame:
+        """The recomputed null table beside the paper's (suffix ``paper``)."""
+        return self.null_table.join(self.paper_null_table, rsuffix=" paper", how="left")
+
+    def _repr_html_(self) -> str:
+        return (f"<b>{html.escape(self.headline())}</b>"
+                + self.explore.to_html(index=False) + self.to_frame().to_html())
+
+
+def _settings(cfg: Config) -> dict[str, list[B.Setting]]:
+    if cfg.full_grid:
+        main = B.grid()
+        return {"null": [s for s in main if s.epsilon == 0], "curves": main,
+                "power": B.grid(epsilons=B.VALIDITY_GRID)}
+    return {
+        "null": B.grid(cfg.mechanisms, cfg.geometries, [0.0], cfg.null_sizes,
+                       cfg.null_repetitions),
+        "curves": B.grid(cfg.mechanisms, cfg.curve_geometries, cfg.curve_epsilons,
+                         [cfg.curve_n], cfg.curve_repetitions),
+        "power": B.grid(cfg.mechanisms, cfg.power_geometries, cfg.power_epsilons,
+                        cfg.power_sizes, [0]),
+    }
+
+
+def run(config: Config | None = None) -> KnownEpsilonResult:
+    """Run study 05.
+
+    Args:
+        config: settings; default :meth:`Config.default`.
+
+    Returns:
+        A :class:`KnownEpsilonResult`.
+
+    Raises:
+        PrivlabValueError: on an invalid explored setting or auditor name.
+    """
+    cfg = Config.default() if config is None else config
+    if not isinstance(cfg, Config):
+        raise invalid("config", "known_epsilon.run", "a Config", cfg)
+    auditors = tuple(cfg.auditors)
+    for a in auditors:
+        if a not in B.BENCHMARK_METHODS:
+            raise invalid("auditors", "known_epsilon.run", f"names from {B.BENCHMARK_METHODS}", a)
+    explore_setting = B.Setting(cfg.mechanism, cfg.geometry, float(cfg.epsilon), int(cfg.n))
+    common = dict(n_pairs=cfg.n_pairs, n_jobs=cfg.n_jobs, cache=cfg.cache,
+                  progress=cfg.progress)
+    explore_rows = B.run_sweep([explore_setting], methods=auditors or B.DEFAULT_METHODS, **common)
+    sets = _settings(cfg)
+    full = B.run_sweep(list(dict.fromkeys(sets["null"] + sets["curves"])), **common)
+    power_frame = B.run_sweep(sets["power"], methods=("reserved", "reserved-exact"), **common)
+    curve_keys = {s.key() for s in sets["curves"]}
+    curve_frame = full[[B.Setting(m, g, e, n, r).key() in curve_keys for m, g, e, n, r in
+                        full[["mechanism", "geometry", "epsilon", "n", "repetition"]]
+                        .itertuples(index=False)]]
+    null = B.null_table(full)
+    floor = pd.Series({n: gaussmech_null_floor(512, n) for n in null.index}, name="Eq. 22")
+    everything = pd.concat([full, power_frame], ignore_index=True)
+    prov = {"config": asdict(cfg),
+            "prototype_sha256": {g: B.prototypes(g).sha256 for g in cfg.geometries},
+            "seeds": "derived from each setting's key (crc32)", "n_settings":
+                int(everything.groupby(["mechanism", "geometry", "epsilon", "n",
+                                        "repetition"]).ngroups)}
+    return KnownEpsilonResult(
+        config=cfg, explore=B.per_setting(explore_rows), explore_rows=explore_rows,
+        null_table=null, paper_null_table=B.PAPER_TABLE4.copy(), null_floor=floor,
+        curves=B.method_curves(curve_frame, n=100 if cfg.full_grid else cfg.curve_n),
+        power=B.power_curves(everything), validity=B.validity_summary(everything),
+        frame=everything, provenance=prov)
