@@ -31,3 +31,13 @@ registry.register("regex-pii", lambda concepts=None, **kw: RegexPIISanitizer(**k
 
 __all__ = ["BOX", "PII_PATTERNS", "ConceptListSanitizer", "Identity", "RegexPIISanitizer",
            "Sanitizer", "concept_pattern", "registry"]
+
+# Presidio and spaCy entity types (offline, packaged spaCy model).
+from privlab.sanitizers.presidio import EntityTypeSanitizer, PresidioSanitizer  # noqa: E402
+
+registry.register("presidio", lambda concepts=None, **kw: PresidioSanitizer(**kw), modality="text",
+                  offline=True, description="Microsoft Presidio, all recognizers, every candidate")
+registry.register("entity-types", lambda concepts=None, **kw: EntityTypeSanitizer(**kw),
+                  modality="text", offline=True,
+                  description="spaCy named entities (people, organisations, places, works)")
+__all__ += ["EntityTypeSanitizer", "PresidioSanitizer"]
