@@ -1,0 +1,121 @@
+"""Reddit comments: Pushshift JSON lines or a folder of ``.txt`` files, keyword selection.
+
+The paper's Avengers set is 49 comments that each contain the string "Avengers".
+:func:`load_comments` reads either layout, keeps comments that contain the keyword
+(case-sensitive by default, as a plain substring, like the paper) and returns a
+:class:`~privlab.datasets.text_corpora.TextCorpus`.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import json
+import lzma
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from privlab.errors import invalid
+
+_REMOVED = {"[deleted]", "[removed]", ""}
+
+
+def _open_text(path: Path):
+    suffix = path.suffix.lower()
+    opener = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open, ".zst": None}.get(suffix, open)
+    if opener is None:
+        raise invalid("path", "read_comments", "plain, .gz, .bz2 or .xz JSON lines", str(path),
+                      "Decompress .zst dumps first (zstd -d file.zst).")
+    return opener(path, "rt", encoding="utf-8")
+
+
+def read_comments(path: str | Path) -> Iterator[tuple[str, str]]:
+    """``(id, body)`` pairs from Pushshift JSON lines or a folder of ``.txt`` files.
+
+    Deleted and removed comments are skipped. Pushshift records use ``body`` (comments)
+    or ``selftext``/``title`` (submissions).
+
+    Raises:
+        ValueError: a missing path, or a JSON line that cannot be read (line named).
+    """
+    path = Path(path)
+    if path.is_dir():
+        for file in sorted(path.rglob("*.txt")):
+            text = file.read_text("utf-8", "replace").strip()
+            if text not in _REMOVED:
+                yield file.stem, text
+        return
+    if not path.is_file():
+        raise invalid("path", "read_comments", "a JSON lines file or a folder of .txt files",
+                      str(path))
+    with _open_text(path) as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise invalid("path", "read_comments", "JSON lines",
+                              f"line {number}: {exc}", given_is_text=True) from exc
+            body = record.get("body")
+            if body is None:
+                body = " ".join(x for x in (record.get("title"), record.get("selftext")) if x)
+            body = (body or "").strip()
+            if body not in _REMOVED:
+                yield str(record.get("id", number)), body
+
+
+def select_comments(comments: Iterable[tuple[str, str]], keyword: str = "Avengers", *,
+                    case_sensitive: bool = True, max_words: int | None = None,
+                    limit: int | None = None) -> list[tuple[str, str]]:
+    """Comments containing ``keyword`` as a substring, first ``limit`` of them.
+
+    Example:
+        >>> select_comments([("a", "Avengers rocks"), ("b", "avengers"), ("c", "cats")])
+        [('a', 'Avengers rocks')]
+        >>> len(select_comments([("a", "Avengers"), ("b", "avengers")], case_sensitive=False))
+        2
+    """
+    if not isinstance(keyword, str) or not keyword:
+        raise invalid("keyword", "select_comments", "a non-empty string", keyword)
+    key = keyword if case_sensitive else keyword.lower()
+    out = []
+    for cid, body in comments:
+        hay = body if case_sensitive else body.lower()
+        if key in hay and (max_words is None or len(body.split()) <= max_words):
+            out.append((cid, body))
+            if limit is not None and len(out) >= limit:
+                break
+    return out
+
+
+def load_comments(path: str | Path, keyword: str = "Avengers", *,
+                  concepts: Iterable[str] | None = None, case_sensitive: bool = True,
+                  max_words: int | None = None, limit: int | None = 49):
+    """Selected comments as a :class:`~privlab.datasets.text_corpora.TextCorpus`.
+
+    Args:
+        path: Pushshift JSON lines (optionally compressed) or a folder of ``.txt``.
+        keyword: the selection string, also the target's name.
+        concepts: the concept list (default: the keyword).
+        case_sensitive: match the keyword exactly.
+        max_words: optional word limit.
+        limit: how many to keep (the paper's 49 by default; None for all).
+
+    Raises:
+        ValueError: nothing matched.
+    """
+    from privlab.datasets.text_corpora import TextCorpus
+
+    chosen = select_comments(read_comments(path), keyword, case_sensitive=case_sensitive,
+                             max_words=max_words, limit=limit)
+    if not chosen:
+        raise invalid("keyword", "load_comments", f"found in at least one comment of {path}",
+                      keyword)
+    return TextCorpus(f"reddit:{Path(path).name}", tuple(b for _, b in chosen),
+                      f"the identity of {keyword}", (keyword,), tuple(concepts or (keyword,)),
+                      tuple({} for _ in chosen), source=str(path),
+                      ids=tuple(c for c, _ in chosen))
+
+
+__all__ = ["load_comments", "read_comments", "select_comments"]
