@@ -70,3 +70,27 @@ def get_encoder(name: str, **kwargs: Any) -> Encoder:
 __all__ = ["Encoder", "EmbeddingCache", "LexicalEncoder", "SentenceTransformerEncoder",
            "content_hash", "get_encoder", "packaged_minilm_path", "packaged_mpnet_path",
            "registry"]
+
+# Image members (privlab.encoders.image): offline defaults from heterogeneous families,
+# and open_clip presets for users who are online or have the weights cached.
+from privlab.encoders import image as _image  # noqa: E402
+
+registry.register("sface", lambda **kw: _image.SFaceEncoder(**kw), modality="image", offline=True,
+                  description="face identity: YuNet + SFace, no-face coordinate (129-d)")
+registry.register("describe-then-embed",
+                  lambda gallery=None, **kw: _image.DescribeThenEmbedEncoder(gallery, **kw),
+                  modality="image", offline=True,
+                  description="OCR words + gallery face names + ImageNet labels -> MiniLM")
+registry.register("ocr-text",
+                  lambda gallery=None, **kw: _image.DescribeThenEmbedEncoder(
+                      use_faces=False, use_labels=False, **kw),
+                  modality="image", offline=True, description="OCR words only -> MiniLM")
+registry.register("efficientnet-lite0", lambda **kw: _image.EfficientNetLite0Encoder(**kw),
+                  modality="image", offline=True,
+                  description="generic ImageNet features (cautionary: reads black boxes as content)")
+registry.register("open_clip", lambda model="ViT-B-32", pretrained=None, **kw: _image.OpenCLIPEncoder(
+    model, pretrained, **kw), modality="image", offline=False,
+                  description="any open_clip model: pretrained tag or local weights file")
+for _key, (_arch, _tag, _text) in _image.OPEN_CLIP_PRESETS.items():
+    registry.register(_key, lambda _a=_arch, _t=_tag, **kw: _image.OpenCLIPEncoder(_a, _t, **kw),
+                      modality="image", offline=False, description=_text)
