@@ -337,7 +337,7 @@ def celebrity_scenes(n: int = 30, seed: int = 0) -> SceneCorpus:
     Example:
         >>> corpus = celebrity_scenes(3)
         >>> len(corpus), corpus.scenes[0].image.shape
-        (3, 360, 480, 3)
+        (3, (360, 480, 3))
     """
     n = _check_size(n, "celebrity_scenes")
     faces = shipped_faces()

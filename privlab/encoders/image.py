@@ -246,7 +246,7 @@ def face_coordinates(vectors: np.ndarray) -> np.ndarray:
         ``(129,)`` unit vector.
 
     Example:
-        >>> face_coordinates(np.zeros((0, 128)))[-1]
+        >>> float(face_coordinates(np.zeros((0, 128)))[-1])
         1.0
         >>> v = face_coordinates(np.eye(128)[:2]); round(float(v[0]), 4), float(v[-1])
         (0.7071, 0.0)
