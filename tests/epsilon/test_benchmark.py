@@ -162,9 +162,19 @@ def test_cli_bad_value_exits_2(tmp_path, capsys):
     assert "'epsilon'" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("mechanism", ["randomized_response", "anisotropic_gaussian"])
+def test_appendix_mechanisms_reserved_validity(mechanism):
+    s = B.Setting(mechanism, "clustered", 2.0, 100)
+    f = B.run_setting(s, methods=["reserved", "reserved-exact"], n_pairs=10)
+    v = B.validity_summary(f)
+    assert (v["violations"] == 0).all()
+    assert v["possible"].sum() > 0
+
+
 @pytest.mark.slow
 def test_validity_sweep_reserved_never_above_exact():
-    settings = B.grid(["laplace", "gaussian"], ["dispersed", "clustered"],
+    settings = B.grid(["laplace", "gaussian", "randomized_response", "anisotropic_gaussian"],
+                      ["dispersed", "clustered"],
                       [0.0, 1.0, 2.0, 4.0], [30, 100], [0, 1, 2])
     f = B.run_sweep(settings, methods=["reserved", "reserved-exact"], cache=False,
                     progress=False)
