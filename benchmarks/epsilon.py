@@ -32,7 +32,7 @@ def main(argv=None) -> int:
     n_pairs = 10 if args.quick else B.N_PAIRS
     sizes = (30, 100) if args.quick else B.SAMPLE_SIZES
 
-    print("# one full-grid setting per auditor (laplace, dispersed, ε = 1, 40 pairs)")
+    print(f"# one full-grid setting per auditor (laplace, dispersed, ε = 1, {n_pairs} pairs)")
     for n in sizes:
         setting = B.Setting("laplace", "dispersed", 1.0, n)
         for method in B.BENCHMARK_METHODS:
