@@ -1,0 +1,142 @@
+"""Study 00, quickstart: does removing a name remove the person?
+
+Twelve short texts about one well-known person are sanitized twice, with a weak concept
+list (her name) and a strong one (the name plus identifying details), and audited with
+the symmetric contrastive test: every text is both audited and reference.
+
+    resolution = max(0, max_ij  E(X_c(x_i)) . (E(x_j) - E(X_c(x_j))))
+
+A positive resolution means some sanitized text is still closer to what was removed from
+another text than sanitizing explains; the decisive witness shows which pair.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from privlab.contrastive import ContrastiveAudit, audit
+from privlab.datasets import quickstart as corpus
+from privlab.errors import invalid
+from privlab.sanitizers import ConceptListSanitizer
+
+
+@dataclass
+class Config:
+    """Settings of the quickstart study.
+
+    Attributes:
+        encoder: registry name (or sentence-transformers folder) of the distance mechanism.
+        weak_concepts: words and phrases the weak sanitizer removes.
+        strong_concepts: words and phrases the strong sanitizer removes.
+        texts: the corpus (default: the twelve texts of :mod:`privlab.datasets.quickstart`).
+        top_k: trials kept as witnesses per audit.
+    """
+
+    encoder: str = "minilm"
+    weak_concepts: tuple[str, ...] = corpus.WEAK_CONCEPTS
+    strong_concepts: tuple[str, ...] = corpus.STRONG_CONCEPTS
+    texts: tuple[str, ...] = corpus.TEXTS
+    top_k: int = 3
+
+
+@dataclass
+class QuickstartResult:
+    """The two audits and the settings that produced them."""
+
+    config: Config
+    audits: dict[str, ContrastiveAudit] = field(default_factory=dict)
+
+    def to_frame(self):
+        """One row per concept list: size, resolution, decisive witness, mean utility."""
+        import pandas as pd
+
+        rows = []
+        for label, a in self.audits.items():
+            member = a.members[0]
+            w = member.witness
+            rows.append({"concept list": label, "concepts": len(a.sanitizer.get("concepts", [])),
+                         "encoder": member.encoder, "resolution": member.value,
+                         "witness (audited, reference)": (w.audited, w.reference),
+                         "difference": w.difference, "mean utility": member.mean_utility,
+                         "name still present": a.baseline.count if a.baseline else None})
+        return pd.DataFrame(rows)
+
+    def witness_frame(self, label: str):
+        """The decisive witness of one audit side by side: sanitized x, original y, sanitized y."""
+        import pandas as pd
+
+        if label not in self.audits:
+            raise invalid("label", "QuickstartResult.witness_frame", f"one of {list(self.audits)}",
+                          label)
+        w = self.audits[label].members[0].witness
+        return pd.DataFrame([{
+            f"sanitized x (item {w.audited})": w.audited_sanitized,
+            f"original y (item {w.reference})": w.reference_original,
+            f"sanitized y (item {w.reference})": w.reference_sanitized,
+            "signed difference": round(w.difference, 4)}])
+
+    def headline(self) -> str:
+        """The line ``make demo`` prints."""
+        parts = []
+        for label, a in self.audits.items():
+            w = a.members[0].witness
+            parts.append(f"{label} list: resolution {a.members[0].value:.3f} "
+                         f"(witness x{w.audited}/y{w.reference})")
+        return f"{self.config.encoder}: " + "; ".join(parts)
+
+    def _repr_html_(self) -> str:
+        return self.to_frame().to_html(index=False)
+
+
+def run(config: Config | None = None) -> QuickstartResult:
+    """Audit the weak and the strong concept list on the quickstart corpus.
+
+    Args:
+        config: settings (defaults: packaged MiniLM, the corpus's two lists).
+
+    Returns:
+        A :class:`QuickstartResult` with one audit per list ("weak", "strong").
+
+    Example:
+        >>> r = run(Config(encoder="lexical", texts=("Albert Einstein in Bern", "Einstein and relativity")))
+        >>> sorted(r.audits), r.audits["weak"].baseline.count
+        (['strong', 'weak'], 0)
+    """
+    config = config or Config()
+    if not config.texts:
+        raise invalid("texts", "quickstart.run", "a non-empty sequence of texts", config.texts)
+    result = QuickstartResult(config)
+    for label, concepts in (("weak", config.weak_concepts), ("strong", config.strong_concepts)):
+        sanitizer = ConceptListSanitizer(list(concepts), name=f"{label} concept list")
+        result.audits[label] = audit(list(config.texts), sanitizer, encoders=[config.encoder],
+                                     names=[corpus.TARGET], top_k=config.top_k)
+    return result
+
+
+def render(result: QuickstartResult) -> None:
+    """Display the summary table and both decisive witnesses (used by the panel)."""
+    from IPython.display import Markdown, display
+
+    display(result.to_frame())
+    for label in result.audits:
+        display(Markdown(f"**Decisive witness, {label} list**"))
+        display(result.witness_frame(label))
+
+
+def config_from_values(encoder: str, weak: str, strong: str) -> Config:
+    """A :class:`Config` from widget values (concept lists as one-per-line text)."""
+    from privlab.widgets import parse_concepts
+
+    return Config(encoder=encoder, weak_concepts=parse_concepts(weak),
+                  strong_concepts=parse_concepts(strong))
+
+
+def panel(config: Config | None = None):
+    """The interactive panel: pick the encoder, edit both concept lists, press Run."""
+    from privlab.widgets import StudyPanel, concept_editor, encoder_picker
+
+    config = config or Config()
+    controls = {"encoder": encoder_picker(config.encoder, include_online=False),
+                "weak": concept_editor(config.weak_concepts, description="Weak list"),
+                "strong": concept_editor(config.strong_concepts, description="Strong list")}
+    return StudyPanel(controls, config_from_values, run, render)

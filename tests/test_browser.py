@@ -1,0 +1,113 @@
+"""A person's view: JupyterLab on loopback, the quickstart run in headless Chromium.
+
+The screenshot is saved to ``test-artifacts/quickstart-lab.png`` for a reviewer to look at.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(CHROMIUM is None,
+                       reason="Chromium is not installed (make test installs Debian's chromium)"),
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def lab(tmp_path):
+    """JupyterLab serving a copy of the notebooks on 127.0.0.1 with a token."""
+    work = tmp_path / "notebooks"
+    shutil.copytree(ROOT / "notebooks", work)
+    port, token = _free_port(), "privlab-test-token"
+    env = {**os.environ, "PRIVLAB_SMOKE": "1", "JUPYTER_CONFIG_DIR": str(tmp_path / "jcfg"),
+           "JUPYTER_RUNTIME_DIR": str(tmp_path / "jrt")}
+    log = open(tmp_path / "lab.log", "w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
+         f"--ServerApp.token={token}", f"--ServerApp.root_dir={work}", "--allow-root",
+         "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+        env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 90
+    while time.time() < deadline:
+        try:
+            urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+            break
+        except OSError:
+            time.sleep(0.5)
+    else:
+        proc.terminate()
+        pytest.fail("JupyterLab did not start: " + (tmp_path / "lab.log").read_text()[-2000:])
+    yield base, token
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+def _wait_for_idle_kernel(base: str, token: str, timeout: float = 120) -> None:
+    """Poll the server until the notebook's kernel has started and is idle."""
+    import json
+
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        with urllib.request.urlopen(f"{base}/api/kernels?token={token}", timeout=5) as r:
+            kernels = json.load(r)
+        if kernels and all(k.get("execution_state") == "idle" for k in kernels):
+            return
+        time.sleep(1)
+    pytest.fail("the notebook's kernel did not become idle")
+
+
+def test_quickstart_runs_in_jupyterlab_and_shows_its_widget(lab):
+    from playwright.sync_api import sync_playwright
+
+    base, token = lab
+    ARTIFACTS.mkdir(exist_ok=True)
+    shot = ARTIFACTS / "quickstart-lab.png"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM, headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync"])
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(f"{base}/lab/tree/00_quickstart.ipynb?token={token}")
+        page.wait_for_selector(".jp-Notebook", timeout=90_000)
+        _wait_for_idle_kernel(base, token)
+        page.get_by_role("menuitem", name="Run", exact=True).click()
+        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        # The last cell prints the headline once everything above it has run.
+        page.wait_for_selector("text=privlab-headline | 00 quickstart", timeout=300_000)
+        button = page.locator("button.widget-button", has_text="Run").first
+        button.scroll_into_view_if_needed()
+        visible = button.is_visible()
+        page.screenshot(path=str(shot), full_page=False)
+        text = page.inner_text(".jp-Notebook")
+        browser.close()
+    assert visible, "the study panel's Run button is not visible"
+    assert "Error displaying widget" not in text
+    assert "privlab-headline | 00 quickstart" in text
+    assert shot.stat().st_size > 10_000
