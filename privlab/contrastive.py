@@ -301,6 +301,19 @@ class ContrastiveAudit:
         return str(self.sanitizer.get("sanitizer", "sanitizer"))
 
     @property
+    def unchanged(self) -> int:
+        """How many items the sanitizer left unchanged.
+
+        An unchanged reference does not capture the concept for this sanitizer
+        (``y = X_c(y)``) and can never witness a violation; a sanitizer that changes
+        nothing trivially scores 0, so read the resolution together with this count.
+        """
+        from privlab.encoders.cache import content_hash
+
+        return sum(content_hash(a) == content_hash(b)
+                   for a, b in zip(self.originals, self.sanitized))
+
+    @property
     def value(self) -> float:
         """The ensemble resolution: the largest member's (cautious reading)."""
         return max(m.value for m in self.members)
@@ -321,7 +334,8 @@ class ContrastiveAudit:
             row = {"sanitizer": self.name, "encoder": m.encoder, "resolution": m.value,
                    "max_difference": m.resolution.max_difference,
                    "witness": (w.audited, w.reference), "utility": m.mean_utility,
-                   "flagged": int(m.resolution.flagged().size), "items": len(self.originals)}
+                   "flagged": int(m.resolution.flagged().size), "items": len(self.originals),
+                   "unchanged": self.unchanged}
             if self.baseline is not None:
                 row["name_matches"] = self.baseline.count
                 row["name_share"] = self.baseline.share

@@ -389,7 +389,8 @@ def leak_status(corpus: TextCorpus, sanitized: Sequence[str], witnesses: Sequenc
         corpus: the corpus with its ``leaks`` ground truth.
         sanitized: the sanitized texts, row for row.
         witnesses: the top trials; each has an ``audited`` index (e.g. the
-            :class:`privlab.contrastive.Witness` list of an encoder audit).
+            :class:`privlab.contrastive.Witness` list of an encoder audit). Trials with a
+            ``difference`` at or below 0 are not violations and name nothing.
 
     Returns:
         One :class:`LeakStatus` per leak type, sorted by type.
@@ -408,7 +409,7 @@ def leak_status(corpus: TextCorpus, sanitized: Sequence[str], witnesses: Sequenc
     if len(sanitized) != len(corpus):
         raise invalid("sanitized", "leak_status", f"one text per corpus item ({len(corpus)})",
                       f"{len(sanitized)} texts", given_is_text=True)
-    flagged = {int(w.audited) for w in witnesses}
+    flagged = {int(w.audited) for w in witnesses if getattr(w, "difference", 1.0) > 0}
     out = []
     for leak_type in corpus.leak_types():
         carriers = [i for i, d in enumerate(corpus.leaks) if leak_type in d]
