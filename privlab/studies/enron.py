@@ -23,7 +23,7 @@ from privlab.errors import invalid
 from privlab.studies.avengers import TextStudyResult, run_text_study
 
 DEFAULT_SANITIZERS = ("presidio", "entity-types", "regex-pii", "concept-list")
-SMOKE_LIMIT = 24
+SMOKE_LIMIT = 16
 
 
 @dataclass
@@ -52,7 +52,7 @@ class Config:
 
     @classmethod
     def smoke(cls) -> "Config":
-        """Tiny settings: the first 24 selected emails (or the nine offline ones)."""
+        """Tiny settings: the first 16 selected emails (or the nine offline ones)."""
         return cls(limit=SMOKE_LIMIT, proxy="9")
 
     @classmethod
