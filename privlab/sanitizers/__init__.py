@@ -75,3 +75,11 @@ registry.register("sam3", lambda concepts=("head", "skin"), **kw: _image.RegionS
     _image.SAM3Regions(list(concepts)), **{"threshold": 0.2, "blur": 20, "dilate": 25,
                                            "min_coverage": 1e-5, **kw}), modality="image",
                   offline=False, description="SAM 3 text-prompted regions (the paper's knobs)")
+
+# Language-model redaction through an OpenAI-compatible endpoint.
+from privlab.sanitizers.llm_text import LLMRedactionSanitizer  # noqa: E402
+
+registry.register("llm", lambda concepts=(), concept=None, **kw: LLMRedactionSanitizer(
+    concept or ", ".join(concepts) or "the target", **kw), modality="text", offline=False,
+    description="a language model redacts the concept (needs an endpoint)")
+__all__ += ["LLMRedactionSanitizer"]
