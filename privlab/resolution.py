@@ -189,7 +189,8 @@ def _normalize_rows(array, parameter: str, caller: str):
     return array / norms[:, None]
 
 
-def _check_unit(array, parameter: str, caller: str) -> None:
+def _check_unit(array, parameter: str, caller: str) -> np.ndarray:
+    """Refuse rows that are not unit length; returns the row norms."""
     norms = _row_norms(array)
     bad = np.flatnonzero(np.abs(norms - 1.0) > UNIT_TOLERANCE)
     if bad.size:
@@ -296,9 +297,11 @@ def resolution(S, T, *, top_k: int = 5, normalize: bool = False, dtype: str = "f
                       given_is_text=True)
     if normalize:
         S = _normalize_rows(S, "S", caller)
+        s_norm = _row_norms(S)
     else:
-        _check_unit(S, "S", caller)
-    return _exact_kernel(S, T, top_k=int(top_k), dtype=dtype, device=str(device), bm=bm, bn=bn)
+        s_norm = _check_unit(S, "S", caller)
+    return _exact_kernel(S, T, s_norm, top_k=int(top_k), dtype=dtype, device=str(device),
+                         bm=bm, bn=bn)
 
 
 def _default_device() -> str:
@@ -307,14 +310,14 @@ def _default_device() -> str:
     return default_device()
 
 
-def _exact_kernel(S, T, *, top_k: int, dtype: str, device: str, bm: int, bn: int) -> Resolution:
+def _exact_kernel(S, T, s_norm: np.ndarray, *, top_k: int, dtype: str, device: str, bm: int,
+                  bn: int) -> Resolution:
     import torch
 
     m, d = S.shape
     n = T.shape[0]
     k = max(top_k, 1)
     torch_dtype = torch.float32 if dtype == "float32" else torch.float64
-    s_norm = _row_norms(S)
     t_norm = _row_norms(T)
     s_max = float(s_norm.max())
     # Forward error bound of any summation order, plus the float64 rescoring's own:
@@ -345,18 +348,19 @@ def _exact_kernel(S, T, *, top_k: int, dtype: str, device: str, bm: int, bn: int
             tol_block = float(tol_live[j0:j0 + bn].max())
             for i0 in range(0, m, bm):
                 P = S_dev[i0:i0 + bm] @ Tb.T
-                lower = P.max(dim=1).values.double().cpu().numpy() - tol_block
+                lower = P.amax(dim=1).double().cpu().numpy() - tol_block
                 rows_slice = slice(i0, i0 + P.shape[0])
                 np.maximum(row_bound[rows_slice], lower, out=row_bound[rows_slice])
                 kth_bounds = _merge_bounds(kth_bounds, lower, k)
                 # Keep every trial whose value may reach its row's maximum or the top k.
-                threshold = np.minimum(row_bound[rows_slice], kth_bounds[-1]) - tol_block
-                mask = P >= torch.as_tensor(threshold, dtype=P.dtype, device=P.device)[:, None]
-                hit = mask.nonzero().cpu().numpy()
+                threshold = _round_down(
+                    np.minimum(row_bound[rows_slice], kth_bounds[-1]) - tol_block, dtype)
+                mask = P >= torch.as_tensor(threshold, device=P.device)[:, None]
+                hit = torch.nonzero(mask.view(-1)).squeeze(1).cpu().numpy()
                 if hit.size:
-                    pending_rows.append(hit[:, 0] + i0)
-                    pending_cols.append(live_cols[hit[:, 1] + j0])
-                    pending += hit.shape[0]
+                    pending_rows.append(hit // P.shape[1] + i0)
+                    pending_cols.append(live_cols[hit % P.shape[1] + j0])
+                    pending += hit.size
                 if pending > 4 * (m + k) + 65536:  # keep the lists short on long runs
                     kept, count = kept.absorb(pending_rows, pending_cols, S, T)
                     kept = kept.prune(row_bound, kth_bounds[-1], tolerance)
@@ -398,6 +402,12 @@ def _exact_kernel(S, T, *, top_k: int, dtype: str, device: str, bm: int, bn: int
         value=max(0.0, a_max), max_difference=a_max, witness=(top[0][0], top[0][1]),
         top=top[:top_k], per_audited=per_audited, per_audited_reference=per_reference,
         shape=(m, n, d), dtype=dtype, device=device, block_size=(bm, bn), rescored=rescored)
+
+
+def _round_down(values: np.ndarray, dtype: str) -> np.ndarray:
+    """Thresholds in the working dtype, never rounded above their float64 value."""
+    cast = values.astype(dtype)
+    return np.where(cast > values, np.nextafter(cast, np.array(-np.inf, dtype=dtype)), cast)
 
 
 def _gamma(count: int, unit: float) -> float:
