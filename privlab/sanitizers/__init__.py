@@ -83,3 +83,14 @@ registry.register("llm", lambda concepts=(), concept=None, **kw: LLMRedactionSan
     concept or ", ".join(concepts) or "the target", **kw), modality="text", offline=False,
     description="a language model redacts the concept (needs an endpoint)")
 __all__ += ["LLMRedactionSanitizer"]
+
+# Span models for users who have them: GLiNER and OpenAI's privacy filter.
+from privlab.sanitizers.adapters import GLiNERSanitizer, TokenClassifierSanitizer  # noqa: E402
+
+registry.register("gliner", lambda concepts=(), labels=None, **kw: GLiNERSanitizer(
+    labels or ["person", "organization", "film franchise", "fictional character"], **kw),
+    modality="text", offline=False, description="GLiNER open-vocabulary entities (pip install gliner)")
+registry.register("privacy-filter", lambda concepts=None, **kw: TokenClassifierSanitizer(**kw),
+                  modality="text", offline=False,
+                  description="OpenAI privacy filter through transformers (needs the model)")
+__all__ += ["GLiNERSanitizer", "TokenClassifierSanitizer"]
