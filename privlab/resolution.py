@@ -198,6 +198,7 @@ def _check_unit(array, parameter: str, caller: str) -> np.ndarray:
                       f"{bad.size} rows with other lengths, e.g. row {bad[0]} has length "
                       f"{norms[bad[0]]:.6g}", "Pass normalize=True to normalise them.",
                       given_is_text=True)
+    return norms
 
 
 def _as_numpy64_rows(array, index: np.ndarray) -> np.ndarray:
