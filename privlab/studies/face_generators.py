@@ -1,0 +1,525 @@
+"""Study 06: what the four ε routes say about a face generator's identity embeddings.
+
+The audited channel: a curator is given one identity, draws one of its images, runs the
+generator on it and releases the output; the auditor sees the output's identity
+embedding and tries to tell which of two identities it came from. After averaging over
+the drawn image and the generator's randomness, the channel maps an identity label to
+a distribution of embeddings, and the table (one row per generated image) is a sample
+from it.
+
+``run(Config())`` audits such a table:
+
+* ``audit`` — the registered routes (GaussMech, KDE-LR, MMD-TV, out-of-fold ROC-HT) on a
+  seeded list of identity pairs, through :func:`privlab.epsilon.audit_pairs`; every row
+  keeps its status;
+* ``certificate`` — the reserved test on unused rows: each identity's rows are split into
+  development and test rows; pairs are ranked on development rows (out-of-fold AUC), the
+  most distinguishable ones are selected (by default without reusing an identity), a
+  logistic regression and a threshold are fixed on development rows, and the fixed rule
+  is evaluated once on the test rows; :func:`privlab.epsilon.certified_epsilon` turns the
+  error counts into simultaneous lower confidence bounds (Bonferroni over every error
+  rate of every selected pair of every audited table), valid if the rows are iid draws;
+* ``record`` — what a documented rerun must state (the paper's Appendix A), with
+  "not recorded" wherever the table does not say.
+
+Without a table file the study generates the offline default with the toy face
+generator of :mod:`privlab.datasets.face_embeddings`, at a weak and at a strong setting,
+so the routes can be seen to respond. No generator here has a known privacy value:
+the results describe the data, they calibrate nothing.
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import math
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+
+from privlab import config as pconfig
+from privlab.datasets.face_embeddings import EmbeddingTable, environment_versions, \
+    load_embedding_table, toy_face_table
+from privlab.epsilon import AUDITORS, AuditTable, Status, audit_pairs, certified_epsilon, \
+    clopper_pearson_upper
+from privlab.epsilon.auditors import choose_threshold
+from privlab.errors import invalid, wrong_type
+
+DEFAULT_METHODS = ("gaussmech", "kde-lr", "kde-lr-0.01", "mmd-tv", "roc-ht")
+ROUTE_NAMES = {"gaussmech": "GaussMech", "kde-lr": "KDE-LR α=0", "kde-lr-0.01": "KDE-LR α=0.01",
+               "mmd-tv": "MMD-TV", "roc-ht": "ROC-HT (out of fold)",
+               "reserved": "reserved test (per pair, half split)"}
+CERTIFICATE_ROUTE = "reserved test (selected pairs, unused rows)"
+
+
+@dataclass
+class Config:
+    """Settings of study 06.
+
+    Attributes:
+        table: a ``.csv`` or ``.npz`` table (see
+            :func:`privlab.datasets.face_embeddings.load_embedding_table`), or None for
+            the offline default made by the toy face generator.
+        strength: toy generator strength of the default table (ignored with ``table``).
+        compare_strength: a second toy generator audited on the same pairs (the
+            "strong" one); None skips it (ignored with ``table``).
+        n_per_identity: toy outputs per identity.
+        encoder: registered image encoder that embeds the toy outputs.
+        n_pairs: the first ``n_pairs`` of the seeded shuffled list of all identity pairs.
+        pairs: explicit identity pairs instead (labels as strings).
+        methods: routes from :data:`privlab.epsilon.AUDITORS` run on every pair.
+        alpha: simultaneous level of all reserved-test bounds together (e.g. 0.05).
+        delta: δ of the conversions (the paper uses 0 for ROC-HT and the certificate;
+            GaussMech keeps its own formula δ).
+        dev_fraction: share of each identity's rows used for development.
+        n_select: pairs selected on development rows for the certificate.
+        distinct_identities: select pairs that share no identity.
+        min_rows: fewest rows an identity needs to be audited.
+        seed: seed of the pair shuffle, the split, the folds and the toy generator.
+        label_column, vector_column: CSV options passed to the loader.
+    """
+
+    table: str | None = None
+    strength: float = 0.1
+    compare_strength: float | None = 0.4
+    n_per_identity: int = 60
+    encoder: str = "sface"
+    n_pairs: int = 100
+    pairs: tuple[tuple[str, str], ...] | None = None
+    methods: tuple[str, ...] = DEFAULT_METHODS
+    alpha: float = 0.05
+    delta: float = 0.0
+    dev_fraction: float = 0.7
+    n_select: int = 5
+    distinct_identities: bool = True
+    min_rows: int = 10
+    seed: int = 0
+    label_column: str | None = None
+    vector_column: str | None = None
+
+    @classmethod
+    def smoke(cls, **overrides) -> "Config":
+        """Tiny settings for tests and ``PRIVLAB_SMOKE=1`` (a few seconds)."""
+        base = dict(n_per_identity=30, methods=("gaussmech", "kde-lr-0.01", "mmd-tv",
+                                                "roc-ht"))
+        base.update(overrides)
+        return cls(**base)
+
+    @classmethod
+    def default(cls, **overrides) -> "Config":
+        """:meth:`smoke` when ``privlab.config.smoke()`` is true, else the defaults."""
+        return cls.smoke(**overrides) if pconfig.smoke() else cls(**overrides)
+
+
+@dataclass
+class Condition:
+    """One audited table.
+
+    Attributes:
+        name: e.g. ``"toy weak (strength 0.1)"`` or the file name.
+        table: the loaded or generated :class:`EmbeddingTable`.
+        audit: every route on every pair (:class:`privlab.epsilon.AuditTable`).
+        certificate: one row per selected pair: development AUC, test counts, errors,
+            Clopper–Pearson upper bounds, ``epsilon_lb`` and the ``attainable`` ceiling.
+        split: per identity, development and test row counts.
+    """
+
+    name: str
+    table: EmbeddingTable = field(repr=False)
+    audit: AuditTable = field(repr=False)
+    certificate: pd.DataFrame
+    split: pd.DataFrame = field(repr=False)
+
+
+@dataclass
+class FaceGeneratorResult:
+    """What study 06 computed.
+
+    Attributes:
+        config: the settings used.
+        conditions: the audited tables (one, or the weak and strong toy generators).
+        pairs: the identity pairs every route used, in order.
+        alpha_per_rate: the Bonferroni level of each Clopper–Pearson bound.
+        record: the Appendix A record of the first condition (field, value, recorded).
+        provenance: settings, pair seed, software versions.
+    """
+
+    config: Config
+    conditions: list[Condition]
+    pairs: list[tuple[str, str]]
+    alpha_per_rate: float
+    record: pd.DataFrame
+    provenance: dict[str, Any] = field(default_factory=dict)
+
+    def summary(self) -> pd.DataFrame:
+        """Per condition and route: status, median of finite values, +∞ count, AUC."""
+        rows = []
+        for c in self.conditions:
+            frame = c.audit.to_frame()
+            for method, g in frame.groupby("method", sort=False):
+                values = g["value"].astype(float)
+                finite = values[np.isfinite(values)]
+                row = {"condition": c.name, "route": ROUTE_NAMES.get(method, method),
+                       "method": method, "status": g["status"].iloc[0], "pairs": len(g),
+                       "median (finite)": float(finite.median()) if len(finite) else math.nan,
+                       "max (finite)": float(finite.max()) if len(finite) else math.nan,
+                       "+inf": int(np.isinf(values).sum())}
+                if method == "roc-ht":
+                    row["median AUC"] = float(g["auc"].median())
+                    row["(0,1) corner"] = int(g["corner"].astype(bool).sum())
+                rows.append(row)
+            cert = c.certificate
+            rows.append({"condition": c.name, "route": CERTIFICATE_ROUTE, "method": "certificate",
+                         "status": Status.CERTIFICATE.value, "pairs": len(cert),
+                         "median (finite)": float(cert["epsilon_lb"].median()) if len(cert)
+                         else math.nan,
+                         "max (finite)": float(cert["epsilon_lb"].max()) if len(cert)
+                         else math.nan, "+inf": 0,
+                         "median AUC": float(cert["dev_auc"].median()) if len(cert)
+                         else math.nan})
+        return pd.DataFrame(rows)
+
+    def certificates(self) -> pd.DataFrame:
+        """Every condition's reserved-test rows, with the condition's name."""
+        frames = [c.certificate.assign(condition=c.name) for c in self.conditions]
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+    def to_frame(self) -> pd.DataFrame:
+        """Same as :meth:`summary` (the table to read by its ``status`` column)."""
+        return self.summary()
+
+    def headline(self) -> str:
+        """The certified bounds, per condition, with their assumption."""
+        parts = []
+        for c in self.conditions:
+            cert = c.certificate
+            if len(cert):
+                lb = cert["epsilon_lb"]
+                parts.append(f"{c.name}: certified ε ≥ {lb.max():.3f} (best of {len(lb)} "
+                             f"selected, {int((lb > 0).sum())} positive)")
+            else:
+                parts.append(f"{c.name}: no pair selected")
+        conf = 100 * (1 - self.config.alpha)
+        return "; ".join(parts) + f" — {conf:g}% simultaneous, iid rows assumed, no known ε"
+
+    def _repr_html_(self) -> str:
+        return (f"<b>{html.escape(self.headline())}</b>"
+                + self.summary().round(3).to_html(index=False)
+                + self.certificates().round(4).to_html(index=False))
+
+
+# ----------------------------------------------------------------------------------
+# Building blocks
+# ----------------------------------------------------------------------------------
+
+def identity_pairs(labels: Sequence[str], n_pairs: int, seed: int = 0) -> list[tuple[str, str]]:
+    """The first ``n_pairs`` of all unordered identity pairs, shuffled with ``seed``.
+
+    Every route uses the same list, so their summaries describe the same pairs.
+
+    Args:
+        labels: identity labels (duplicates ignored).
+        n_pairs: how many pairs to keep (at least 1).
+        seed: seed of the shuffle.
+
+    Returns:
+        ``[(label_a, label_b), ...]`` with ``label_a < label_b``.
+
+    Raises:
+        PrivlabValueError: fewer than two identities or ``n_pairs`` < 1.
+
+    Example:
+        >>> sorted(identity_pairs(["b", "a", "c", "a"], 10))
+        [('a', 'b'), ('a', 'c'), ('b', 'c')]
+    """
+    caller = "identity_pairs"
+    ids = sorted(set(map(str, labels)))
+    if len(ids) < 2:
+        raise invalid("labels", caller, "at least two identities", ids)
+    if isinstance(n_pairs, bool) or not isinstance(n_pairs, (int, np.integer)) or n_pairs < 1:
+        raise invalid("n_pairs", caller, "a positive integer", n_pairs)
+    every = list(itertools.combinations(ids, 2))
+    order = np.random.default_rng(seed).permutation(len(every))
+    return [every[k] for k in order[: int(n_pairs)]]
+
+
+def split_rows(labels: Sequence[str], dev_fraction: float, seed: int = 0) -> np.ndarray:
+    """Boolean mask of development rows: a seeded share of each identity's rows.
+
+    Each identity keeps ``round(dev_fraction · n)`` development rows (at least one, and
+    at least one test row when it has two or more).
+
+    Example:
+        >>> int(split_rows(["a"] * 10 + ["b"] * 4, 0.7).sum())
+        10
+    """
+    caller = "split_rows"
+    if isinstance(dev_fraction, bool) or not isinstance(dev_fraction, (int, float)) \
+            or not 0 < dev_fraction < 1:
+        raise invalid("dev_fraction", caller, "in (0, 1)", dev_fraction)
+    labels = np.asarray(labels).astype(str)
+    rng = np.random.default_rng(seed)
+    dev = np.zeros(len(labels), dtype=bool)
+    for lab in sorted(set(labels.tolist())):
+        where = np.flatnonzero(labels == lab)
+        k = int(round(dev_fraction * len(where)))
+        k = min(max(k, 1), max(len(where) - 1, 1))
+        dev[rng.permutation(where)[:k]] = True
+    return dev
+
+
+def select_pairs(pairs: Sequence[tuple[str, str]], scores: Sequence[float], n_select: int,
+                 distinct_identities: bool = True) -> list[int]:
+    """Indices of the most distinguishable pairs, best first (ties: earlier pair first).
+
+    Args:
+        pairs: candidate pairs.
+        scores: one score per pair (larger: easier to tell apart), e.g. development AUC.
+        n_select: how many to select.
+        distinct_identities: skip a pair that shares an identity with one already chosen.
+
+    Example:
+        >>> select_pairs([("a", "b"), ("a", "c"), ("c", "d")], [0.9, 0.99, 0.8], 2)
+        [1]
+        >>> select_pairs([("a", "b"), ("a", "c"), ("c", "d")], [0.9, 0.99, 0.8], 2, False)
+        [1, 0]
+    """
+    order = sorted(range(len(pairs)), key=lambda k: (-float(scores[k]), k))
+    chosen, used = [], set()
+    for k in order:
+        if len(chosen) >= n_select:
+            break
+        a, b = pairs[k]
+        if distinct_identities and (a in used or b in used):
+            continue
+        chosen.append(k)
+        used.update((a, b))
+    return chosen
+
+
+def _fixed_rule(dev_a: np.ndarray, dev_b: np.ndarray, alpha: float, delta: float,
+                test_sizes: tuple[int, int]):
+    """Logistic regression (C = 1, lbfgs, 1000 iterations) and threshold on development
+    rows only; returns the fixed scoring function, orientation and threshold."""
+    from sklearn.linear_model import LogisticRegression
+
+    x = np.vstack([dev_a, dev_b])
+    y = np.r_[np.zeros(len(dev_a)), np.ones(len(dev_b))]
+    model = LogisticRegression(C=1.0, solver="lbfgs", max_iter=1000).fit(x, y)
+    orientation, cut = choose_threshold(model.decision_function(dev_a),
+                                        model.decision_function(dev_b), alpha, delta,
+                                        test_sizes)
+    return model.decision_function, orientation, cut
+
+
+def _load(cfg: Config) -> list[tuple[str, EmbeddingTable]]:
+    if cfg.table is not None:
+        path = Path(cfg.table)
+        table = load_embedding_table(path, label_column=cfg.label_column,
+                                     vector_column=cfg.vector_column)
+        return [(path.name, table)]
+    out = [(f"toy weak (strength {cfg.strength:g})",
+            toy_face_table(cfg.strength, cfg.n_per_identity, cfg.seed, cfg.encoder))]
+    if cfg.compare_strength is not None:
+        out.append((f"toy strong (strength {cfg.compare_strength:g})",
+                    toy_face_table(cfg.compare_strength, cfg.n_per_identity, cfg.seed,
+                                   cfg.encoder)))
+    return out
+
+
+def _check(cfg: Config) -> None:
+    caller = "face_generators.run"
+    if not isinstance(cfg, Config):
+        raise wrong_type("config", caller, "a face_generators.Config", cfg)
+    if not 0 < cfg.alpha < 1:
+        raise invalid("alpha", caller, "in (0, 1)", cfg.alpha)
+    if not 0 < cfg.dev_fraction < 1:
+        raise invalid("dev_fraction", caller, "in (0, 1)", cfg.dev_fraction)
+    if isinstance(cfg.n_select, bool) or not isinstance(cfg.n_select, int) or cfg.n_select < 1:
+        raise invalid("n_select", caller, "a positive integer", cfg.n_select)
+    for m in cfg.methods:
+        if m not in AUDITORS:
+            raise invalid("methods", caller, f"names from {sorted(AUDITORS)}", m)
+    if cfg.table is None:
+        for name in ("strength", "compare_strength"):
+            value = getattr(cfg, name)
+            if value is not None and not 0 <= value <= 1:
+                raise invalid(name, caller, "in [0, 1]", value)
+
+
+def appendix_a_record(table: EmbeddingTable, pairs: Sequence[tuple[str, str]] | None = None,
+                      pair_seed: int | None = None) -> pd.DataFrame:
+    """What a documented rerun of a face-generator audit must state, and what is known.
+
+    Fields with nothing recorded say ``"not recorded"`` (``recorded`` False): a table
+    file alone cannot tell which generator revision, settings, seeds, checkpoints or
+    donor produced it; pass what is known as the loader's ``generation`` mapping.
+
+    Args:
+        table: the audited table.
+        pairs: the identity pairs used.
+        pair_seed: the seed of the pair list.
+
+    Returns:
+        DataFrame with columns ``field``, ``value``, ``recorded``.
+
+    Example:
+        >>> from privlab.datasets.face_embeddings import table_from_arrays
+        >>> t = table_from_arrays(np.eye(2), ["a", "b"])
+        >>> r = appendix_a_record(t)
+        >>> bool(r.set_index("field").loc["generator and revision", "recorded"])
+        False
+    """
+    gen = table.provenance.get("generation", {}) or {}
+    rep = table.report
+    counts = table.counts()
+
+    def get(key, render=str):
+        value = gen.get(key)
+        return (render(value), True) if value not in (None, "", {}, []) else ("not recorded",
+                                                                             False)
+
+    sources = gen.get("sources")
+    enc = gen.get("encoder")
+    rows = [
+        ("table source", table.source, True),
+        ("table sha256", table.provenance.get("sha256", ""), True),
+        ("rows read / kept", f"{rep.rows_read} / {rep.kept}", True),
+        ("dropped: missing vectors", len(rep.dropped_missing), True),
+        (f"dropped: norm <= {rep.min_norm:g}", len(rep.dropped_zero_norm), True),
+        ("duplicate vectors within an identity (groups)",
+         rep.duplicate_groups("within identity"), True),
+        ("duplicate vectors across identities (groups)",
+         rep.duplicate_groups("across identities"), True),
+        ("identities; rows per identity",
+         f"{len(counts)}; {counts.min()}–{counts.max()}" if len(counts) else "0", True),
+        ("what a label denotes", *get("label_denotes")),
+        ("generator and revision", *get("generator")),
+        ("generator settings (knobs, prompts)", *get("knobs", lambda v: ", ".join(
+            f"{k}={v[k]:g}" if isinstance(v[k], float) else f"{k}={v[k]}" for k in v)
+            if isinstance(v, dict) else str(v))),
+        ("generator seeds", *(get("seed_scheme") if gen.get("seed_scheme") else get("seed"))),
+        ("generator checkpoint hashes", *get("checkpoint")),
+        ("fixed donor / reference identifier", *get("donor")),
+        ("source images per identity", *(
+            ("; ".join(f"{k}: {v['photo']} (sha256 {v['sha256'][:12]}…)"
+                       for k, v in sources.items()), True)
+            if isinstance(sources, dict) and sources else get("sources"))),
+        ("encoder and checkpoint", *(
+            (f"{enc.get('encoder')} " + ", ".join(f"{n} sha256 {h[:12]}…" for n, h in
+                                                  enc.get("checkpoints", {}).items()), True)
+            if isinstance(enc, dict) else get("encoder"))),
+        ("software environment", *get("environment", lambda v: ", ".join(
+            f"{k} {x}" for k, x in v.items()) if isinstance(v, dict) else str(v))),
+        ("identity pairs and seed", (f"{len(pairs)} pairs, seed {pair_seed}, first "
+                                     f"{list(pairs[:3])}" if pairs else "not recorded"),
+         bool(pairs)),
+        ("row model", "iid rows per identity assumed by the certificate; " + (
+            "true by construction here (independent seeds, one source photo per identity)"
+            if gen.get("generator", "").startswith("toy") else "not verifiable from the file"),
+         bool(gen.get("generator", "").startswith("toy"))),
+    ]
+    return pd.DataFrame(rows, columns=["field", "value", "recorded"])
+
+
+# ----------------------------------------------------------------------------------
+# The study
+# ----------------------------------------------------------------------------------
+
+def _certificate_selection(table: EmbeddingTable, pairs, cfg: Config):
+    dev = split_rows(table.labels, cfg.dev_fraction, cfg.seed)
+    usable = [p for p in pairs if min((table.labels[dev] == lab).sum() for lab in p) >= 5
+              and min((table.labels[~dev] == lab).sum() for lab in p) >= 1]
+    if not usable:
+        return dev, [], {}
+    ranking = audit_pairs(table.embeddings[dev], table.labels[dev], usable, methods=["roc-ht"],
+                          delta=cfg.delta, seed=cfg.seed, min_rows=5)
+    auc = {r.provenance["pair"]: r.details["auc"] for r in ranking.results}
+    chosen = select_pairs(usable, [auc[p] for p in usable], cfg.n_select,
+                          cfg.distinct_identities)
+    return dev, [usable[k] for k in chosen], auc
+
+
+def _certificate_rows(table: EmbeddingTable, dev: np.ndarray, chosen, auc, alpha: float,
+                      delta: float) -> pd.DataFrame:
+    rows = []
+    for la, lb in chosen:
+        ia, ib = table.labels == la, table.labels == lb
+        dev_a, dev_b = table.embeddings[ia & dev], table.embeddings[ib & dev]
+        test_a, test_b = table.embeddings[ia & ~dev], table.embeddings[ib & ~dev]
+        score, orientation, cut = _fixed_rule(dev_a, dev_b, alpha, delta,
+                                              (len(test_a), len(test_b)))
+        # the fixed rule meets the test rows exactly once, here
+        fp = int(np.sum(orientation * score(test_a) > orientation * cut))
+        fn = int(np.sum(orientation * score(test_b) <= orientation * cut))
+        rows.append({"id_a": la, "id_b": lb, "dev_auc": auc[(la, lb)],
+                     "n_test_a": len(test_a), "n_test_b": len(test_b),
+                     "false_positives": fp, "false_negatives": fn,
+                     "u_fpr": clopper_pearson_upper(fp, len(test_a), alpha),
+                     "u_fnr": clopper_pearson_upper(fn, len(test_b), alpha),
+                     "epsilon_lb": certified_epsilon(fp, len(test_a), fn, len(test_b), alpha,
+                                                     delta),
+                     "attainable": certified_epsilon(0, len(test_a), 0, len(test_b), alpha,
+                                                     delta),
+                     "alpha_per_rate": alpha, "status": Status.CERTIFICATE.value})
+    return pd.DataFrame(rows, columns=["id_a", "id_b", "dev_auc", "n_test_a", "n_test_b",
+                                       "false_positives", "false_negatives", "u_fpr", "u_fnr",
+                                       "epsilon_lb", "attainable", "alpha_per_rate", "status"])
+
+
+def run(config: Config | None = None) -> FaceGeneratorResult:
+    """Run study 06.
+
+    Args:
+        config: settings; default :meth:`Config.default`.
+
+    Returns:
+        A :class:`FaceGeneratorResult`.
+
+    Raises:
+        PrivlabValueError / PrivlabTypeError: invalid settings, an unreadable or
+            malformed table, pairs with unknown labels or too few rows.
+    """
+    cfg = Config.default() if config is None else config
+    _check(cfg)
+    loaded = _load(cfg)
+    first = loaded[0][1]
+    if cfg.pairs is not None:
+        pairs = [tuple(map(str, p)) for p in cfg.pairs]
+        known = set(first.labels.tolist())
+        for p in pairs:
+            if len(p) != 2 or not set(p) <= known:
+                raise invalid("pairs", "face_generators.run",
+                              "pairs of labels present in the table", p)
+    else:
+        counts = first.counts()
+        eligible = counts[counts >= cfg.min_rows].index.tolist()
+        if len(eligible) < 2:
+            raise invalid("table", "face_generators.run",
+                          f"at least two identities with {cfg.min_rows} or more rows",
+                          f"{len(eligible)} such identities", given_is_text=True,
+                          fix="Lower min_rows or supply more rows per identity.")
+        pairs = identity_pairs(eligible, cfg.n_pairs, cfg.seed)
+    selections = [(name, table, *_certificate_selection(table, pairs, cfg))
+                  for name, table in loaded]
+    total_selected = sum(len(s[3]) for s in selections)
+    alpha_rate = cfg.alpha / (2 * max(total_selected, 1))
+    conditions = []
+    for name, table, dev, chosen, auc in selections:
+        audit = audit_pairs(table.embeddings, table.labels, pairs, methods=list(cfg.methods),
+                            delta=cfg.delta, seed=cfg.seed, family_alpha=cfg.alpha,
+                            min_rows=cfg.min_rows) if cfg.methods else AuditTable([], {})
+        cert = _certificate_rows(table, dev, chosen, auc, alpha_rate, cfg.delta)
+        split = pd.DataFrame({"development": pd.Series(table.labels[dev]).value_counts(),
+                              "test": pd.Series(table.labels[~dev]).value_counts()}
+                             ).fillna(0).astype(int).sort_index()
+        conditions.append(Condition(name, table, audit, cert, split))
+    record = appendix_a_record(first, pairs, cfg.seed)
+    prov = {"config": asdict(cfg), "pair_seed": cfg.seed, "n_pairs": len(pairs),
+            "selected_pairs_total": total_selected, "alpha_per_rate": alpha_rate,
+            "table_sha256": {c.name: c.table.provenance.get("sha256") for c in conditions},
+            "environment": environment_versions()}
+    return FaceGeneratorResult(cfg, conditions, pairs, alpha_rate, record, prov)
