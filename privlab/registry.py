@@ -70,8 +70,18 @@ class Registry:
         out = []
         for name in self.names(**filters):
             e = self._entries[name]
-            out.append((f"{name} — {e.description}" if e.description else name, name))
+            label = f"{name} — {e.description}" if e.description else name
+            if not self.available(name):
+                label += f" [not installed: {e.meta.get('install', e.meta['requires'])}]"
+            out.append((label, name))
         return out
+
+    def available(self, name: str) -> bool:
+        """False when the entry's ``requires`` module (its metadata) is not importable."""
+        from importlib.util import find_spec
+
+        module = self.entry(name).meta.get("requires")
+        return module is None or find_spec(module) is not None
 
     def __contains__(self, name: object) -> bool:
         return name in self._entries

