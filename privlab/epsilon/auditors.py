@@ -26,6 +26,8 @@ the true ε is 0 (GaussMech, KDE-LR, the +∞ of ROC-HT) or above the truth by c
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 import enum
 import html
 import math
@@ -319,7 +321,7 @@ def _as_samples(x, name: str, caller: str) -> np.ndarray:
     return arr
 
 
-class BaseAuditor:
+class BaseAuditor(ABC):
     """Template: :meth:`audit` validates inputs and fills provenance; subclasses fill
     :meth:`_audit`, returning ``(value, details)``."""
 
@@ -365,8 +367,9 @@ class BaseAuditor:
         """The auditor's own settings, recorded in provenance."""
         return {}
 
+    @abstractmethod
     def _audit(self, a: np.ndarray, b: np.ndarray, delta: float, seed: int):
-        raise NotImplementedError(type(self).__name__ + " must implement _audit")
+        """Return ``(value, details)`` for samples already validated by :meth:`audit`."""
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.settings().items())

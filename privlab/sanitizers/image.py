@@ -21,6 +21,8 @@ image-editing model redacts them) behind one OpenAI-compatible client.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
@@ -58,14 +60,14 @@ def box_mask(shape: tuple[int, int], box: Sequence[float]) -> np.ndarray:
     return mask
 
 
-class Detector:
+class Detector(ABC):
     """Proposes regions in an image. Subclasses implement :meth:`regions`."""
 
     name = "detector"
 
+    @abstractmethod
     def regions(self, rgb: np.ndarray) -> list[Region]:
         """Regions in an ``(H, W, 3)`` uint8 image."""
-        raise NotImplementedError(f"{type(self).__name__} must implement regions()")
 
     def describe(self) -> dict[str, Any]:
         return {"detector": self.name}
