@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pytest
 import torch
@@ -40,9 +42,20 @@ def problems(draw):
     return S, T, block, top_k
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(problems())
-def test_matches_double_loop_on_every_field(problem):
+KERNEL = importlib.import_module("privlab.resolution")
+
+
+@pytest.fixture(params=["numpy", "torch"])
+def screening(request, monkeypatch):
+    """Run a test with each screening path (torch is the one CUDA uses)."""
+    monkeypatch.setattr(KERNEL, "CPU_SCREENING", request.param)
+    return request.param
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(problem=problems())
+def test_matches_double_loop_on_every_field(screening, problem):
     S, T, block, top_k = problem
     a_max, witness, top = brute_force_resolution(S, T, top_k=top_k)
     mismatches = []
@@ -71,7 +84,7 @@ def test_witness_reproduces_the_maximum_exactly():
     assert res.per_audited[i] == res.max_difference
 
 
-def test_block_size_does_not_change_the_answer_on_near_ties():
+def test_block_size_does_not_change_the_answer_on_near_ties(screening):
     rng = np.random.default_rng(3)
     S = unit_rows(rng.standard_normal((203, 96)).astype(np.float32))
     T = (rng.standard_normal((177, 96)) * 0.1).astype(np.float32)
