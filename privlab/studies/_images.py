@@ -22,6 +22,49 @@ from privlab.errors import invalid
 CUE_PREFIX = "cues:"
 
 
+@dataclass
+class ImageStudyConfig:
+    """Settings shared by the image studies; each study sets its own defaults.
+
+    Attributes:
+        n_images: generated scenes (ignored with ``folder``).
+        seed: generator seed.
+        folder: a folder of real photos instead of the generated corpus.
+        max_side: photos are downscaled to this longer side.
+        sanitizers: ``"cues:<preset>"`` (ground truth, generated corpus only) or
+            registered image sanitizer names.
+        encoders: registered image members.
+        gallery: ``{name: [face images]}`` for describe-then-embed (default: the
+            generated corpus's shipped faces; none for a folder).
+        delta: the resolution at which items are flagged and members flag a leak.
+        top_k: witnesses kept per audit.
+        leak_table: also compute the per-cue leak-detection table (generated corpus).
+    """
+
+    n_images: int = 30
+    seed: int = 0
+    folder: str | None = None
+    max_side: int = 640
+    sanitizers: tuple[str, ...] = ()
+    encoders: tuple[str, ...] = ()
+    gallery: dict[str, list[Any]] | None = field(default=None, repr=False)
+    delta: float = 0.0
+    top_k: int = 5
+    leak_table: bool = True
+
+    @classmethod
+    def smoke(cls) -> "ImageStudyConfig":
+        """Tiny settings for tests and ``PRIVLAB_SMOKE=1`` (a study narrows the sanitizers)."""
+        return cls(n_images=4)
+
+    @classmethod
+    def default(cls) -> "ImageStudyConfig":
+        """:meth:`smoke` when ``privlab.config.smoke()`` is true, else the full settings."""
+        from privlab.config import smoke
+
+        return cls.smoke() if smoke() else cls()
+
+
 def build_encoders(names: Sequence[str], gallery: Mapping[str, Sequence[Any]] | None) -> list:
     """Registry members by name; describe-then-embed gets the study's face gallery."""
     from privlab.encoders import registry

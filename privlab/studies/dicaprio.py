@@ -13,12 +13,10 @@ paper's CLIP models are registry presets for users online.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
-from privlab.config import smoke
 from privlab.datasets.scenes import CELEBRITY_KINDS, celebrity_scenes
-from privlab.studies._images import ImageStudyResult, run_image_study
+from privlab.studies._images import ImageStudyConfig, ImageStudyResult, run_image_study
 
 PRESETS = {
     "every cue": CELEBRITY_KINDS,
@@ -31,49 +29,22 @@ DEFAULT_ENCODERS = ("sface", "describe-then-embed", "ocr-text", "efficientnet-li
 
 
 @dataclass
-class Config:
-    """Settings of study 01.
-
-    Attributes:
-        n_images: generated scenes (ignored with ``folder``).
-        seed: generator seed.
-        folder: a folder of real photos instead of the generated corpus.
-        max_side: photos are downscaled to this longer side.
-        sanitizers: ``"cues:<preset>"`` (ground truth, generated corpus only) or
-            registered image sanitizer names.
-        encoders: registered image members.
-        gallery: ``{name: [face images]}`` for describe-then-embed (default: the
-            generated corpus's two shipped faces; none for a folder).
-        delta: the resolution at which items are flagged and members flag a leak.
-        top_k: witnesses kept per audit.
-        leak_table: also compute the per-cue leak-detection table (generated corpus).
+class Config(ImageStudyConfig):
+    """Settings of study 01 (fields: :class:`privlab.studies._images.ImageStudyConfig`).
 
     Example:
         >>> Config.smoke().n_images
         4
     """
 
-    n_images: int = 30
-    seed: int = 0
-    folder: str | None = None
-    max_side: int = 640
     sanitizers: tuple[str, ...] = DEFAULT_SANITIZERS
     encoders: tuple[str, ...] = DEFAULT_ENCODERS
-    gallery: dict[str, list[Any]] | None = field(default=None, repr=False)
-    delta: float = 0.0
-    top_k: int = 5
-    leak_table: bool = True
 
     @classmethod
     def smoke(cls) -> "Config":
         """Tiny settings for tests and ``PRIVLAB_SMOKE=1``."""
         return cls(n_images=4, sanitizers=("cues:every cue", "cues:faces only",
                                            "cues:second face left", "face-blackout-yunet"))
-
-    @classmethod
-    def default(cls) -> "Config":
-        """:meth:`smoke` when ``privlab.config.smoke()`` is true, else the full settings."""
-        return cls.smoke() if smoke() else cls()
 
 
 def run(config: Config | None = None) -> ImageStudyResult:

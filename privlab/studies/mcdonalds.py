@@ -11,12 +11,10 @@ with the name in text and fries-like and burger-like props.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
-from privlab.config import smoke
 from privlab.datasets.scenes import BRAND_KINDS, brand_scenes
-from privlab.studies._images import ImageStudyResult, run_image_study
+from privlab.studies._images import ImageStudyConfig, ImageStudyResult, run_image_study
 
 PRESETS = {
     "every cue": BRAND_KINDS,
@@ -29,35 +27,22 @@ DEFAULT_ENCODERS = ("describe-then-embed", "ocr-text", "efficientnet-lite0", "sf
 
 
 @dataclass
-class Config:
-    """Settings of study 02 (see :class:`privlab.studies.dicaprio.Config` for the fields).
+class Config(ImageStudyConfig):
+    """Settings of study 02 (fields: :class:`privlab.studies._images.ImageStudyConfig`).
 
     Example:
         >>> Config.smoke().n_images
         3
     """
 
-    n_images: int = 30
-    seed: int = 0
-    folder: str | None = None
-    max_side: int = 640
     sanitizers: tuple[str, ...] = DEFAULT_SANITIZERS
     encoders: tuple[str, ...] = DEFAULT_ENCODERS
-    gallery: dict[str, list[Any]] | None = field(default=None, repr=False)
-    delta: float = 0.0
-    top_k: int = 5
-    leak_table: bool = True
 
     @classmethod
     def smoke(cls) -> "Config":
         """Tiny settings for tests and ``PRIVLAB_SMOKE=1``."""
         return cls(n_images=3, sanitizers=("cues:every cue", "cues:logos and name (food left)",
                                            "cues:logos and food (name left)"))
-
-    @classmethod
-    def default(cls) -> "Config":
-        """:meth:`smoke` when ``privlab.config.smoke()`` is true, else the full settings."""
-        return cls.smoke() if smoke() else cls()
 
 
 def run(config: Config | None = None) -> ImageStudyResult:
