@@ -78,15 +78,17 @@ def run_notebook(path: str | Path, out_dir: str | Path | None = None, *, smoke: 
     os.environ.setdefault("MPLBACKEND", "Agg")
     run = NotebookRun(notebook=path)
     start = time.time()
+    kernel_log = open(out_dir / f"{path.stem}.kernel.log", "w")  # the kernel's own chatter
     try:
         client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
                                 resources={"metadata": {"path": str(path.parent)}})
-        client.execute()
+        client.execute(stdout=kernel_log, stderr=kernel_log)
     except CellExecutionError as exc:
         run.error = str(exc)[-3000:]
     except Exception as exc:  # a dead kernel or a timeout is a failed run, reported
         run.error = f"{type(exc).__name__}: {exc}"[-3000:]
     finally:
+        kernel_log.close()
         if saved is None:
             os.environ.pop("PRIVLAB_SMOKE", None)
         else:

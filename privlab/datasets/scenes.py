@@ -206,9 +206,16 @@ def _background(rng: np.random.Generator, w: int, h: int, indoor: bool = True) -
 
 
 def _paste(canvas: np.ndarray, patch: np.ndarray, x: int, y: int) -> tuple[int, int, int, int]:
+    """Paste ``patch`` with its top-left corner at (x, y), cropped to the canvas.
+
+    Returns the box actually covered, so a cue's ground truth never extends off-canvas.
+    """
     h, w = patch.shape[:2]
-    canvas[y:y + h, x:x + w] = patch
-    return (x, y, x + w, y + h)
+    H, W = canvas.shape[:2]
+    x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, W), min(y + h, H)
+    if x1 > x0 and y1 > y0:
+        canvas[y0:y1, x0:x1] = patch[y0 - y:y1 - y, x0 - x:x1 - x]
+    return (x0, y0, x1, y1)
 
 
 def _portrait(face: np.ndarray, height: int, rng: np.random.Generator) -> np.ndarray:
