@@ -6,6 +6,7 @@ headline line per notebook: the study and the number that matters.
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -40,11 +41,14 @@ def run(args) -> int:
         result = run_notebook(path, args.out, smoke=args.smoke)
         if not result.ok:
             failed += 1
-            print(f"FAILED  {path.name} after {result.seconds:.0f}s: "
-                  f"{result.error.strip().splitlines()[-1] if result.error else ''}", flush=True)
+            last = re.sub(r"\x1b\[[0-9;]*m", "", result.error or "").strip().splitlines()
+            print(f"FAILED  {path.name} after {result.seconds:.0f}s: {last[-1] if last else ''} "
+                  f"(see {result.executed})", flush=True)
             continue
         lines = result.headlines or [(path.stem, "ran (no headline printed)")]
         for study, text in lines:
             print(f"{study:<18} {text}   [{result.seconds:.0f}s, {result.html}]", flush=True)
-    print(f"Reports in {paths and (args.out or __import__('privlab.config').config.reports_dir())}")
+    from privlab.config import reports_dir
+
+    print(f"Executed notebooks and HTML reports are in {args.out or reports_dir()}")
     return 1 if failed else 0
