@@ -11,7 +11,6 @@ STAMP  := $(VENV)/.privlab-installed
 export HF_HUB_OFFLINE ?= 1
 export TRANSFORMERS_OFFLINE ?= 1
 export TOKENIZERS_PARALLELISM ?= false
-export MPLBACKEND ?= Agg
 
 .PHONY: venv demo test test-all test-gpu lab notebooks benchmark browser-deps clean
 

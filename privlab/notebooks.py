@@ -72,10 +72,13 @@ def run_notebook(path: str | Path, out_dir: str | Path | None = None, *, smoke: 
     out_dir = Path(out_dir) if out_dir else reports_dir()
     out_dir.mkdir(parents=True, exist_ok=True)
     nb = nbformat.read(path, as_version=4)
-    saved = os.environ.get("PRIVLAB_SMOKE")
-    os.environ["PRIVLAB_SMOKE"] = "1" if smoke else "0"
+    # The kernel inherits this environment: smallest settings on request, no hub access,
+    # and figures captured as outputs (a headless Agg backend would drop them).
+    kernel_env = {"PRIVLAB_SMOKE": "1" if smoke else "0",
+                  "MPLBACKEND": "module://matplotlib_inline.backend_inline"}
+    saved = {key: os.environ.get(key) for key in kernel_env}
+    os.environ.update(kernel_env)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("MPLBACKEND", "Agg")
     run = NotebookRun(notebook=path)
     start = time.time()
     kernel_log = open(out_dir / f"{path.stem}.kernel.log", "w")  # the kernel's own chatter
@@ -89,10 +92,11 @@ def run_notebook(path: str | Path, out_dir: str | Path | None = None, *, smoke: 
         run.error = f"{type(exc).__name__}: {exc}"[-3000:]
     finally:
         kernel_log.close()
-        if saved is None:
-            os.environ.pop("PRIVLAB_SMOKE", None)
-        else:
-            os.environ["PRIVLAB_SMOKE"] = saved
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
     run.seconds = time.time() - start
     executed = out_dir / path.name
     nbformat.write(nb, executed)

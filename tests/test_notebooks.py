@@ -44,3 +44,8 @@ def test_notebook_runs_headless_on_smoke_settings(path, tmp_path):
     assert run.ok, run.error
     assert run.headlines, f"{path.name} printed no headline"
     assert run.html is not None and run.html.stat().st_size > 0
+    executed = json.loads(run.executed.read_text())
+    images = sum("image/png" in output.get("data", {}) for cell in executed["cells"]
+                 for output in cell.get("outputs", []))
+    if "plots." in path.with_suffix(".py").read_text():
+        assert images > 0, f"{path.name} plots, but no figure reached the executed notebook"
