@@ -9,8 +9,13 @@ with ``X_c`` a concept-list redaction of the words that name c. The percentiles 
 over the cross product calibrate the unitless resolution: a resolution above the 95th
 percentile for dogs/cats would treat as undetectable 95% of the empirical dog-cat
 connections. Sentence sets: privlab's defaults, the shared reference files when
-present (``source="shared"``), or any folder in the same layout. Image encoders plug
-into :func:`privlab.calibration.calibrate_pair` the same way.
+present (``source="shared"``), or any folder in the same layout.
+
+The image part (:func:`run_images`) does the same with images: per concept, renderings
+with the mask of the concept's pixels (seeded variations of packaged photos from
+:mod:`privlab.datasets.image_concepts`, or a user's ``images/<concept>/`` folders with
+``masks/<concept>/``), ``X_c`` a blackout of exactly that mask, and every registered
+image member as the distance mechanism.
 """
 
 from __future__ import annotations
@@ -22,6 +27,9 @@ from privlab.datasets.concepts import DEFAULT_SETS, concept_words, load_concept_
 from privlab.errors import invalid
 
 DEFAULT_PAIRS = (("dogs", "cats"), ("oranges", "lemons"), ("dogs", "oranges"), ("cats", "lemons"))
+DEFAULT_IMAGE_PAIRS = (("cat", "horse"), ("astronaut", "rocket"), ("cat", "coffee"),
+                       ("coffee", "rocket"))
+DEFAULT_IMAGE_MEMBERS = ("efficientnet-lite0", "sface", "describe-then-embed")
 
 
 @dataclass
@@ -35,6 +43,17 @@ class Config:
             or a folder of blank-line-separated ``<concept>.txt`` files.
         per_concept: use at most this many sentences per concept (None: all).
         percentiles: percentiles reported.
+        image_pairs: image concept pairs ``(c, d)`` (keys of
+            :data:`privlab.datasets.image_concepts.PACKAGED_CONCEPTS`, or concept
+            folders of ``image_source``).
+        image_members: image encoders (registry names) used as distance mechanisms.
+        image_n: renderings per concept (generated variations, or at most this many
+            files of a folder; None: all files).
+        image_source: ``"generated"`` (seeded variations of packaged photos) or a folder
+            holding ``images/<concept>/`` and ``masks/<concept>/``.
+        image_seed: seed of the generated variations.
+        image_size: side of the generated images in pixels.
+        image_dilate: grow each blackout by this many pixels (0: exactly the mask).
     """
 
     pairs: tuple[tuple[str, str], ...] = DEFAULT_PAIRS
@@ -42,11 +61,21 @@ class Config:
     source: str = "default"
     per_concept: int | None = None
     percentiles: tuple[float, ...] = DEFAULT_PERCENTILES
+    image_pairs: tuple[tuple[str, str], ...] = DEFAULT_IMAGE_PAIRS
+    image_members: tuple[str, ...] = DEFAULT_IMAGE_MEMBERS
+    image_n: int | None = 16
+    image_source: str = "generated"
+    image_seed: int = 0
+    image_size: int = 224
+    image_dilate: int = 0
 
     @classmethod
     def smoke(cls) -> "Config":
-        """Tiny settings: two pairs, eight sentences each."""
-        return cls(pairs=DEFAULT_PAIRS[:2], per_concept=8)
+        """Tiny settings: two pairs, eight sentences each; two image pairs, four images
+        each, under the fast generic member only."""
+        return cls(pairs=DEFAULT_PAIRS[:2], per_concept=8,
+                   image_pairs=(("cat", "horse"), ("cat", "coffee")),
+                   image_members=("efficientnet-lite0",), image_n=4)
 
     @classmethod
     def default(cls) -> "Config":
@@ -101,11 +130,104 @@ def run(config: Config | None = None) -> CalibrationTable:
     return CalibrationTable(tuple(pairs), provenance)
 
 
-def headline(table: CalibrationTable) -> str:
-    """The 95th percentile of each pair, in one line."""
-    parts = [f"{p.concept_c}/{p.concept_d} p95 {p.percentiles.get(95.0, float('nan')):.3f}"
-             for p in table.pairs]
-    return "; ".join(parts) + f" ({table.pairs[0].encoder})"
+def load_image_sets(config: Config) -> dict:
+    """The image concept sets the image part needs (see :class:`Config`).
+
+    Returns:
+        ``{concept: ConceptImageSet}`` for every concept named in ``config.image_pairs``.
+
+    Raises:
+        ValueError: no pairs, a pair that is not two names, an unknown concept or a bad
+            ``image_n``.
+
+    Example:
+        >>> sets = load_image_sets(Config(image_pairs=(("cat", "rocket"),), image_n=2,
+        ...                               image_size=64))
+        >>> sorted(sets), len(sets["cat"])
+        (['cat', 'rocket'], 2)
+    """
+    from privlab.datasets.image_concepts import (
+        PACKAGED_CONCEPTS,
+        generate_concept_images,
+        load_concept_image_folder,
+    )
+
+    caller = "calibration.run_images"
+    pairs = tuple(config.image_pairs)
+    if not pairs or any(len(p) != 2 or not all(isinstance(c, str) for c in p) for p in pairs):
+        raise invalid("image_pairs", caller, "a non-empty tuple of (concept, concept) pairs",
+                      config.image_pairs)
+    if config.image_n is not None and (not isinstance(config.image_n, int) or config.image_n < 1):
+        raise invalid("image_n", caller, "a positive int or None", config.image_n)
+    concepts = sorted({c for pair in pairs for c in pair})
+    if config.image_source == "generated":
+        unknown = [c for c in concepts if c not in PACKAGED_CONCEPTS]
+        if unknown:
+            raise invalid("image_pairs", caller, f"concepts among {sorted(PACKAGED_CONCEPTS)}",
+                          unknown[0], "Or point image_source at a folder of your own concepts.")
+        return {c: generate_concept_images(c, config.image_n or 16, seed=config.image_seed,
+                                           size=config.image_size) for c in concepts}
+    sets = load_concept_image_folder(config.image_source, concepts)
+    return {c: s.subset(config.image_n) for c, s in sets.items()}
 
 
-__all__ = ["Config", "DEFAULT_PAIRS", "headline", "load_sets", "run"]
+def run_images(config: Config | None = None) -> CalibrationTable:
+    """Boundary percentiles for every image pair and image member.
+
+    ``X_c`` blacks out exactly each rendering's concept mask (grown by
+    ``config.image_dilate``), through
+    :meth:`privlab.datasets.image_concepts.ConceptImageSet.sanitizer`.
+
+    Returns:
+        A :class:`privlab.calibration.CalibrationTable` whose provenance records the
+        image source, seed, size, members and the pixel hash of each concept set.
+
+    """
+    config = config or Config.default()
+    members = tuple(config.image_members)
+    if not members:
+        raise invalid("image_members", "calibration.run_images", "a non-empty tuple of image "
+                      "encoder names", config.image_members)
+    sets = load_image_sets(config)
+    pairs = []
+    for member in members:
+        for c, d in config.image_pairs:
+            sc, sd = sets[c], sets[d]
+            pairs.append(calibrate_pair(
+                list(sc.images), list(sd.images), sc.sanitizer(dilate=config.image_dilate),
+                sd.sanitizer(dilate=config.image_dilate), member, concept_c=c, concept_d=d,
+                percentiles=config.percentiles))
+    provenance = {"modality": "image", "source": config.image_source,
+                  "members": list(members), "n": config.image_n, "seed": config.image_seed,
+                  "size": config.image_size, "sanitizer": f"blackout of the concept mask "
+                  f"(dilate {config.image_dilate})", "distance": "1 - cosine",
+                  "sets": {c: s.provenance for c, s in sets.items()}}
+    return CalibrationTable(tuple(pairs), provenance)
+
+
+def headline(table: CalibrationTable, images: CalibrationTable | None = None) -> str:
+    """The 95th percentile of each pair, in one line (text, then images per member).
+
+    Example:
+        >>> import numpy as np
+        >>> from privlab.calibration import PairCalibration
+        >>> t = CalibrationTable((PairCalibration("a", "b", "e", np.zeros((1, 1)),
+        ...                                       {95.0: 0.1}, (1, 1), (1, 1)),))
+        >>> headline(t, t)
+        'a/b p95 0.100 (e); images: a/b p95 0.100 (e)'
+    """
+    def line(tab: CalibrationTable) -> str:
+        members: dict[str, list[str]] = {}
+        for p in tab.pairs:
+            members.setdefault(p.encoder, []).append(
+                f"{p.concept_c}/{p.concept_d} p95 {p.percentiles.get(95.0, float('nan')):.3f}")
+        return "; ".join("; ".join(parts) + f" ({enc})" for enc, parts in members.items())
+
+    out = line(table)
+    if images is not None and images.pairs:
+        out += "; images: " + line(images)
+    return out
+
+
+__all__ = ["Config", "DEFAULT_IMAGE_MEMBERS", "DEFAULT_IMAGE_PAIRS", "DEFAULT_PAIRS", "headline",
+           "load_image_sets", "load_sets", "run", "run_images"]
