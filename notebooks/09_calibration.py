@@ -37,13 +37,15 @@
 # **What they do not mean.** The percentiles depend on the encoder, the sentences and
 # the sanitizer; they are a ruler for this setting, not a universal scale. privlab's
 # default sets are small (12 sentences per concept); bring larger ones (one sentence per
-# blank-line-separated block, one file per concept) with `source=<folder>`. Image
-# encoders plug into `privlab.calibration.calibrate_pair` with an image sanitizer.
+# blank-line-separated block, one file per concept) with `source=<folder>`. The second
+# half of this notebook builds the same ruler for images.
 
 # %% tags=["parameters"]
 ENCODER = "minilm"   # a text encoder from privlab.encoders.registry
 SOURCE = "default"   # "default", "shared" (reference files when present) or a folder
 DELTA = 0.13         # a resolution to interpret
+IMAGE_MEMBER = "efficientnet-lite0"   # an image encoder from privlab.encoders.registry
+IMAGE_SOURCE = "generated"  # "generated" (packaged photos) or a folder with images/ and masks/
 
 # %%
 import ipywidgets as widgets
@@ -59,7 +61,9 @@ config.source = SOURCE
 picker = encoder_picker(ENCODER, include_online=False)
 delta_slider = widgets.FloatSlider(value=DELTA, min=0.0, max=0.5, step=0.01,
                                    description="resolution")
-widgets.VBox([picker, delta_slider])
+image_picker = encoder_picker(IMAGE_MEMBER, modality="image", include_online=False,
+                              description="Image member")
+widgets.VBox([picker, delta_slider, image_picker])
 
 # %% [markdown]
 # The widgets above hold plain defaults; change them and re-run the cells below.
@@ -83,5 +87,104 @@ ax = table.values_frame().boxplot(column="boundary", by="pair", figsize=(7, 4), 
 ax.axhline(delta_slider.value, color="red", linestyle="--")
 ax.set_title("boundaries b(u, v) per pair; dashed: the chosen resolution")
 
+# %% [markdown]
+# ## Images: the same ruler for image members
+#
+# **The renderings.** The paper blacks out each concept in about 50 photos per concept.
+# Offline there are no photo collections, so `privlab.datasets.image_concepts` makes
+# them from photos that scikit-image ships (a cat, an espresso cup, a rocket on its pad,
+# a horse silhouette, an astronaut, a motorcycle): every rendering is a seeded variation
+# (crop with a little of the photo around the object, scale, mirror, a generated
+# background, lighting) and carries the exact mask of the object's pixels. $X_c$ blacks
+# out exactly that mask (the ordinary region sanitizer fed with user masks), so the
+# sanitizer is perfect by construction and the boundaries measure the encoder alone.
+#
+# **The members.** Each offline image member is a different adversary, with its own scale:
+#
+# - `efficientnet-lite0` (generic ImageNet features) reads everything, black boxes
+#   included. Two cats are close and blacking one out moves it far away, so same-concept
+#   boundaries are large; a cat and a cup are already far apart, and a black rectangle
+#   on a background is about as close to the cup as the cat was, so cross-concept
+#   boundaries sit near 0 and often below it. A negative boundary means that this member
+#   does not connect the pair at any resolution: the blackout, not the concept, is what
+#   it sees.
+# - `sface` sees faces only. Every rendering without a detectable face, and every
+#   blackout, lands on the same no-face point, so a cat/horse or cup/rocket boundary is
+#   exactly 0: this adversary cannot connect those concepts at all. Only the astronaut's
+#   face moves it.
+# - `describe-then-embed` sees what its words name: ImageNet labels above 0.5 and text it
+#   can read, embedded with MiniLM. A concept it has no confident label for (the horse
+#   silhouette, a small rocket) is described by the empty string, exactly like every
+#   blackout, so its boundaries collapse to a few values.
+#
+# **Why they differ from text.** In a sentence the redacted words leave the rest of the
+# sentence, and the encoder's scale is shared by all pairs. In an image the blackout
+# removes pixels *and adds a black shape* that generic features read as content, and
+# each member answers a different question (what does it look like, whose face is it,
+# what would a caption say). Numbers are comparable within a member, never across
+# members or between the text and image tables.
+#
+# **What they do not mean.** Sixteen variations of one photo are one cat seen sixteen
+# ways, not the diversity of cats: the percentiles summarise framings, backgrounds and
+# lighting around a single photo per concept. For a statement about concepts, point
+# `IMAGE_SOURCE` at a folder with `images/<concept>/*.jpg` and optional
+# `masks/<concept>/<same name>.png` (white = the concept).
+
 # %%
-privlab.headline("09 calibration", calibration.headline(table))
+config.image_source = IMAGE_SOURCE
+config.image_members = tuple(dict.fromkeys((image_picker.value, *config.image_members)))
+images = calibration.run_images(config)
+images
+
+# %% [markdown]
+# Two renderings per concept and their blackouts: what every member is shown.
+
+# %%
+import matplotlib.pyplot as plt
+import numpy as np
+
+sets = calibration.load_image_sets(config)
+fig, axes = plt.subplots(len(sets), 4, figsize=(8, 2 * len(sets)))
+for row, (concept, concept_set) in zip(np.atleast_2d(axes), sets.items()):
+    blacked = concept_set.sanitizer(dilate=config.image_dilate).sanitize(list(concept_set.images[:2]))
+    for ax, img, label in zip(row, [*concept_set.images[:2], *blacked],
+                              ["rendering", "rendering", "blacked out", "blacked out"]):
+        ax.imshow(img)
+        ax.set_axis_off()
+        ax.set_title(f"{concept}: {label}", fontsize=8)
+fig.tight_layout()
+
+# %% [markdown]
+# ## Reading a resolution on an image member
+#
+# The share of each pair's image boundaries below the chosen resolution, per member.
+# Boundaries at or below 0 are pairs the member never connects: they are "missed" at
+# every resolution, which says more about the member than about the resolution.
+
+# %%
+images.interpret(delta_slider.value)
+
+# %%
+ax = images.values_frame().boxplot(column="boundary", by=["encoder", "pair"], figsize=(9, 4),
+                                   grid=False, rot=90)
+ax.axhline(delta_slider.value, color="red", linestyle="--")
+ax.figure.suptitle("")
+ax.set_title("image boundaries b(u, v) per member and pair; dashed: the chosen resolution")
+
+# %% [markdown]
+# ## A ceiling for comparison: one concept against itself
+#
+# With $c = d$ (cat renderings against cat renderings) the pair is as connected as these
+# sets allow. Under a generic member the same-concept boundaries are far above the
+# cross-concept ones; under a member that cannot see the concept they are 0 as well.
+
+# %%
+import dataclasses
+
+reference = calibration.run_images(dataclasses.replace(
+    config, image_pairs=(("cat", "cat"), ("cat", "coffee")), image_source="generated",
+    image_members=(image_picker.value,)))
+reference
+
+# %%
+privlab.headline("09 calibration", calibration.headline(table, images))
