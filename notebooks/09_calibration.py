@@ -110,12 +110,23 @@ ax.set_title("boundaries b(u, v) per pair; dashed: the chosen resolution")
 #   it sees.
 # - `sface` sees faces only. Every rendering without a detectable face, and every
 #   blackout, lands on the same no-face point, so a cat/horse or cup/rocket boundary is
-#   exactly 0: this adversary cannot connect those concepts at all. Only the astronaut's
-#   face moves it.
+#   exactly 0: this adversary cannot connect those concepts at all. Only an astronaut
+#   rendering whose face it detects moves it, to a boundary of -1: that face and a
+#   rocket share nothing in its space.
 # - `describe-then-embed` sees what its words name: ImageNet labels above 0.5 and text it
 #   can read, embedded with MiniLM. A concept it has no confident label for (the horse
 #   silhouette, a small rocket) is described by the empty string, exactly like every
-#   blackout, so its boundaries collapse to a few values.
+#   blackout, so its boundaries collapse to two or three values (0 and about ±0.8).
+#
+# **Reading 0.13 on these members.** On the default sets every cross-concept boundary of
+# every offline member lies below 0.13 (the generic member's 95th percentiles are within
+# 0.02 of 0; the other two give only 0 or large negative values), while cat renderings
+# against cat renderings under the generic member give boundaries of about 0.3 to 0.7.
+# On these members 0.13 misses every cross-concept connection and none of the
+# same-photo ones. The paper's EVA, a member trained to relate a dog to a cat, has a
+# dog-cat 95th percentile of 0.246. The offline image table demonstrates the method and
+# what each member can see; calibrate a real audit with the member it uses (open_clip
+# presets when online) on real photo sets.
 #
 # **Why they differ from text.** In a sentence the redacted words leave the rest of the
 # sentence, and the encoder's scale is shared by all pairs. In an image the blackout
