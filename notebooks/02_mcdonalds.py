@@ -54,34 +54,20 @@ FOLDER = ""                # a folder of real photos instead of the generated co
 DELTA = 0.0                # flag images whose worst trial reaches this resolution
 
 # %%
-import ipywidgets as widgets
-from IPython.display import display
-
 import privlab
 from privlab import plots
-from privlab.encoders import registry as encoder_registry
-from privlab.sanitizers import registry as sanitizer_registry
 from privlab.studies import mcdonalds
+from privlab.studies._images import ImageStudyControls
 
-defaults = mcdonalds.Config.default()
-sanitizer_choices = [f"cues:{k}" for k in mcdonalds.PRESETS] + sanitizer_registry.names(
-    modality="image", offline=True)
-pick_encoders = widgets.SelectMultiple(options=encoder_registry.names(modality="image"),
-                                       value=tuple(ENCODERS), description="members")
-pick_sanitizers = widgets.SelectMultiple(options=sanitizer_choices,
-                                         value=tuple(SANITIZERS or defaults.sanitizers),
-                                         description="sanitizers")
-pick_corpus = widgets.Text(value=FOLDER, description="folder",
-                           placeholder="empty: generated brand scenes")
-pick_delta = widgets.FloatSlider(value=DELTA, min=0.0, max=0.5, step=0.01, description="δ")
-display(widgets.VBox([pick_encoders, pick_sanitizers, pick_corpus, pick_delta]))
+controls = ImageStudyControls(mcdonalds, ENCODERS, SANITIZERS, FOLDER, DELTA)
+controls
+
+# %% [markdown]
+# Change the widgets, then re-run the cells below. Embeddings and OCR readings are cached
+# by image content, so changing one member re-encodes only that member.
 
 # %%
-config = mcdonalds.Config(
-    n_images=defaults.n_images, folder=pick_corpus.value or None,
-    encoders=tuple(pick_encoders.value), sanitizers=tuple(pick_sanitizers.value),
-    delta=pick_delta.value, leak_table=True)
-result = mcdonalds.run(config)
+result = mcdonalds.run(controls.config())
 result.members().round(4)
 
 # %% [markdown]
@@ -92,9 +78,8 @@ result.members().round(4)
 # the only member that reacts to what is left, and it reacts to black boxes too.
 
 # %%
-frame = result.to_frame()
-frame["encoder"] = frame["encoder"].map(lambda n: result.member_labels.get(n, n))
-plots.privacy_utility_scatter(frame, title="privacy–utility, one marker per member");
+plots.privacy_utility_scatter(result.labelled_frame(),
+                              title="privacy–utility, one marker per member");
 
 # %% [markdown]
 # ## Decisive witnesses
@@ -103,24 +88,20 @@ plots.privacy_utility_scatter(frame, title="privacy–utility, one marker per me
 # the signed difference and the words describe-then-embed read in each.
 
 # %%
-for sanitizer in result.members().index:
-    audit = result.audit(sanitizer)
-    for member in audit.members:
-        if member.value > 0:
-            plots.witness_gallery(member.witness, words=result.explain(sanitizer, member.encoder),
-                                  title=f"{sanitizer} under {result.member_labels[member.encoder]}: "
-                                        f"δ* = {member.value:.4f}")
+result.plot_witnesses();
 
 # %% [markdown]
 # ## Which images to withhold
 
 # %%
-result.flags(pick_delta.value).round(3)
+result.flags(controls.delta.value).round(3)
 
 # %% [markdown]
 # ## Agreement between members (Table 1's shape)
 
 # %%
+from IPython.display import display
+
 display(result.agreement().round(3))
 result.zeros()
 
@@ -137,7 +118,4 @@ result.zeros()
 result.leak_matrix()
 
 # %%
-wide = result.members()
-summary = "; ".join(f"{m} {wide[m].max():.3f}" for m in wide.columns)
-privlab.report.headline("02 McDonald's", f"worst resolution per member: {summary} "
-                        f"({len(result.images)} images, {len(wide)} sanitizers)")
+privlab.headline("02 McDonald's", result.headline())

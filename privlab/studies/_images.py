@@ -226,14 +226,39 @@ class ImageStudyResult:
                 "sanitized y": texts[2].text}
 
     def headline(self) -> str:
-        """One line: each member's resolution for the first and worst sanitizers."""
+        """The line ``make demo`` prints: each member's worst resolution over the sanitizers."""
         wide = self.members()
-        parts = []
-        for sanitizer in wide.index[:3]:
-            vals = ", ".join(f"{m} {wide.loc[sanitizer, m]:.3f}"
-                             for m in wide.columns)
-            parts.append(f"{sanitizer}: {vals}")
-        return "; ".join(parts)
+        summary = "; ".join(f"{m} {wide[m].max():.3f}" for m in wide.columns)
+        return (f"worst resolution per member: {summary} "
+                f"({len(self.images)} images, {len(wide)} sanitizers)")
+
+    def labelled_frame(self):
+        """:meth:`to_frame` with members named as the config named them (for plots)."""
+        frame = self.to_frame()
+        frame["encoder"] = frame["encoder"].map(lambda n: self.member_labels.get(n, n))
+        return frame
+
+    def plot_witnesses(self, *, min_value: float = 0.0) -> int:
+        """Draw the decisive-witness gallery of every (sanitizer, member) above ``min_value``.
+
+        Each gallery shows the released image, the original reference and its sanitized
+        version with the signed difference, and the describe-then-embed member's words.
+
+        Returns:
+            How many galleries were drawn.
+        """
+        from privlab import plots
+
+        drawn = 0
+        for sanitizer in self.members().index:
+            for member in self.table[sanitizer].members:
+                if member.value > min_value:
+                    plots.witness_gallery(
+                        member.witness, words=self.explain(sanitizer, member.encoder),
+                        title=f"{sanitizer} under {self.member_labels[member.encoder]}: "
+                              f"δ* = {member.value:.4f}")
+                    drawn += 1
+        return drawn
 
     def _repr_html_(self) -> str:
         return (f"<div><b>{self.study}</b> ({len(self.images)} images, {self.seconds:.0f} s; "
@@ -288,3 +313,50 @@ def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping
 
 
 __all__ = ["ImageStudyResult", "build_encoders", "build_sanitizers", "run_image_study"]
+
+
+class ImageStudyControls:
+    """The widgets of an image study notebook and the config they describe.
+
+    Args:
+        study: the study module (``privlab.studies.dicaprio`` or ``mcdonalds``).
+        encoders: members selected at first.
+        sanitizers: sanitizers selected at first (None: the study's defaults).
+        folder: a folder of photos ("" for the generated corpus).
+        delta: the resolution at which images are flagged.
+    """
+
+    def __init__(self, study: Any, encoders: Sequence[str], sanitizers: Sequence[str] | None,
+                 folder: str = "", delta: float = 0.0):
+        import ipywidgets as widgets
+
+        from privlab.encoders import registry as encoder_registry
+        from privlab.sanitizers import registry as sanitizer_registry
+
+        self.study = study
+        self.defaults = study.Config.default()
+        choices = [CUE_PREFIX + k for k in study.PRESETS] + sanitizer_registry.names(
+            modality="image", offline=True)
+        self.encoders = widgets.SelectMultiple(
+            options=encoder_registry.names(modality="image"), value=tuple(encoders),
+            description="members")
+        self.sanitizers = widgets.SelectMultiple(
+            options=choices, value=tuple(sanitizers or self.defaults.sanitizers),
+            description="sanitizers")
+        self.folder = widgets.Text(value=folder, description="folder",
+                                   placeholder="empty: the generated scenes")
+        self.delta = widgets.FloatSlider(value=delta, min=0.0, max=0.5, step=0.01,
+                                         description="δ")
+        self.widget = widgets.VBox([self.encoders, self.sanitizers, self.folder, self.delta])
+
+    def config(self):
+        """The study's Config for the widgets' current values."""
+        return self.study.Config(
+            n_images=self.defaults.n_images, folder=self.folder.value or None,
+            encoders=tuple(self.encoders.value), sanitizers=tuple(self.sanitizers.value),
+            delta=self.delta.value, leak_table=True)
+
+    def _ipython_display_(self):
+        from IPython.display import display
+
+        display(self.widget)

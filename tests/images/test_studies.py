@@ -37,3 +37,16 @@ def test_folder_study_skips_ground_truth_presets(tmp_path):
     with pytest.raises(ValueError, match="cue presets"):
         mcdonalds.run(mcdonalds.Config(folder=str(tmp_path), sanitizers=("cues:every cue",),
                                        encoders=("sface",)))
+
+
+def test_notebook_controls_build_the_studys_config():
+    from privlab.studies import dicaprio
+    from privlab.studies._images import ImageStudyControls
+
+    controls = ImageStudyControls(dicaprio, ["sface"], None, "", 0.1)
+    config = controls.config()
+    assert isinstance(config, dicaprio.Config)
+    assert config.encoders == ("sface",) and config.delta == 0.1 and config.folder is None
+    assert config.sanitizers == dicaprio.Config.default().sanitizers
+    controls.folder.value = "/photos"
+    assert controls.config().folder == "/photos"
