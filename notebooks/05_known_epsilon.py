@@ -152,7 +152,11 @@ result.null_floor.round(2)
 #
 # Each panel plots one method's per-setting median against the exact median pairwise ε
 # (bands: range over geometries and repetitions). The ROC panel shows AUC with the
-# population-optimal Gaussian AUC $\Phi(\lVert c_i-c_j\rVert_2/(\sqrt2\sigma))$ dotted.
+# population-optimal AUC dotted: the AUC of the best possible test, which scores with the
+# exact likelihood ratio. For Gaussian noise it is $\Phi(\lVert c_i-c_j\rVert_2/(\sqrt2\sigma))$;
+# for Laplace noise it has no closed form and is a Monte Carlo estimate
+# (`result.config.reference_draws` draws per class, 20,000 by default; median over pairs).
+# It is a population reference for what the mechanism hides, not a bound on ε.
 
 # %%
 fig2 = plot_method_curves(result.curves)

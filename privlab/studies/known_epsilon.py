@@ -4,7 +4,10 @@
 
 * ``explore`` — every chosen auditor on one chosen setting (the notebook's widgets);
 * ``null_table`` — the paper's Table 4 (true ε = 0) beside the paper's numbers;
-* ``curves`` — Figure 2 data (method output against exact median pairwise ε at one n);
+* ``curves`` — Figure 2 data (method output against exact median pairwise ε at one n),
+  with the population-optimal AUC as ``reference``: closed form for the Gaussian family,
+  Monte Carlo with the exact likelihood ratio for Laplace
+  (:func:`privlab.epsilon.benchmark.laplace_reference_auc`);
 * ``power`` — Figure 3 data (how often the certificate is positive);
 * ``validity`` — whether any certified bound exceeds its exact ε.
 
@@ -23,6 +26,7 @@ import pandas as pd
 
 from privlab import config as pconfig
 from privlab.epsilon import benchmark as B
+from privlab.epsilon import mechanisms as M
 from privlab.epsilon.auditors import gaussmech_null_floor
 from privlab.errors import invalid
 
@@ -38,6 +42,8 @@ class Config:
         curve_n, curve_epsilons, curve_geometries, curve_repetitions: Figure 2 sub-grid.
         power_epsilons, power_sizes, power_geometries: Figure 3 sub-grid (reserved tests).
         n_pairs: predeclared pairs per setting (the paper: 40).
+        reference_draws, reference_seed: Monte Carlo draws per class and seed of the
+            Laplace optimal-AUC reference (the paper: 20,000 draws).
         n_jobs: worker processes.
         full_grid: run the paper's full grid instead of the sub-grids.
         cache: reuse stored settings.
@@ -61,6 +67,8 @@ class Config:
     power_sizes: tuple[int, ...] = (30, 100, 300)
     power_geometries: tuple[str, ...] = ("dispersed",)
     n_pairs: int = B.N_PAIRS
+    reference_draws: int = 20_000
+    reference_seed: int = 0
     n_jobs: int = 2
     full_grid: bool = False
     cache: bool = True
@@ -71,7 +79,8 @@ class Config:
         """Tiny settings for tests and ``PRIVLAB_SMOKE=1`` (well under a minute)."""
         base = dict(n=30, null_sizes=(30, 100), geometries=("dispersed",),
                     curve_n=30, curve_epsilons=(0.0, 8.0, 64.0),
-                    power_epsilons=(0.0, 16.0, 256.0), power_sizes=(30, 100), n_pairs=6)
+                    power_epsilons=(0.0, 16.0, 256.0), power_sizes=(30, 100), n_pairs=6,
+                    reference_draws=500)
         base.update(overrides)
         return cls(**base)
 
@@ -96,6 +105,8 @@ class KnownEpsilonResult:
         curves: Figure 2 data; power: Figure 3 data; validity: bound-above-truth check.
         frame: every row of every setting run.
         provenance: seeds are derived from setting keys; prototype hashes; option values.
+        laplace_reference: per-pair Monte Carlo optimal AUC of the Laplace mechanism
+            behind the Laplace ``reference`` of ``curves``.
     """
 
     config: Config
@@ -109,6 +120,7 @@ class KnownEpsilonResult:
     validity: pd.DataFrame
     frame: pd.DataFrame = field(repr=False)
     provenance: dict[str, Any] = field(default_factory=dict)
+    laplace_reference: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
 
     def null_certificates(self) -> tuple[int, int]:
         """(positive certified bounds, rows) among reserved tests at true ε = 0."""
@@ -153,6 +165,31 @@ def _settings(cfg: Config) -> dict[str, list[B.Setting]]:
     }
 
 
+def _with_laplace_reference(curves: pd.DataFrame, cfg: Config) -> tuple[pd.DataFrame,
+                                                                       pd.DataFrame]:
+    """Fill the Laplace rows of ``curves['reference']`` with the Monte Carlo optimal AUC.
+
+    Per geometry the median over pairs is taken, then the mean over geometries, as
+    :func:`privlab.epsilon.benchmark.method_curves` does for the Gaussian family.
+    """
+    curves = curves.copy()
+    laplace = curves["mechanism"] == "laplace"
+    if not laplace.any():
+        return curves, pd.DataFrame()
+    geometries = M.GEOMETRIES if cfg.full_grid else tuple(cfg.curve_geometries)
+    epsilons = sorted(set(curves.loc[laplace, "epsilon"].astype(float)))
+    tables, medians = [], []
+    for g in dict.fromkeys(geometries):
+        table, median = B.laplace_reference_auc(
+            g, epsilons, n_pairs=cfg.n_pairs, draws=cfg.reference_draws,
+            seed=cfg.reference_seed, n_jobs=cfg.n_jobs, cache=cfg.cache)
+        tables.append(table)
+        medians.append(median)
+    reference = pd.concat(medians, axis=1).mean(axis=1)
+    curves.loc[laplace, "reference"] = curves.loc[laplace, "epsilon"].astype(float).map(reference)
+    return curves, pd.concat(tables, ignore_index=True)
+
+
 def run(config: Config | None = None) -> KnownEpsilonResult:
     """Run study 05.
 
@@ -183,17 +220,22 @@ def run(config: Config | None = None) -> KnownEpsilonResult:
     curve_frame = full[[B.Setting(m, g, e, n, r).key() in curve_keys for m, g, e, n, r in
                         full[["mechanism", "geometry", "epsilon", "n", "repetition"]]
                         .itertuples(index=False)]]
+    curves, laplace_reference = _with_laplace_reference(
+        B.method_curves(curve_frame, n=100 if cfg.full_grid else cfg.curve_n), cfg)
     null = B.null_table(full)
     floor = pd.Series({n: gaussmech_null_floor(512, n) for n in null.index}, name="Eq. 22")
     everything = pd.concat([full, power_frame], ignore_index=True)
     prov = {"config": asdict(cfg),
             "prototype_sha256": {g: B.prototypes(g).sha256 for g in cfg.geometries},
-            "seeds": "derived from each setting's key (crc32)", "n_settings":
+            "seeds": "derived from each setting's key (crc32)",
+            "laplace_reference": {"draws": cfg.reference_draws, "seed": cfg.reference_seed,
+                                  "n_pairs": cfg.n_pairs},
+            "n_settings":
                 int(everything.groupby(["mechanism", "geometry", "epsilon", "n",
                                         "repetition"]).ngroups)}
     return KnownEpsilonResult(
         config=cfg, explore=B.per_setting(explore_rows), explore_rows=explore_rows,
         null_table=null, paper_null_table=B.PAPER_TABLE4.copy(), null_floor=floor,
-        curves=B.method_curves(curve_frame, n=100 if cfg.full_grid else cfg.curve_n),
+        curves=curves,
         power=B.power_curves(everything), validity=B.validity_summary(everything),
-        frame=everything, provenance=prov)
+        frame=everything, provenance=prov, laplace_reference=laplace_reference)

@@ -28,6 +28,13 @@ def test_smoke_study_runs_and_tells_the_lesson():
     assert "<b>" in res._repr_html_()
     assert "GaussMech paper" in res.to_frame().columns
     assert not math.isnan(res.curves["mean"].iloc[0])
+    # Figure 2 carries a population-optimal AUC for both families.
+    roc = res.curves[res.curves["method"] == "roc-ht"].set_index(["mechanism", "epsilon"])
+    assert roc["reference"].notna().all()
+    assert roc.loc[("laplace", 0.0), "reference"] == pytest.approx(0.5)
+    assert roc.loc[("laplace", 64.0), "reference"] > 0.5
+    assert len(res.laplace_reference) == 4 * 2
+    assert (res.laplace_reference["draws"] == cfg.reference_draws).all()
     # ε = 256 at n = 100 with the exact score: every pair certified positive.
     top = res.power[(res.power.epsilon == 256) & (res.power.n == 100)
                     & (res.power.method == "reserved-exact")]
