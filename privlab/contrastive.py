@@ -55,7 +55,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from privlab.errors import invalid, wrong_type
+from privlab.errors import invalid, item_list, wrong_type
 from privlab.resolution import Resolution, reference_directions, resolution
 
 STATUS = "diagnostic (model- and corpus-relative)"
@@ -459,10 +459,7 @@ def audit(originals: Sequence[Any], sanitizer=None, *, sanitized: Sequence[Any] 
         (0, True)
     """
     caller = "audit"
-    if isinstance(originals, (str, bytes)) or not hasattr(originals, "__len__"):
-        raise wrong_type("originals", caller, "a list of items", originals,
-                         "Wrap a single item in a list.")
-    originals = list(originals)
+    originals = item_list(originals, "originals", caller)
     if not originals:
         raise invalid("originals", caller, "a non-empty list", originals)
     if sanitized is None:

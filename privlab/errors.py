@@ -90,3 +90,19 @@ def require(module: str, install: str, purpose: str):
             f"{purpose} needs the '{module}' module, which is not installed. "
             f"Install it with: pip install {install}"
         ) from exc
+
+
+def item_list(items: Any, parameter: str, caller: str) -> list:
+    """``items`` as a list, refusing a bare string or bytes and non-sequences.
+
+    A lone text passed where a list is expected would otherwise be read character by
+    character.
+
+    Example:
+        >>> item_list(("a", "b"), "items", "encode")
+        ['a', 'b']
+    """
+    if isinstance(items, (str, bytes)) or not hasattr(items, "__len__"):
+        raise wrong_type(parameter, caller, "a list of items", items,
+                         "Wrap a single item in a list.")
+    return list(items)

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from privlab.encoders.cache import EmbeddingCache, content_hash
-from privlab.errors import invalid, wrong_type
+from privlab.errors import invalid, item_list, wrong_type
 
 
 class Encoder(ABC):
@@ -69,10 +69,7 @@ class Encoder(ABC):
             ValueError: the model returned non-finite or zero vectors.
         """
         caller = f"{type(self).__name__}.encode"
-        if isinstance(items, (str, bytes)) or not hasattr(items, "__len__"):
-            raise wrong_type("items", caller, "a list of items", items,
-                             "Wrap a single item in a list.")
-        items = list(items)
+        items = item_list(items, "items", caller)
         for index, item in enumerate(items):
             self._check_item(item, index)
         if not items:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from abc import ABC
 from typing import Any, Sequence
 
-from privlab.errors import invalid, wrong_type
+from privlab.errors import invalid, item_list, wrong_type
 
 
 class Sanitizer(ABC):
@@ -31,10 +31,7 @@ class Sanitizer(ABC):
             TypeError: ``items`` is a single string or an item has the wrong kind.
         """
         caller = f"{type(self).__name__}.sanitize"
-        if isinstance(items, (str, bytes)) or not hasattr(items, "__len__"):
-            raise wrong_type("items", caller, "a list of items", items,
-                             "Wrap a single item in a list.")
-        items = list(items)
+        items = item_list(items, "items", caller)
         for index, item in enumerate(items):
             self._check_item(item, index, caller)
         out = list(self._sanitize(items))

@@ -18,12 +18,13 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from privlab.errors import invalid
+from privlab.studies import StudyConfig
 
 CUE_PREFIX = "cues:"
 
 
 @dataclass
-class ImageStudyConfig:
+class ImageStudyConfig(StudyConfig):
     """Settings shared by the image studies; each study sets its own defaults.
 
     Attributes:
@@ -56,13 +57,6 @@ class ImageStudyConfig:
     def smoke(cls) -> "ImageStudyConfig":
         """Tiny settings for tests and ``PRIVLAB_SMOKE=1`` (a study narrows the sanitizers)."""
         return cls(n_images=4)
-
-    @classmethod
-    def default(cls) -> "ImageStudyConfig":
-        """:meth:`smoke` when ``privlab.config.smoke()`` is true, else the full settings."""
-        from privlab.config import smoke
-
-        return cls.smoke() if smoke() else cls()
 
 
 def build_encoders(names: Sequence[str], gallery: Mapping[str, Sequence[Any]] | None) -> list:

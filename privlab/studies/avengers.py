@@ -27,6 +27,7 @@ from typing import Any, Sequence
 from privlab.contrastive import AuditTable, audit
 from privlab.datasets.text_corpora import LeakStatus, TextCorpus, franchise_comments, leak_status
 from privlab.errors import invalid
+from privlab.studies import StudyConfig
 
 # Proper nouns and lore a careful human would list for the franchise (the paper's
 # "quoted items" list, written for the fictional franchise).
@@ -241,7 +242,7 @@ DEFAULT_SANITIZERS = ("identity", "concept-list", "concept-list-broad", "regex-p
 
 
 @dataclass
-class Config:
+class Config(StudyConfig):
     """Settings of study 03.
 
     Attributes:
@@ -265,13 +266,6 @@ class Config:
         """Tiny settings: the nine-comment set, model-free sanitizers."""
         return cls(sanitizers=("identity", "concept-list", "concept-list-broad", "regex-pii"),
                    proxy="9")
-
-    @classmethod
-    def default(cls) -> "Config":
-        """Smoke settings when ``PRIVLAB_SMOKE=1``, else the full defaults."""
-        from privlab.config import smoke
-
-        return cls.smoke() if smoke() else cls()
 
 
 def run(config: Config | None = None) -> TextStudyResult:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from privlab.calibration import DEFAULT_PERCENTILES, CalibrationTable, calibrate_pair
 from privlab.datasets.concepts import DEFAULT_SETS, concept_words, load_concept_folder
 from privlab.errors import invalid
+from privlab.studies import StudyConfig
 
 DEFAULT_PAIRS = (("dogs", "cats"), ("oranges", "lemons"), ("dogs", "oranges"), ("cats", "lemons"))
 DEFAULT_IMAGE_PAIRS = (("cat", "horse"), ("astronaut", "rocket"), ("cat", "coffee"),
@@ -33,7 +34,7 @@ DEFAULT_IMAGE_MEMBERS = ("efficientnet-lite0", "sface", "describe-then-embed")
 
 
 @dataclass
-class Config:
+class Config(StudyConfig):
     """Settings of study 09.
 
     Attributes:
@@ -76,13 +77,6 @@ class Config:
         return cls(pairs=DEFAULT_PAIRS[:2], per_concept=8,
                    image_pairs=(("cat", "horse"), ("cat", "coffee")),
                    image_members=("efficientnet-lite0",), image_n=4)
-
-    @classmethod
-    def default(cls) -> "Config":
-        """Smoke settings when ``PRIVLAB_SMOKE=1``, else the full defaults."""
-        from privlab.config import smoke
-
-        return cls.smoke() if smoke() else cls()
 
 
 def load_sets(source: str) -> dict[str, tuple[str, ...]]:

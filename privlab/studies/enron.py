@@ -21,13 +21,14 @@ from privlab.datasets.enron import default_mailbox_path, load_mailbox
 from privlab.datasets.text_corpora import TextCorpus, executive_mailbox
 from privlab.errors import invalid
 from privlab.studies.avengers import TextStudyResult, run_text_study
+from privlab.studies import StudyConfig
 
 DEFAULT_SANITIZERS = ("presidio", "entity-types", "regex-pii", "concept-list")
 SMOKE_LIMIT = 16
 
 
 @dataclass
-class Config:
+class Config(StudyConfig):
     """Settings of study 04.
 
     Attributes:
@@ -54,13 +55,6 @@ class Config:
     def smoke(cls) -> "Config":
         """Tiny settings: the first 16 selected emails (or the nine offline ones)."""
         return cls(limit=SMOKE_LIMIT, proxy="9")
-
-    @classmethod
-    def default(cls) -> "Config":
-        """Smoke settings when ``PRIVLAB_SMOKE=1``, else the full defaults."""
-        from privlab.config import smoke
-
-        return cls.smoke() if smoke() else cls()
 
 
 def load_corpus(config: Config) -> TextCorpus:

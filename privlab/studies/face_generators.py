@@ -40,13 +40,13 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from privlab import config as pconfig
 from privlab.datasets.face_embeddings import EmbeddingTable, environment_versions, \
     load_embedding_table, toy_face_table
 from privlab.epsilon import AUDITORS, AuditTable, Status, audit_pairs, certified_epsilon, \
     clopper_pearson_upper
 from privlab.epsilon.auditors import choose_threshold
 from privlab.errors import invalid, wrong_type
+from privlab.studies import StudyConfig
 
 DEFAULT_METHODS = ("gaussmech", "kde-lr", "kde-lr-0.01", "mmd-tv", "roc-ht")
 ROUTE_NAMES = {"gaussmech": "GaussMech", "kde-lr": "KDE-LR α=0", "kde-lr-0.01": "KDE-LR α=0.01",
@@ -56,7 +56,7 @@ CERTIFICATE_ROUTE = "reserved test (selected pairs, unused rows)"
 
 
 @dataclass
-class Config:
+class Config(StudyConfig):
     """Settings of study 06.
 
     Attributes:
@@ -107,11 +107,6 @@ class Config:
                                                 "roc-ht"))
         base.update(overrides)
         return cls(**base)
-
-    @classmethod
-    def default(cls, **overrides) -> "Config":
-        """:meth:`smoke` when ``privlab.config.smoke()`` is true, else the defaults."""
-        return cls.smoke(**overrides) if pconfig.smoke() else cls(**overrides)
 
 
 @dataclass

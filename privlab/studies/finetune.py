@@ -29,10 +29,10 @@ from typing import Any
 
 import numpy as np
 
-from privlab.config import smoke
 from privlab.datasets.scenes import (CANVAS, CELEBRITY_TARGET, OTHER_PERSON, Cue, Scene,
                                      SceneCorpus, shipped_faces)
 from privlab.errors import invalid
+from privlab.studies import StudyConfig
 
 IDENTITY_KINDS = ("face", "signature")
 SIGNATURES = {CELEBRITY_TARGET: "space shuttle poster", OTHER_PERSON: "coffee picture"}
@@ -148,7 +148,7 @@ def identity_scenes(person: str, n: int, seed: int = 0, signature_every: int = 2
 # Settings and result
 # ---------------------------------------------------------------------------------------
 @dataclass
-class Config:
+class Config(StudyConfig):
     """Settings of study 10.
 
     Attributes:
@@ -182,11 +182,6 @@ class Config:
     def smoke(cls) -> "Config":
         """Tiny settings for tests and ``PRIVLAB_SMOKE=1``."""
         return cls(epochs=15, gallery_size=8, heldout_size=6)
-
-    @classmethod
-    def default(cls) -> "Config":
-        """:meth:`smoke` when ``privlab.config.smoke()`` is true, else the full settings."""
-        return cls.smoke() if smoke() else cls()
 
 
 @dataclass

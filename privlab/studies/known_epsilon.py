@@ -24,15 +24,15 @@ from typing import Any
 
 import pandas as pd
 
-from privlab import config as pconfig
 from privlab.epsilon import benchmark as B
 from privlab.epsilon import mechanisms as M
 from privlab.epsilon.auditors import gaussmech_null_floor
 from privlab.errors import invalid
+from privlab.studies import StudyConfig
 
 
 @dataclass
-class Config:
+class Config(StudyConfig):
     """Settings of study 05 (defaults: a sub-grid that runs in a few minutes on 2 cores).
 
     Attributes:
@@ -83,11 +83,6 @@ class Config:
                     reference_draws=500)
         base.update(overrides)
         return cls(**base)
-
-    @classmethod
-    def default(cls, **overrides) -> "Config":
-        """:meth:`smoke` when ``privlab.config.smoke()`` is true, else the defaults."""
-        return cls.smoke(**overrides) if pconfig.smoke() else cls(**overrides)
 
 
 @dataclass
