@@ -47,11 +47,10 @@
 ENCODER = "minilm"   # any text encoder from privlab.encoders.registry, or a model folder
 
 # %%
-import privlab
-from privlab import plots
 from privlab.studies import quickstart
+from privlab.ui import panels, plots
 
-config = quickstart.Config(encoder=ENCODER)
+config = quickstart.Config.for_notebook(encoder=ENCODER)
 list(enumerate(config.texts))
 
 # %% [markdown]
@@ -105,7 +104,7 @@ plots.per_item_violations(weak.per_audited, delta=0.0,
 # press **Run**. Embeddings are cached, so switching back costs nothing.
 
 # %%
-quickstart.panel(config)
+panels.quickstart_panel(config)
 
 # %%
-privlab.headline("00 quickstart", result.headline())
+result.headline().show()

@@ -61,10 +61,9 @@ FOLDER = ""                # a folder of real photos instead of the generated co
 DELTA = 0.0                # flag images whose worst trial reaches this resolution
 
 # %%
-import privlab
-from privlab import plots
 from privlab.studies import dicaprio
-from privlab.studies._images import ImageStudyControls
+from privlab.ui import plots
+from privlab.ui.panels import ImageStudyControls
 
 controls = ImageStudyControls(dicaprio, ENCODERS, SANITIZERS, FOLDER, DELTA)
 controls
@@ -99,7 +98,7 @@ plots.privacy_utility_scatter(result.labelled_frame(),
 # describe-then-embed member read.
 
 # %%
-result.plot_witnesses();
+plots.image_witness_galleries(result);
 
 # %% [markdown]
 # ## Which images to withhold
@@ -136,4 +135,4 @@ result.zeros()
 result.leak_matrix()
 
 # %%
-privlab.headline("01 DiCaprio", result.headline())
+result.headline().show()

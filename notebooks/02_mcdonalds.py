@@ -54,10 +54,9 @@ FOLDER = ""                # a folder of real photos instead of the generated co
 DELTA = 0.0                # flag images whose worst trial reaches this resolution
 
 # %%
-import privlab
-from privlab import plots
 from privlab.studies import mcdonalds
-from privlab.studies._images import ImageStudyControls
+from privlab.ui import plots
+from privlab.ui.panels import ImageStudyControls
 
 controls = ImageStudyControls(mcdonalds, ENCODERS, SANITIZERS, FOLDER, DELTA)
 controls
@@ -88,7 +87,7 @@ plots.privacy_utility_scatter(result.labelled_frame(),
 # the signed difference and the words describe-then-embed read in each.
 
 # %%
-result.plot_witnesses();
+plots.image_witness_galleries(result);
 
 # %% [markdown]
 # ## Which images to withhold
@@ -118,4 +117,4 @@ result.zeros()
 result.leak_matrix()
 
 # %%
-privlab.headline("02 McDonald's", result.headline())
+result.headline().show()

@@ -48,16 +48,13 @@
 
 # %% tags=["parameters"]
 ENCODER = "minilm"   # a text encoder from privlab.encoders.registry
-PROXY = "49"         # "9" (fixed nine-comment proxy set) or "49"
+PROXY = None         # "9" (fixed nine-comment proxy set) or "49"; None: the study's ("49")
 
 # %%
-import privlab
-from privlab.config import smoke
 from privlab.studies import avengers
+from privlab.ui import panels
 
-config = avengers.Config.smoke() if smoke() else avengers.Config()
-config.encoders = (ENCODER,)
-config.proxy = "9" if smoke() else PROXY
+config = avengers.Config.for_notebook(encoders=(ENCODER,), proxy=PROXY)
 print("sanitizers:", ", ".join(config.sanitizers))
 print("broad concept list:", ", ".join(config.broad_concepts))
 
@@ -115,7 +112,7 @@ result.leak_frame().pivot(index="leak type", columns="sanitizer", values="status
 # Pick another encoder, the 9- or 49-comment set, or other sanitizers, and press **Run**.
 
 # %%
-avengers.panel(config)
+panels.avengers_panel(config)
 
 # %%
-privlab.headline("03 Avengers", result.headline())
+result.headline().show()

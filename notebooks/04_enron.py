@@ -43,18 +43,14 @@
 # %% tags=["parameters"]
 ENCODER = "minilm"   # a text encoder from privlab.encoders.registry
 CORPUS = "auto"      # "auto" (real mailbox when present), "real", "offline", or a path
-LIMIT = 0            # first N selected emails (0 = all)
+LIMIT = None         # first N selected emails; None: the study's (all; 16 in a smoke run)
 
 # %%
-import privlab
-from privlab.config import smoke
 from privlab.studies import enron
+from privlab.ui import panels
 
-config = enron.Config.smoke() if smoke() else enron.Config(limit=LIMIT or None, progress=True)
-config.encoders = (ENCODER,)
-config.corpus = CORPUS
-corpus = enron.load_corpus(config)
-print(f"{len(corpus)} emails from {corpus.source}; target: {corpus.target}")
+config = enron.Config.for_notebook(encoders=(ENCODER,), corpus=CORPUS, limit=LIMIT,
+                                   progress=True)
 print("sanitizers:", ", ".join(config.sanitizers))
 
 # %% [markdown]
@@ -67,6 +63,8 @@ print("sanitizers:", ", ".join(config.sanitizers))
 
 # %%
 result = enron.run(config)
+corpus = result.corpus
+print(f"{len(corpus)} emails from {corpus.source}; target: {corpus.target}")
 enron.table2(result)
 
 # %% [markdown]
@@ -104,11 +102,7 @@ result.leak_frame() if result.leaks else "no seeded ground truth for this corpus
 # Embeddings are cached: a second run over the same emails only encodes what changed.
 
 # %%
-enron.panel(config)
+panels.enron_panel(config)
 
 # %%
-presidio = result.table["presidio"]
-privlab.headline("04 Enron", f"presidio on {len(corpus)} emails: resolution {presidio.value:.3f} "
-                 f"(witness {presidio.members[0].witness.audited},"
-                 f"{presidio.members[0].witness.reference}), name kept in "
-                 f"{presidio.baseline.count} ({presidio.baseline.share:.2%})")
+result.headline().show()

@@ -51,10 +51,9 @@
 import ipywidgets as widgets
 from IPython.display import display
 
-import privlab.report
 from privlab.epsilon import AUDITORS, certified_epsilon, gaussmech_null_floor
 from privlab.epsilon.benchmark import BENCHMARK_METHODS, EPSILON_GRID
-from privlab.epsilon.figures import plot_method_curves, plot_power
+from privlab.ui.figures import plot_method_curves, plot_power
 from privlab.epsilon.mechanisms import GEOMETRIES
 from privlab.studies import known_epsilon
 
@@ -66,7 +65,7 @@ from privlab.studies import known_epsilon
 # (`privlab.epsilon.AUDITORS`; `reserved-exact` is the oracle test).
 
 # %%
-defaults = known_epsilon.Config.default()
+defaults = known_epsilon.Config.for_notebook()
 mechanism = widgets.Dropdown(options=["laplace", "gaussian", "randomized_response",
                                       "anisotropic_gaussian"],
                              value=defaults.mechanism, description="mechanism")
@@ -114,7 +113,7 @@ for size in (30, 100, 300):
 # the cache, so re-running is instant and an interrupted run resumes.
 
 # %%
-config = known_epsilon.Config.default(
+config = known_epsilon.Config.for_notebook(
     mechanism=mechanism.value, geometry=geometry.value, n=n.value, epsilon=epsilon.value,
     auditors=tuple(auditors.value), full_grid=full_grid.value)
 result = known_epsilon.run(config)
@@ -193,4 +192,4 @@ fig3 = plot_power(result.power, geometry=result.config.power_geometries[0])
 result.validity
 
 # %%
-privlab.report.headline("05 known-ε", result.headline())
+result.headline().show()

@@ -68,12 +68,11 @@ import matplotlib.pyplot as plt
 import numpy as np
 from IPython.display import display
 
-import privlab.report
-from privlab.datasets.face_embeddings import ToyFaceGenerator, toy_sources
+from privlab.datasets.toy_faces import ToyFaceGenerator, toy_sources
 from privlab.epsilon import AUDITORS, certified_epsilon
 from privlab.studies import face_generators
 
-defaults = face_generators.Config.default()
+defaults = face_generators.Config.for_notebook()
 pick_table = widgets.Text(value=TABLE, description="table file",
                           placeholder="empty: offline toy generator")
 pick_strength = widgets.FloatSlider(value=STRENGTH, min=0.0, max=1.0, step=0.05,
@@ -122,7 +121,7 @@ plt.tight_layout()
 # record a rerun needs. `PRIVLAB_SMOKE=1` uses 30 outputs per identity instead of 60.
 
 # %%
-config = face_generators.Config.default(
+config = face_generators.Config.for_notebook(
     table=pick_table.value or None, strength=pick_strength.value,
     compare_strength=pick_compare.value, methods=tuple(pick_methods.value),
     alpha=pick_alpha.value)
@@ -195,4 +194,4 @@ result.record
 # $+\infty$.
 
 # %%
-privlab.report.headline("06 face generators", result.headline())
+result.headline().show()

@@ -50,8 +50,6 @@ STRATEGIES = ("none", "regex-pii", "masking")   # add "adversarial" with an endp
 import ipywidgets as widgets
 from IPython.display import display
 
-import privlab
-from privlab.config import smoke
 from privlab.redaction.redacbench import judges, strategies
 from privlab.studies import redacbench as study
 
@@ -67,9 +65,8 @@ display(widgets.VBox([data_picker, judge_picker, strategy_picker]))
 # government), each with its propositions and one or two policies.
 
 # %%
-config = study.Config(data=data_picker.value, judge=judge_picker.value,
-                      strategies=tuple(strategy_picker.value),
-                      max_documents=4 if smoke() else None)
+config = study.Config.for_notebook(data=data_picker.value, judge=judge_picker.value,
+                                   strategies=tuple(strategy_picker.value))
 result = study.run(config)
 doc = result.documents[0]
 print(doc.text, "\n")
@@ -136,8 +133,4 @@ leaks = chosen.leaks()
 leaks[["document", "policy", "text", "redacted"]].head(8) if len(leaks) else "no leaks found"
 
 # %%
-privlab.report.headline(
-    "07 RedacBench",
-    f"{best}: security {chosen.security:.2f}, utility {chosen.utility:.2f} "
-    f"(judge {result.provenance['judge']}, false 'not inferable' "
-    f"{errors.false_not_inferable:.2f})")
+result.headline().show()

@@ -41,24 +41,23 @@
 
 # %% tags=["parameters"]
 ADVERSARY = "ner"      # "ner" (offline, weak), "none" (baseline) or "llm"
-ANONYMIZERS = ("none", "regex-pii", "names-list", "presidio", "gold-direct", "gold-spans")
+ANONYMIZERS = None     # a tuple of anonymizer names; None: the study's list
 
 # %%
 import ipywidgets as widgets
 from IPython.display import display
 
-import privlab
-from privlab.config import smoke
-from privlab.redaction.spia_adversaries import adversaries
-from privlab.redaction.spia_spans import anonymizer_options
+from privlab.redaction.spia.adversaries import adversaries
+from privlab.redaction.spia.spans import anonymizer_options
 from privlab.studies import spia as study
 
+defaults = study.Config.for_notebook(adversary=ADVERSARY, anonymizers=ANONYMIZERS)
 available = [a.name for a in anonymizer_options() if a.available]
 data_picker = widgets.Text(value=study.default_data(), description="data")
 adversary_picker = widgets.Dropdown(options=adversaries.options(), value=ADVERSARY,
                                     description="adversary")
 anonymizer_picker = widgets.SelectMultiple(
-    options=available, value=tuple(a for a in ANONYMIZERS if a in available),
+    options=available, value=tuple(a for a in defaults.anonymizers if a in available),
     description="anonymizers")
 display(widgets.VBox([data_picker, adversary_picker, anonymizer_picker]))
 for a in anonymizer_options():
@@ -72,11 +71,8 @@ for a in anonymizer_options():
 # mentions: an ideal span masker, the best a span-based tool can do.
 
 # %%
-config = study.Config(data=data_picker.value, adversary=adversary_picker.value,
-                      anonymizers=tuple(anonymizer_picker.value))
-if smoke():
-    config = study.Config(data=config.data, adversary=config.adversary,
-                          anonymizers=("none", "regex-pii", "gold-spans"), max_documents=8)
+config = study.Config.for_notebook(data=data_picker.value, adversary=adversary_picker.value,
+                                   anonymizers=tuple(anonymizer_picker.value))
 result = study.run(config)
 print(result.status)
 print(f"{len(result.documents)} documents, spans {result.provenance['spans']}")
@@ -118,8 +114,4 @@ print(worst["data_id"], "subject", worst["subject"], "-", worst["description"])
 print(result.texts[best][index][:1500])
 
 # %%
-row = table.set_index("anonymizer").loc[best]
-privlab.report.headline(
-    "08 SPIA",
-    f"{best}: token recall {row['token recall']:.2f}, CPR {row['CPR']:.2f}, "
-    f"IPR {row['IPR']:.2f} ({result.provenance['adversary']})")
+result.headline().show()

@@ -50,14 +50,9 @@ IMAGE_SOURCE = "generated"  # "generated" (packaged photos) or a folder with ima
 # %%
 import ipywidgets as widgets
 
-import privlab
-from privlab.config import smoke
 from privlab.studies import calibration
-from privlab.widgets import encoder_picker
+from privlab.ui.widgets import encoder_picker
 
-config = calibration.Config.smoke() if smoke() else calibration.Config()
-config.encoders = (ENCODER,)
-config.source = SOURCE
 picker = encoder_picker(ENCODER, include_online=False)
 delta_slider = widgets.FloatSlider(value=DELTA, min=0.0, max=0.5, step=0.01,
                                    description="resolution")
@@ -66,11 +61,16 @@ image_picker = encoder_picker(IMAGE_MEMBER, modality="image", include_online=Fal
 widgets.VBox([picker, delta_slider, image_picker])
 
 # %% [markdown]
-# The widgets above hold plain defaults; change them and re-run the cells below.
+# The widgets above hold plain defaults; change them and re-run the cells below. One call
+# computes both rulers: the text boundaries now, the image boundaries for the second half.
 
 # %%
-config.encoders = (picker.value,)
-table = calibration.run(config)
+defaults = calibration.Config.for_notebook()
+config = calibration.Config.for_notebook(
+    encoders=(picker.value,), source=SOURCE, image_source=IMAGE_SOURCE,
+    image_members=tuple(dict.fromkeys((image_picker.value, *defaults.image_members))))
+result = calibration.run(config)
+table = result.text
 table
 
 # %% [markdown]
@@ -142,9 +142,7 @@ ax.set_title("boundaries b(u, v) per pair; dashed: the chosen resolution")
 # `masks/<concept>/<same name>.png` (white = the concept).
 
 # %%
-config.image_source = IMAGE_SOURCE
-config.image_members = tuple(dict.fromkeys((image_picker.value, *config.image_members)))
-images = calibration.run_images(config)
+images = result.images
 images
 
 # %% [markdown]
@@ -198,4 +196,4 @@ reference = calibration.run_images(dataclasses.replace(
 reference
 
 # %%
-privlab.headline("09 calibration", calibration.headline(table, images))
+result.headline().show()

@@ -28,7 +28,7 @@
 # into the space of the packaged text encoder (MiniLM), trained on the captions. The
 # audited mechanism blends both, $\mathcal{E}(x)=[\sqrt{1-m}\,f(x),\ \sqrt{m}\,g(x)]$, as a
 # fine-tuned model keeps what it knew and adds what it learned. With weights at hand,
-# `privlab.finetune.finetune_open_clip` fine-tunes both towers of any open_clip model with
+# `privlab.encoders.adapter.finetune_open_clip` fine-tunes both towers of any open_clip model with
 # the same losses and saves a checkpoint `OpenCLIPEncoder` loads.
 #
 # **The losses.** For a batch of $n$ pairs with unit image rows $u_i$, caption rows $v_j$,
@@ -57,10 +57,9 @@ LR = 0.01
 import ipywidgets as widgets
 from IPython.display import display
 
-import privlab
 from privlab.studies import finetune
 
-defaults = finetune.Config.default()
+defaults = finetune.Config.for_notebook()
 pick_base = widgets.Dropdown(options=list(finetune.BASES), value=BASE_ENCODER, description="base D")
 pick_loss = widgets.Dropdown(options=["siglip", "clip"], value=LOSS, description="loss")
 pick_epochs = widgets.IntSlider(value=EPOCHS or defaults.epochs, min=1, max=100, description="epochs")
@@ -68,9 +67,8 @@ pick_lr = widgets.FloatLogSlider(value=LR, base=10, min=-4, max=-1, description=
 display(widgets.VBox([pick_base, pick_loss, pick_epochs, pick_lr]))
 
 # %%
-config = finetune.Config(base_encoder=pick_base.value, loss=pick_loss.value,
-                         epochs=pick_epochs.value, lr=pick_lr.value,
-                         gallery_size=defaults.gallery_size, heldout_size=defaults.heldout_size)
+config = finetune.Config.for_notebook(base_encoder=pick_base.value, loss=pick_loss.value,
+                                      epochs=pick_epochs.value, lr=pick_lr.value)
 result = finetune.run(config)
 result
 
@@ -118,7 +116,4 @@ result.learned
 result.to_frame().drop(columns=["encoder"]).round(4)
 
 # %%
-label = "face (signature left)"
-privlab.report.headline("10 fine-tuning", f"{label}: base δ*={result.resolution(label, 'base'):.4f} "
-                        f"vs fine-tuned δ*={result.resolution(label, 'fine-tuned'):.4f} "
-                        f"({config.base_encoder}, {config.loss}, {config.epochs} epochs)")
+result.headline().show()

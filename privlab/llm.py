@@ -13,7 +13,6 @@ re-running a notebook costs nothing; malformed answers are retried and never cac
 from __future__ import annotations
 
 import base64
-import hashlib
 import io
 import json
 import os
@@ -22,7 +21,8 @@ import sqlite3
 import time
 from typing import Any, Callable
 
-from privlab.errors import invalid
+from privlab.errors import invalid, wrong_type
+from privlab.hashing import bytes_hash
 
 
 class LLMError(RuntimeError):
@@ -157,7 +157,7 @@ class LLMClient:
     # -- cache -----------------------------------------------------------------------
     def _cache_key(self, kind: str, payload: dict) -> str:
         blob = json.dumps([kind, self.base_url, payload], sort_keys=True, default=str)
-        return hashlib.sha256(blob.encode()).hexdigest()
+        return bytes_hash(blob.encode())
 
     def _cache_db(self) -> sqlite3.Connection:
         from privlab.config import cache_dir
@@ -274,3 +274,41 @@ class LLMClient:
         except (KeyError, IndexError, ValueError) as exc:
             raise LLMError("The image endpoint answered without b64_json image data.") from exc
         return Image.open(io.BytesIO(base64.b64decode(b64))).convert("RGB")
+
+
+def ensure_client(client: Any = None, caller: str = "ensure_client") -> Any:
+    """The chat client an LLM path uses: ``client`` itself, or one built from the environment.
+
+    Judges, adversaries and redaction strategies take an optional ``client``; this is the
+    one place that turns that argument into something they can call ``chat_json`` on.
+
+    Args:
+        client: an :class:`LLMClient`, anything else with a ``chat_json`` method (a
+            scripted stand-in, for instance), or None for ``LLMClient()`` configured from
+            ``PRIVLAB_LLM_BASE_URL`` and ``PRIVLAB_LLM_MODEL``.
+        caller: the public class or function that took ``client``, named in errors.
+
+    Returns:
+        The client to use.
+
+    Raises:
+        PrivlabTypeError: ``client`` has no ``chat_json`` method.
+        LLMUnavailableError: ``client`` is None and no endpoint is configured.
+
+    Example:
+        >>> class Scripted:
+        ...     def chat_json(self, messages, **options):
+        ...         return {}
+        >>> scripted = Scripted()
+        >>> ensure_client(scripted, "LLMJudge") is scripted
+        True
+        >>> ensure_client("http://127.0.0.1:8000/v1", "LLMJudge")
+        Traceback (most recent call last):
+        ...
+        privlab.errors.PrivlabTypeError: The 'client' parameter of LLMJudge must be an LLMClient (or anything with chat_json). Got str instead.
+    """
+    if client is None:
+        return LLMClient()
+    if not hasattr(client, "chat_json"):
+        raise wrong_type("client", caller, "an LLMClient (or anything with chat_json)", client)
+    return client

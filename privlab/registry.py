@@ -1,10 +1,16 @@
-"""Name -> factory registries, one per family (encoders, sanitizers, auditors, judges).
+"""Name -> factory registries, one per family.
 
-Widgets list a registry's names; a user adds a member by registering a factory::
+Every family (encoders, sanitizers, ε auditors, RedacBench strategies and judges, SPIA
+adversaries, matchers and anonymizers, studies) keeps one :class:`Registry`. Members
+register themselves with a decorator beside their class or factory, so a widget lists
+them and a user adds one the same way::
 
     from privlab.encoders import registry
-    registry.register("my-encoder", lambda: MyEncoder(), modality="text",
-                      description="my fine-tuned model", offline=True)
+
+    @registry.member("my-encoder", modality="text", offline=True,
+                     description="my fine-tuned model")
+    class MyEncoder(Encoder):
+        ...
 """
 
 from __future__ import annotations
@@ -49,6 +55,24 @@ class Registry:
                           name, "Pass replace=True to override the existing entry.")
         self._entries[name] = Entry(name, factory, description, dict(meta))
 
+    def member(self, name: str, *, description: str = "", replace: bool = False,
+               **meta: Any) -> Callable[[Any], Any]:
+        """Decorator form of :meth:`register`: the decorated class or function is the factory.
+
+        Example:
+            >>> r = Registry("greeter")
+            >>> @r.member("hello", description="says hi")
+            ... def hello():
+            ...     return "hi"
+            >>> r.create("hello"), hello()
+            ('hi', 'hi')
+        """
+        def decorate(factory: Any) -> Any:
+            self.register(name, factory, description=description, replace=replace, **meta)
+            return factory
+
+        return decorate
+
     def names(self, **filters: Any) -> list[str]:
         """Registered names whose metadata match every filter, in registration order."""
         return [e.name for e in self._entries.values()
@@ -61,7 +85,7 @@ class Registry:
                           f"Register it first with privlab's {self.family} registry.")
         return self._entries[name]
 
-    def create(self, name: str, **kwargs: Any) -> Any:
+    def create(self, name: str, /, **kwargs: Any) -> Any:
         """Build the member ``name`` (keyword arguments go to its factory)."""
         return self.entry(name).factory(**kwargs)
 
@@ -81,7 +105,19 @@ class Registry:
         from importlib.util import find_spec
 
         module = self.entry(name).meta.get("requires")
-        return module is None or find_spec(module) is not None
+        if module is None:
+            return True
+        try:
+            return find_spec(module) is not None
+        except (ImportError, ValueError):  # a dotted name whose parent package is missing
+            return False
+
+    def entries(self, **filters: Any) -> list[Entry]:
+        """The entries whose metadata match every filter, in registration order."""
+        return [self._entries[name] for name in self.names(**filters)]
+
+    def __len__(self) -> int:
+        return len(self._entries)
 
     def __contains__(self, name: object) -> bool:
         return name in self._entries

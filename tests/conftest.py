@@ -44,3 +44,17 @@ def shared_data() -> Path:
     if path is None:
         pytest.skip("reference data folder ../shared/data is absent (see data/README.md)")
     return path
+
+# Small generated image corpora, built once per session.
+@pytest.fixture(scope="session")
+def celebrity():
+    from privlab.datasets.scenes import celebrity_scenes
+
+    return celebrity_scenes(12, seed=0)
+
+
+@pytest.fixture(scope="session")
+def brand():
+    from privlab.datasets.scenes import brand_scenes
+
+    return brand_scenes(6, seed=0)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from privlab.notebooks import notebook_paths, run_notebook
+from privlab.cli.run_notebooks import notebook_paths, run_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = notebook_paths(ROOT / "notebooks")
@@ -43,6 +43,9 @@ def test_notebook_runs_headless_on_smoke_settings(path, tmp_path):
     run = run_notebook(path, tmp_path, smoke=True, timeout=600)
     assert run.ok, run.error
     assert run.headlines, f"{path.name} printed no headline"
+    for headline in run.headlines:
+        assert headline.status != "unstated" and headline.caveats, \
+            f"{path.name}: the headline must carry its status and what it rests on"
     assert run.html is not None and run.html.stat().st_size > 0
     executed = json.loads(run.executed.read_text())
     images = sum("image/png" in output.get("data", {}) for cell in executed["cells"]

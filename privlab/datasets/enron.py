@@ -209,7 +209,7 @@ def select_emails(emails: Iterable[Email], names: Iterable[str] = KEN_LAY_NAMES,
         >>> [e.id for e in select_emails(es)]
         ['1', '2']
     """
-    from privlab.contrastive import name_pattern
+    from privlab.names import name_pattern
 
     if not isinstance(max_words, int) or max_words < 1:
         raise invalid("max_words", "select_emails", "a positive int", max_words)

@@ -1,6 +1,6 @@
 """Concept image sets with ground-truth regions, for calibrating image resolutions.
 
-The calibration of :mod:`privlab.calibration` needs, per concept ``c``, renderings that
+The calibration of :mod:`privlab.contrastive.calibration` needs, per concept ``c``, renderings that
 capture ``c`` and a sanitizer ``X_c`` that removes it. Offline there are no photo
 collections, so :func:`generate_concept_images` builds them from photos that
 scikit-image ships (a cat, an espresso cup, a rocket, a horse silhouette, an astronaut,
@@ -21,7 +21,6 @@ the diversity of cats. Boundaries computed on them measure how an encoder relate
 
 from __future__ import annotations
 
-import hashlib
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +29,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from privlab.errors import invalid
+from privlab.hashing import bytes_hash
 
 Box = tuple[int, int, int, int]
 
@@ -300,10 +300,7 @@ class ConceptImageSet:
 
 
 def _pixels_hash(images: Sequence[np.ndarray]) -> str:
-    digest = hashlib.sha256()
-    for arr in images:
-        digest.update(np.ascontiguousarray(arr).tobytes())
-    return digest.hexdigest()[:16]
+    return bytes_hash(b"".join(np.ascontiguousarray(arr).tobytes() for arr in images), 16)
 
 
 def generate_concept_images(concept: str, n: int = 50, *, seed: int = 0, size: int = 224

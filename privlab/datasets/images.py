@@ -24,6 +24,8 @@ from typing import Sequence
 import numpy as np
 
 from privlab.errors import invalid
+from privlab.hashing import bytes_hash
+from privlab.vision.images import as_rgb
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".gif", ".tif", ".tiff", ".webp")
 COMMONS_API = "https://commons.wikimedia.org/w/api.php"
@@ -63,8 +65,6 @@ def read_image(path: str | Path, max_side: int | None = None) -> np.ndarray:
         ValueError: the file cannot be read as an image (the path is named).
     """
     from PIL import Image, ImageOps, UnidentifiedImageError
-
-    from privlab.encoders.image import as_rgb
 
     path = Path(path)
     try:
@@ -106,8 +106,6 @@ def load_folder(folder: str | Path, *, max_side: int | None = 1024, recursive: b
         ValueError: the folder does not exist or holds no image, or some files are not
             readable images (every such file is named).
     """
-    import hashlib
-
     root = Path(folder)
     if not root.is_dir():
         raise invalid("folder", "load_folder", "an existing folder", str(root), given_is_text=True)
@@ -129,12 +127,9 @@ def load_folder(folder: str | Path, *, max_side: int | None = 1024, recursive: b
     if not images:
         raise invalid("folder", "load_folder", "a folder with at least one image", str(root),
                       given_is_text=True)
-    digest = hashlib.sha256()
-    for arr in images:
-        digest.update(arr.tobytes())
+    pixels = bytes_hash(b"".join(arr.tobytes() for arr in images), 16)
     return ImageFolder(images, names, str(root), {"folder": str(root), "n": len(images),
-                                                  "max_side": max_side,
-                                                  "pixels_sha256": digest.hexdigest()[:16]})
+                                                  "max_side": max_side, "pixels_sha256": pixels})
 
 
 def _get_json(url: str, params: dict, timeout: float) -> dict:

@@ -29,7 +29,6 @@ stray letters or half a face.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -38,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from privlab.errors import invalid
+from privlab.hashing import bytes_hash, content_hash
 
 GENERATOR_VERSION = "scenes-1"
 CELEBRITY_KINDS = ("target_face", "caption", "other_face", "poster")
@@ -316,11 +316,9 @@ def _check_size(n: Any, caller: str) -> int:
 
 
 def _provenance(name: str, n: int, seed: int, scenes: list[Scene]) -> dict[str, Any]:
-    h = hashlib.sha256()
-    for s in scenes:
-        h.update(s.image.tobytes())
+    pixels = bytes_hash(b"".join(s.image.tobytes() for s in scenes), 16)
     return {"corpus": name, "n": n, "seed": seed, "generator": GENERATOR_VERSION,
-            "pixels_sha256": h.hexdigest()[:16]}
+            "pixels_sha256": pixels}
 
 
 def celebrity_scenes(n: int = 30, seed: int = 0) -> SceneCorpus:
@@ -500,8 +498,6 @@ def cue_lookup(corpus: SceneCorpus) -> dict[str, Scene]:
         >>> len(cue_lookup(corpus))
         2
     """
-    from privlab.encoders.cache import content_hash
-
     return {content_hash(s.image): s for s in corpus.scenes}
 
 

@@ -5,6 +5,9 @@ that cosine similarity is a dot product and Algorithm 1 applies. The public
 :meth:`Encoder.encode` is final: it validates, consults the on-disk cache, calls the
 subclass hook :meth:`Encoder._encode` for what is missing, checks and normalises the
 result. A new encoder only implements ``_encode`` (and sets ``name``, ``modality``).
+
+:data:`registry` is the family's name -> factory registry; every member registers itself
+beside its class with ``@registry.member(...)``.
 """
 
 from __future__ import annotations
@@ -14,8 +17,12 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from privlab.encoders.cache import EmbeddingCache, content_hash
+from privlab.encoders.cache import EmbeddingCache
+from privlab.hashing import content_hash
 from privlab.errors import invalid, item_list, wrong_type
+from privlab.registry import Registry
+
+registry = Registry("encoder")
 
 
 class Encoder(ABC):

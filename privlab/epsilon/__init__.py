@@ -2,15 +2,16 @@
 
 The public verbs: :func:`certified_epsilon` (Eq. 16 on given error counts) and
 :func:`audit_pairs` (every auditor on any identity-labelled embedding table); the
-auditors' registry :data:`AUDITORS`; and the known-ε benchmark in
-:mod:`privlab.epsilon.benchmark`.
+auditors' registry (:data:`privlab.epsilon.auditors.registry`, viewed by name as
+:data:`AUDITORS`); the pair list and selected-pairs certificate of :mod:`privlab.epsilon.pairs`;
+and the known-ε benchmark in :mod:`privlab.epsilon.benchmark`.
 """
 
 from privlab.epsilon.auditors import (
     AUDITORS,
     AuditResult,
-    AuditTable,
     Auditor,
+    EpsilonAuditTable,
     GaussMech,
     KDELR,
     MMDTV,
@@ -31,11 +32,20 @@ from privlab.epsilon.mechanisms import (
     build_mechanism,
     make_prototypes,
 )
+from privlab.epsilon.pairs import (
+    certify_pairs,
+    identity_pairs,
+    select_distinguishable_pairs,
+    select_on_development,
+    split_rows,
+)
 
 __all__ = [
-    "AUDITORS", "AuditResult", "AuditTable", "Auditor", "GaussMech", "KDELR", "MMDTV",
+    "AUDITORS", "AuditResult", "Auditor", "EpsilonAuditTable", "GaussMech", "KDELR", "MMDTV",
     "ROCHT", "ReservedTest", "Status", "audit_pairs", "certified_epsilon",
     "clopper_pearson_upper", "epsilon_from_rates", "gaussmech_null_floor", "get_auditor",
     "MECHANISMS", "analytic_gaussian_epsilon", "analytic_gaussian_sigma",
     "build_mechanism", "make_prototypes",
+    "certify_pairs", "identity_pairs", "select_distinguishable_pairs", "select_on_development",
+    "split_rows",
 ]

@@ -9,14 +9,13 @@ stores each finished setting under ``privlab.config.cache_dir()`` so an interrup
 resumes where it stopped. The summaries rebuild the paper's null table
 (:func:`null_table`), the method curves (:func:`method_curves`), the power curves of the
 reserved test (:func:`power_curves`) and its validity check (:func:`validity_summary`).
-:func:`laplace_reference_auc` estimates the Laplace family's population-optimal AUC (the
-Gaussian one has a closed form and sits in each table's ``optimal_auc`` column).
+The Laplace family's population-optimal AUC is estimated in :mod:`privlab.epsilon.reference`
+(the Gaussian one has a closed form and sits in each table's ``optimal_auc`` column).
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import math
 import os
@@ -29,10 +28,16 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from privlab import config
-from privlab.epsilon import auditors as A
-from privlab.epsilon import mechanisms as M
+import privlab.epsilon.mechanisms as M
+from privlab.config import cache_dir
+from privlab.epsilon.auditors.base import AuditResult, registry
+from privlab.epsilon.auditors.bounds import clopper_pearson_upper
+from privlab.epsilon.auditors.kde import KDELR
+from privlab.epsilon.auditors.mmd import MMDTV
+from privlab.epsilon.auditors.reserved import ReservedTest
+from privlab.epsilon.auditors.table import AUDITORS, get_auditor
 from privlab.errors import invalid
+from privlab.hashing import bytes_hash
 
 #: Target global ε values of the main grid (Section 6.2).
 EPSILON_GRID = (0.0, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0)
@@ -48,8 +53,23 @@ N_PAIRS = 40
 FAMILY_ALPHA = 0.05
 DEFAULT_METHODS = ("gaussmech", "kde-lr", "kde-lr-0.01", "mmd-tv", "roc-ht", "reserved",
                    "reserved-exact")
-#: Methods :func:`run_setting` accepts: the registry plus the oracle reserved test.
-BENCHMARK_METHODS = tuple(A.AUDITORS) + ("reserved-exact",)
+
+
+def benchmark_methods() -> tuple[str, ...]:
+    """The methods :func:`run_setting` accepts: auditors registered with ``benchmark=True``.
+
+    Returns:
+        Registry names in registration order, the oracle ``reserved-exact`` included.
+
+    Example:
+        >>> benchmark_methods()[-2:]
+        ('reserved', 'reserved-exact')
+    """
+    return tuple(registry.names(benchmark=True))
+
+
+#: :func:`benchmark_methods` when the built-in auditors are registered (widgets, the CLI).
+BENCHMARK_METHODS = benchmark_methods()
 _CACHE_VERSION = "1"
 
 #: Table 4 of the paper (averages over both geometries, both mechanisms, 3 repetitions).
@@ -196,37 +216,39 @@ def select_pairs(protos: M.PrototypeSet, n_pairs: int = N_PAIRS) -> list[tuple[i
 
 def _auditor_for(name: str, mech, i: int, j: int, alpha: float, mmd_permutations: int):
     if name == "reserved":
-        return A.ReservedTest(alpha)
-    if name == "reserved-exact":
-        scorer = functools.partial(_llr, mech, i, j)
-        return A.ReservedTest(alpha, scorer=scorer, name="reserved-exact")
+        return ReservedTest(alpha)
+    if registry.entry(name).meta.get("oracle"):
+        # an oracle scores with the mechanism's exact likelihood ratio of this pair
+        return registry.create(name, scorer=functools.partial(_llr, mech, i, j), alpha=alpha)
     if name == "mmd-tv":
-        return A.MMDTV(permutations=mmd_permutations)
-    return A.get_auditor(name)
+        return MMDTV(permutations=mmd_permutations)
+    return get_auditor(name)
 
 
 def _llr(mech, i, j, x):
     return mech.log_likelihood_ratio(x, i, j)
 
 
-def _shared_kde(methods, a, b) -> dict[str, A.AuditResult]:
+def _shared_kde(methods, a, b) -> dict[str, AuditResult]:
     """KDE-LR results for every requested smoothing weight from one density pass."""
-    names = [m for m in methods if isinstance(A.AUDITORS.get(m), A.KDELR)]
+    built = {m: AUDITORS.get(m) for m in methods}
+    names = [m for m in methods if isinstance(built[m], KDELR)]
     if len(names) < 2:
         return {}
-    auditors = [A.AUDITORS[m] for m in names]
+    auditors = [built[m] for m in names]
     per = auditors[0].per_coordinate_alphas(a, b, [x.alpha for x in auditors])
-    return {name: A.AuditResult(name, aud.status, float(row.sum()),
-                                {"max_coordinate": float(row.max())}, aud.settings())
+    return {name: AuditResult(name, aud.status, float(row.sum()),
+                              {"max_coordinate": float(row.max())}, aud.settings())
             for name, aud, row in zip(names, auditors, per)}
 
 
 def _check_methods(methods: Sequence[str], caller: str) -> tuple[str, ...]:
+    known = benchmark_methods()
     if isinstance(methods, str) or not len(methods):
-        raise invalid("methods", caller, f"a nonempty list from {BENCHMARK_METHODS}", methods)
+        raise invalid("methods", caller, f"a nonempty list from {known}", methods)
     for m in methods:
-        if m not in BENCHMARK_METHODS:
-            raise invalid("methods", caller, f"names from {BENCHMARK_METHODS}", m)
+        if m not in known:
+            raise invalid("methods", caller, f"names from {known}", m)
     return tuple(methods)
 
 
@@ -237,7 +259,7 @@ def run_setting(setting: Setting, methods: Sequence[str] = DEFAULT_METHODS,
 
     Args:
         setting: the grid cell.
-        methods: names from :data:`BENCHMARK_METHODS` (``reserved-exact`` is the oracle
+        methods: names from :func:`benchmark_methods` (``reserved-exact`` is the oracle
             test that scores with the mechanism's exact likelihood ratio).
         n_pairs: number of predeclared pairs.
         mmd_permutations: permutations for MMD-TV's test (0 skips it).
@@ -305,12 +327,12 @@ def run_setting(setting: Setting, methods: Sequence[str] = DEFAULT_METHODS,
 
 def _options_hash(methods, n_pairs, mmd_permutations, family_alpha) -> str:
     blob = json.dumps([_CACHE_VERSION, list(methods), n_pairs, mmd_permutations, family_alpha])
-    return hashlib.sha256(blob.encode()).hexdigest()[:10]
+    return bytes_hash(blob.encode(), 10)
 
 
 def cache_folder() -> Path:
     """Where finished settings are stored (``<cache>/epsilon-benchmark``)."""
-    path = config.cache_dir() / "epsilon-benchmark"
+    path = cache_dir() / "epsilon-benchmark"
     path.mkdir(parents=True, exist_ok=True)
     return path
 
@@ -392,128 +414,6 @@ def run_sweep(settings: Sequence[Setting], methods: Sequence[str] = DEFAULT_METH
             bar.update(1)
     bar.close()
     return pd.concat([frames[s] for s in settings], ignore_index=True)
-
-
-# ------------------------------------------------------------- Laplace population reference
-
-_LAPLACE_REFERENCE_VERSION = "1"
-
-
-def _laplace_reference_rows(geometry: str, epsilon: float, pairs, draws: int,
-                            pair_seeds) -> list[dict]:
-    """Monte Carlo optimal AUC of every pair at one ε (one worker task)."""
-    from threadpoolctl import threadpool_limits
-
-    protos = prototypes(geometry)
-    mech = M.build_mechanism("laplace", protos, epsilon)
-    c = protos.prototypes
-    rows = []
-    with threadpool_limits(1):
-        for k, ((i, j), seed) in enumerate(zip(pairs, pair_seeds)):
-            rows.append({"geometry": geometry, "epsilon": float(epsilon), "pair_index": k,
-                         "id_a": i, "id_b": j, "l1": float(np.abs(c[i] - c[j]).sum()),
-                         "l2": float(np.linalg.norm(c[i] - c[j])),
-                         "exact_epsilon": mech.pair_epsilon(i, j), "draws": draws,
-                         "seed": int(seed),
-                         "optimal_auc": M.optimal_auc_monte_carlo(mech, i, j, draws, int(seed))})
-    return rows
-
-
-def laplace_reference_path(geometry: str, epsilons: Sequence[float], n_pairs: int = N_PAIRS,
-                           draws: int = 20_000, seed: int = 0) -> Path:
-    """Where :func:`laplace_reference_auc` stores the table for these arguments.
-
-    Example:
-        >>> laplace_reference_path("dispersed", [0.0, 8.0], 2, 100).name.startswith(
-        ...     "laplace-reference-dispersed__")
-        True
-    """
-    blob = json.dumps([_LAPLACE_REFERENCE_VERSION, geometry, [float(e) for e in epsilons],
-                       int(n_pairs), int(draws), int(seed)])
-    digest = hashlib.sha256(blob.encode()).hexdigest()[:12]
-    return cache_folder() / f"laplace-reference-{geometry}__{digest}.csv"
-
-
-def laplace_reference_auc(geometry: str, epsilons: Sequence[float] = EPSILON_GRID,
-                          n_pairs: int = N_PAIRS, draws: int = 20_000, seed: int = 0,
-                          n_jobs: int = 2, cache: bool = True
-                          ) -> tuple[pd.DataFrame, pd.Series]:
-    """Population-optimal AUC of the Laplace mechanism, per predeclared pair (Monte Carlo).
-
-    For product Laplace noise the best possible test scores with the exact likelihood
-    ratio; its AUC has no closed form, so it is estimated with ``draws`` outputs per class
-    (:func:`privlab.epsilon.mechanisms.optimal_auc_monte_carlo`) for every pair of
-    :func:`select_pairs` at every target ε. This is a population reference, not a
-    finite-sample bound: it tells how much the mechanism hides, whatever the classifier.
-    Each pair uses one seed (derived from ``seed``, the geometry and the pair) at every ε,
-    so the curve over ε is computed with common random numbers. The table is stored under
-    ``cache_folder()`` keyed by geometry, epsilons, n_pairs, draws and seed; a second call
-    with the same arguments reads it back. ``n_jobs`` changes only the speed.
-
-    Args:
-        geometry: ``"dispersed"`` or ``"clustered"``.
-        epsilons: target global ε values (0 gives the exact null, AUC 0.5).
-        n_pairs: number of predeclared pairs (the benchmark's list).
-        draws: Monte Carlo draws per class (the paper: 20,000).
-        seed: base seed (nonnegative integer).
-        n_jobs: worker processes (1 runs in this process).
-        cache: read and write the stored table.
-
-    Returns:
-        ``(table, median)``: the tidy table, one row per (geometry, epsilon, pair) with
-        ``pair_index``, ``id_a``, ``id_b``, ``l1``, ``l2``, ``exact_epsilon``, ``draws``,
-        ``seed`` and ``optimal_auc``; and the median ``optimal_auc`` over pairs per epsilon
-        (a Series indexed by epsilon).
-
-    Raises:
-        PrivlabValueError: on an unknown geometry, an empty or negative ε list, or
-            nonpositive draws, n_pairs or n_jobs.
-
-    Example:
-        >>> table, median = laplace_reference_auc("dispersed", [0.0, 256.0], n_pairs=2,
-        ...                                       draws=200, n_jobs=1, cache=False)
-        >>> len(table), float(median[0.0]), bool(median[256.0] > 0.5)
-        (4, 0.5, True)
-    """
-    caller = "laplace_reference_auc"
-    if geometry not in M.GEOMETRIES:
-        raise invalid("geometry", caller, f"one of {M.GEOMETRIES}", geometry)
-    if isinstance(epsilons, (str, bytes)) or not hasattr(epsilons, "__iter__"):
-        raise invalid("epsilons", caller, "a nonempty list of numbers >= 0", epsilons)
-    epsilons = list(epsilons)
-    if not epsilons or not all(
-            isinstance(e, (int, float, np.integer, np.floating)) and not isinstance(e, bool)
-            and math.isfinite(e) and e >= 0 for e in epsilons):
-        raise invalid("epsilons", caller, "a nonempty list of finite numbers >= 0", epsilons)
-    epsilons = [float(e) for e in epsilons]
-    for name, value, low in (("draws", draws, 1), ("seed", seed, 0), ("n_jobs", n_jobs, 1)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-            raise invalid(name, caller, f"an integer >= {low}", value)
-    draws, seed, n_jobs = int(draws), int(seed), int(n_jobs)
-    protos = prototypes(geometry)
-    pairs = select_pairs(protos, n_pairs)
-    path = laplace_reference_path(geometry, epsilons, len(pairs), draws, seed) if cache else None
-    if path is not None and path.is_file():
-        table = pd.read_csv(path)
-    else:
-        geometry_key = zlib.crc32(geometry.encode())
-        pair_seeds = [int(np.random.SeedSequence([seed, geometry_key, i, j]).generate_state(1)[0])
-                      for i, j in pairs]
-        args = [(geometry, e, pairs, draws, pair_seeds) for e in epsilons]
-        if n_jobs == 1 or len(args) == 1:
-            chunks = [_laplace_reference_rows(*a) for a in args]
-        else:
-            from joblib import Parallel, delayed
-
-            chunks = Parallel(n_jobs=min(n_jobs, len(args)))(
-                delayed(_laplace_reference_rows)(*a) for a in args)
-        table = pd.DataFrame([row for chunk in chunks for row in chunk])
-        if path is not None:
-            tmp = path.with_suffix(f".tmp{os.getpid()}")
-            table.to_csv(tmp, index=False)
-            os.replace(tmp, path)
-    median = table.groupby("epsilon", sort=False)["optimal_auc"].median()
-    return table, median
 
 
 # ----------------------------------------------------------------------------- summaries
@@ -632,7 +532,7 @@ def validity_summary(frame: pd.DataFrame) -> pd.DataFrame:
             "method", sort=True):
         violations = int((g["value"] > g["exact_epsilon"] + 1e-9).sum())
         possible = int((g["attainable"] > g["exact_epsilon"]).sum())
-        upper = (A.clopper_pearson_upper(violations, possible, 0.05) if possible else math.nan)
+        upper = (clopper_pearson_upper(violations, possible, 0.05) if possible else math.nan)
         out.append({"method": method, "rows": len(g), "possible": possible,
                     "violations": violations, "failure_rate_upper": upper})
     return pd.DataFrame(out, columns=["method", "rows", "possible", "violations",
@@ -670,7 +570,7 @@ def power_experiment(mechanism: str = "gaussian", epsilon: float = 16.0,
         pairs.append((int(iu[0][k]), int(iu[1][k])))
     alpha = family_alpha / (2 * n_pairs_corrected)
     delta = Setting(mechanism, geometry, epsilon, 30).delta
-    test = A.ReservedTest(alpha)
+    test = ReservedTest(alpha)
     rows = []
     for n in sizes:
         rng = np.random.default_rng([seed, int(n)])

@@ -24,7 +24,6 @@ samplers here are not claimed to be bit-level differentially private.
 
 from __future__ import annotations
 
-import hashlib
 import math
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
@@ -34,6 +33,7 @@ from scipy import optimize, special, stats
 from scipy.spatial.distance import pdist
 
 from privlab.errors import invalid
+from privlab.hashing import bytes_hash
 
 #: Seeds of the two prototype sets (fixed before any data are generated).
 PROTOTYPE_SEEDS = {"dispersed": 20_240_501, "clustered": 20_240_502}
@@ -84,7 +84,7 @@ class PrototypeSet:
     @property
     def sha256(self) -> str:
         """Hash of the prototype array (float64, C order), for provenance."""
-        return hashlib.sha256(np.ascontiguousarray(self.prototypes).tobytes()).hexdigest()
+        return bytes_hash(np.ascontiguousarray(self.prototypes).tobytes())
 
 
 def _unit_rows(x: np.ndarray) -> np.ndarray:

@@ -1,10 +1,12 @@
 """Inference-based scores of a redaction: RedacBench (propositions) and SPIA (subjects).
 
 * :mod:`privlab.redaction.redacbench` — policy-conditioned redaction scored proposition
-  by proposition: Security = TN / (TN + FP), Utility = TP / (TP + FN).
-* :mod:`privlab.redaction.spia` — subject-level PII inference: CPR and IPR.
-* :mod:`privlab.redaction.spia_adversaries` — adversaries, matchers and the LLM value
-  judge behind one protocol each, with registries.
-* :mod:`privlab.redaction.spia_spans` — the span metrics (token and entity recall) and
-  the anonymizers compared.
+  by proposition: Security = TN / (TN + FP), Utility = TP / (TP + FN); registries of
+  strategies and judges.
+* :mod:`privlab.redaction.spia` — subject-level PII inference: CPR and IPR; registries
+  of subject matchers, adversaries (:mod:`~privlab.redaction.spia.adversaries`) and
+  anonymizers (:mod:`~privlab.redaction.spia.spans`, with the span metrics).
+
+The two packages are independent; RedacBench only reads SPIA records to derive a
+benchmark from them.
 """

@@ -19,7 +19,7 @@ import re
 from typing import Any, Iterable, Sequence
 
 from privlab.errors import MissingDependencyError, invalid, require
-from privlab.sanitizers.base import Sanitizer
+from privlab.sanitizers.base import Sanitizer, registry
 from privlab.sanitizers.text import BOX
 
 PRIVACY_FILTER = "openai/privacy-filter"
@@ -119,6 +119,19 @@ class GLiNERSanitizer(Sanitizer):
                 "threshold": self.threshold}
 
 
+@registry.member("gliner", modality="text", offline=False,
+                 description="GLiNER open-vocabulary entities (pip install gliner)")
+def gliner(concepts=(), labels=None, **kw) -> GLiNERSanitizer:
+    """GLiNER with ``labels``, else the labels of the paper's franchise study.
+
+    Example:
+        >>> gliner().labels
+        ['person', 'organization', 'film franchise', 'fictional character']
+    """
+    return GLiNERSanitizer(labels or ["person", "organization", "film franchise",
+                                      "fictional character"], **kw)
+
+
 class TokenClassifierSanitizer(Sanitizer):
     """A transformers token-classification model (OpenAI's privacy filter by default).
 
@@ -178,5 +191,17 @@ class TokenClassifierSanitizer(Sanitizer):
         return {**super().describe(), "model": self.model_ref, "min_score": self.min_score}
 
 
+@registry.member("privacy-filter", modality="text", offline=False,
+                 description="OpenAI privacy filter through transformers (needs the model)")
+def privacy_filter(concepts=None, **kw) -> TokenClassifierSanitizer:
+    """OpenAI's privacy filter, whatever the concepts (see :class:`TokenClassifierSanitizer`).
+
+    Example:
+        >>> privacy_filter().name  # nothing is loaded yet
+        'privacy-filter'
+    """
+    return TokenClassifierSanitizer(**kw)
+
+
 __all__ = ["GLiNERSanitizer", "MissingDependencyError", "PRIVACY_FILTER",
-           "TokenClassifierSanitizer", "redact_spans"]
+           "TokenClassifierSanitizer", "gliner", "privacy_filter", "redact_spans"]

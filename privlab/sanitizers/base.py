@@ -3,6 +3,10 @@
 ``sanitize(items) -> items`` returns one sanitized item per input, in order, of the
 same kind (text -> text, image -> image). The public method is final and validates;
 subclasses implement ``_sanitize`` (a batch) or ``_sanitize_one`` (one item).
+
+:data:`registry` is the family's name -> factory registry; every member registers itself
+beside its class with ``@registry.member(...)``. A factory takes the study's concept list
+as ``concepts`` (ignored by members that need none).
 """
 
 from __future__ import annotations
@@ -11,6 +15,9 @@ from abc import ABC
 from typing import Any, Sequence
 
 from privlab.errors import invalid, item_list, wrong_type
+from privlab.registry import Registry
+
+registry = Registry("sanitizer")
 
 
 class Sanitizer(ABC):
@@ -73,3 +80,18 @@ class Identity(Sanitizer):
 
     def _sanitize_one(self, item: Any) -> Any:
         return item
+
+
+@registry.member("identity", modality="text", offline=True,
+                 description="changes nothing (baseline)")
+def identity(concepts=None, **kw) -> Identity:
+    """The text baseline: an :class:`Identity` (``concepts`` is ignored).
+
+    Example:
+        >>> identity(["Ken Lay"]).sanitize(["Ken Lay"])
+        ['Ken Lay']
+    """
+    return Identity(**kw)
+
+
+__all__ = ["Identity", "Sanitizer", "identity", "registry"]

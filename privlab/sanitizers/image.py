@@ -1,4 +1,4 @@
-"""Image sanitizers: region blackout or blur from detectors, and two adapters for users online.
+"""Image sanitizers: region blackout or blur from detectors.
 
 :class:`RegionSanitizer` is one pipeline with the knobs of the paper's SAM3 runs:
 
@@ -11,28 +11,28 @@
    pixels) or blurred with a Gaussian of radius ``blur`` (``mode="blur"``).
 
 Detectors offline: faces (:class:`YuNetFaces`, :class:`HaarFaces`, :class:`MTCNNFaces`
-when facenet-pytorch is installed), text (:class:`OCRText`), user-supplied boxes or
-masks (:class:`UserRegions`) and the ground truth of a generated corpus
-(:class:`CueRegions`). For users online: text-prompted segmentation
-(:class:`CLIPSegRegions`, :class:`SAM3Regions`, through transformers) and the two-phase
-LLM pipeline (:class:`LLMTwoPhaseSanitizer`: an image-to-text model lists concepts, an
-image-editing model redacts them) behind one OpenAI-compatible client.
+when facenet-pytorch is installed), text (:class:`OCRText`) and user-supplied boxes or
+masks (:class:`UserRegions`); the faces and text come from :mod:`privlab.vision`. A
+generated corpus's ground truth is a detector of the datasets layer
+(:mod:`privlab.datasets.scene_cues`). For users online: text-prompted segmentation
+(:class:`CLIPSegRegions`, :class:`SAM3Regions`, through transformers); the two-phase
+LLM pipeline is in :mod:`privlab.sanitizers.llm_image`.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-
-import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from privlab.encoders.cache import content_hash
-from privlab.encoders.image import as_rgb, detect_faces, filter_words, read_text
 from privlab.errors import invalid, require, wrong_type
-from privlab.sanitizers.base import Sanitizer
+from privlab.hashing import content_hash
+from privlab.sanitizers.base import Identity, Sanitizer, registry
+from privlab.vision.faces import detect_faces
+from privlab.vision.images import as_rgb
+from privlab.vision.ocr import filter_words, read_text
 
 Box = tuple[int, int, int, int]
 
@@ -112,6 +112,18 @@ class HaarFaces(Detector):
                 for x, y, w, h in (found if len(found) else [])]
 
 
+def mtcnn_available() -> bool:
+    """Whether facenet-pytorch (MTCNN) can be imported here.
+
+    Example:
+        >>> isinstance(mtcnn_available(), bool)
+        True
+    """
+    from importlib.util import find_spec
+
+    return find_spec("facenet_pytorch") is not None
+
+
 class MTCNNFaces(Detector):
     """Faces found by MTCNN (facenet-pytorch; install with ``pip install --no-deps facenet-pytorch``)."""
 
@@ -152,7 +164,7 @@ class UserRegions(Detector):
     Args:
         regions: a list aligned with the items to sanitize (each entry a list of boxes
             ``(x0, y0, x1, y1)`` or masks), or a dict keyed by the image's content hash
-            (:func:`privlab.encoders.content_hash`).
+            (:func:`privlab.hashing.content_hash`).
 
     Raises:
         TypeError: ``regions`` neither a list nor a dict.
@@ -193,34 +205,6 @@ class UserRegions(Detector):
                               f"of the image's shape {rgb.shape[:2]}", f"shape {arr.shape}",
                               given_is_text=True)
         return out
-
-
-class CueRegions(Detector):
-    """The ground-truth cue boxes of a generated corpus (:mod:`privlab.datasets.scenes`).
-
-    Images are matched by their pixels, so only the corpus's own images have cues.
-
-    Args:
-        corpus: a :class:`privlab.datasets.scenes.SceneCorpus`.
-        kinds: the cue kinds to propose (the rest are left on purpose).
-    """
-
-    def __init__(self, corpus: Any, kinds: Sequence[str]):
-        from privlab.datasets.scenes import cue_lookup
-
-        unknown = set(kinds) - set(corpus.kinds)
-        if unknown or not kinds:
-            raise invalid("kinds", "CueRegions", f"a non-empty subset of {list(corpus.kinds)}",
-                          list(kinds))
-        self.kinds = tuple(kinds)
-        self._lookup = cue_lookup(corpus)
-        self.name = "cues[" + "+".join(self.kinds) + "]"
-
-    def regions(self, rgb):
-        scene = self._lookup.get(content_hash(rgb))
-        if scene is None:
-            return []
-        return [Region(box_mask(rgb.shape[:2], b), 1.0, "cue") for b in scene.boxes(self.kinds)]
 
 
 class CLIPSegRegions(Detector):
@@ -412,118 +396,123 @@ class RegionSanitizer(ImageSanitizer):
                 "max_coverage": self.max_coverage}
 
 
-def cue_blackout(corpus: Any, kinds: Sequence[str], *, dilate: int = 2,
-                 name: str | None = None) -> RegionSanitizer:
-    """Black out chosen ground-truth cue kinds of a generated corpus (miss the rest on purpose).
+# ----------------------------------------------------------------------------------
+# Registered members: detector-driven blackout and blur offline, text-prompted
+# segmentation for users online
+# ----------------------------------------------------------------------------------
+
+@registry.member("image-identity", modality="image", offline=True,
+                 description="changes nothing (baseline)")
+def image_identity(concepts=None, **kw) -> Identity:
+    """The image baseline: an :class:`Identity` for images.
 
     Example:
-        >>> from privlab.datasets.scenes import celebrity_scenes
-        >>> cue_blackout(celebrity_scenes(1), ["target_face"]).name
-        'blackout cues[target_face]'
+        >>> image_identity().modality
+        'image'
     """
-    det = CueRegions(corpus, kinds)
-    return RegionSanitizer(det, threshold=0.0, dilate=dilate, name=name or f"blackout {det.name}")
+    return Identity(modality="image")
 
 
-# ----------------------------------------------------------------------------------
-# Two-phase LLM pipeline
-# ----------------------------------------------------------------------------------
+@registry.member("face-blackout-yunet", modality="image", offline=True,
+                 description="faces found by YuNet painted black")
+def face_blackout_yunet(concepts=None, **kw) -> RegionSanitizer:
+    """Faces found by YuNet painted black (``kw`` go to :class:`RegionSanitizer`).
 
-CONCEPT_PROMPT = (
-    "List the visual concepts in this image whose removal would hide {concept}. "
-    "Answer as JSON: {{\"concepts\": [\"...\", ...]}}.")
-REDACT_PROMPT = "Black out the following objects in the image: {objects}. Change nothing else."
-
-
-def _concept_list(value: Any) -> list[str]:
-    if not isinstance(value, dict) or not isinstance(value.get("concepts"), list) or not all(
-            isinstance(c, str) for c in value["concepts"]):
-        raise ValueError('expected {"concepts": [strings]}')
-    return [c.strip() for c in value["concepts"] if c.strip()]
+    Example:
+        >>> face_blackout_yunet().name
+        'face blackout (YuNet)'
+    """
+    return RegionSanitizer(YuNetFaces(), name="face blackout (YuNet)", **kw)
 
 
-class LLMTwoPhaseSanitizer(ImageSanitizer):
-    """REDACT/CONCEPT: an image-to-text model lists concepts, an image-editing model redacts them.
+@registry.member("face-blur-yunet", modality="image", offline=True,
+                 description="faces found by YuNet blurred")
+def face_blur_yunet(concepts=None, blur=12, **kw) -> RegionSanitizer:
+    """Faces found by YuNet blurred with a Gaussian of radius ``blur``.
 
-    Phase 1 asks ``concept_client`` (chat with the image attached) which concepts hide
-    ``concept`` in each image and pools the answers into one master list (first seen
-    first); phase 2 asks ``edit_client`` to black them out of every image (``/images/edits``).
-    With ``concepts`` given, phase 1 is skipped (the paper's *Manual* column); with
-    ``concept_client=None`` and no concepts, the editor is asked to remove ``concept``
-    directly (the paper's *None* column).
+    Example:
+        >>> face_blur_yunet().mode
+        'blur'
+    """
+    return RegionSanitizer(YuNetFaces(), mode="blur", blur=blur, name="face blur (YuNet)", **kw)
 
-    Args:
-        concept: the abstract target in words, e.g. ``"the celebrities"``.
-        edit_client: :class:`privlab.llm.LLMClient` of the image-editing model.
-        concept_client: client of the image-to-text model (or None).
-        concepts: a fixed concept list (skips phase 1).
-        concept_prompt, redact_prompt: templates with ``{concept}`` and ``{objects}``.
+
+@registry.member("face-blackout-haar", modality="image", offline=True,
+                 description="faces found by OpenCV's Haar cascade painted black")
+def face_blackout_haar(concepts=None, **kw) -> RegionSanitizer:
+    """Faces found by OpenCV's Haar cascade painted black.
+
+    Example:
+        >>> face_blackout_haar().name
+        'face blackout (Haar)'
+    """
+    return RegionSanitizer(HaarFaces(), name="face blackout (Haar)", **kw)
+
+
+@registry.member("face-blackout-mtcnn", modality="image", offline=mtcnn_available(),
+                 description="faces found by MTCNN painted black (needs facenet-pytorch)")
+def face_blackout_mtcnn(concepts=None, **kw) -> RegionSanitizer:
+    """Faces found by MTCNN painted black.
 
     Raises:
-        ValueError: empty ``concept``.
+        MissingDependencyError: facenet-pytorch is not installed.
     """
-
-    def __init__(self, concept: str, edit_client: Any, concept_client: Any = None, *,
-                 concepts: Sequence[str] | None = None, concept_prompt: str = CONCEPT_PROMPT,
-                 redact_prompt: str = REDACT_PROMPT):
-        if not isinstance(concept, str) or not concept.strip():
-            raise invalid("concept", "LLMTwoPhaseSanitizer", "a non-empty string", concept)
-        self.concept, self.edit_client, self.concept_client = concept, edit_client, concept_client
-        self.fixed = list(concepts) if concepts is not None else None
-        self.concept_prompt, self.redact_prompt = concept_prompt, redact_prompt
-        phase1 = ("manual" if self.fixed is not None else
-                  getattr(concept_client, "model", "none") if concept_client else "none")
-        self.name = f"{getattr(edit_client, 'model', 'editor')}/{phase1}"
-        self.master_list: list[str] = []
-
-    def concepts_for(self, images: Sequence[Any]) -> list[str]:
-        """Phase 1: the pooled concept list for ``images``."""
-        from privlab.llm import image_part
-
-        if self.fixed is not None:
-            return list(self.fixed)
-        if self.concept_client is None:
-            return [self.concept]
-        pooled: list[str] = []
-        for img in images:
-            answer = self.concept_client.chat_json(
-                [{"role": "user", "content": [
-                    {"type": "text", "text": self.concept_prompt.format(concept=self.concept)},
-                    image_part(img)]}], validate=_concept_list)
-            for c in answer:
-                if c.lower() not in {p.lower() for p in pooled}:
-                    pooled.append(c)
-        return pooled or [self.concept]
-
-    def _sanitize(self, items):
-        from PIL import Image
-
-        rgbs = [as_rgb(item, "items", "LLMTwoPhaseSanitizer.sanitize") for item in items]
-        self.master_list = self.concepts_for(rgbs)
-        prompt = self.redact_prompt.format(objects=", ".join(self.master_list),
-                                           concept=self.concept)
-        out = []
-        for rgb in rgbs:
-            edited = self.edit_client.edit_image(rgb, prompt)
-            edited = edited.convert("RGB")
-            if edited.size != (rgb.shape[1], rgb.shape[0]):
-                edited = edited.resize((rgb.shape[1], rgb.shape[0]), Image.BICUBIC)
-            out.append(np.asarray(edited))
-        return out
-
-    def describe(self) -> dict[str, Any]:
-        return {**super().describe(), "concept": self.concept, "concepts": self.master_list,
-                "redact_prompt": hashlib.sha256(self.redact_prompt.encode()).hexdigest()[:8]}
+    return RegionSanitizer(MTCNNFaces(), name="face blackout (MTCNN)", **kw)
 
 
-def mtcnn_available() -> bool:
-    """Whether facenet-pytorch (MTCNN) can be imported here."""
-    from importlib.util import find_spec
+@registry.member("text-blackout-ocr", modality="image", offline=True,
+                 description="text read by rapidocr painted black")
+def text_blackout_ocr(concepts=None, **kw) -> RegionSanitizer:
+    """Text read by rapidocr painted black.
 
-    return find_spec("facenet_pytorch") is not None
+    Example:
+        >>> text_blackout_ocr().name
+        'text blackout (OCR)'
+    """
+    return RegionSanitizer(OCRText(), name="text blackout (OCR)", **kw)
 
 
-__all__ = ["CLIPSegRegions", "CONCEPT_PROMPT", "CueRegions", "Detector", "HaarFaces",
-           "ImageSanitizer", "LLMTwoPhaseSanitizer", "MTCNNFaces", "OCRText", "REDACT_PROMPT",
-           "Region", "RegionSanitizer", "SAM3Regions", "UserRegions", "YuNetFaces", "box_mask",
-           "cue_blackout", "mtcnn_available"]
+@registry.member("faces-and-text-blackout", modality="image", offline=True,
+                 description="YuNet faces and OCR text painted black")
+def faces_and_text_blackout(concepts=None, **kw) -> RegionSanitizer:
+    """YuNet faces and OCR text painted black.
+
+    Example:
+        >>> [d.name for d in faces_and_text_blackout().detectors]
+        ['yunet', 'ocr-text']
+    """
+    return RegionSanitizer([YuNetFaces(), OCRText()], name="faces + text blackout", **kw)
+
+
+@registry.member("clipseg", modality="image", offline=False,
+                 description="text-prompted CLIPSeg regions painted black (hub weights)")
+def clipseg(concepts=("face",), **kw) -> RegionSanitizer:
+    """The concepts, as CLIPSeg prompts, painted black (the weights load on first use).
+
+    Example:
+        >>> clipseg(["face", "name caption"]).detectors[0].name
+        'clipseg[face,name caption]'
+    """
+    return RegionSanitizer(CLIPSegRegions(list(concepts)), **kw)
+
+
+@registry.member("sam3", modality="image", offline=False,
+                 description="SAM 3 text-prompted regions (the paper's knobs)")
+def sam3(concepts=("head", "skin"), **kw) -> RegionSanitizer:
+    """The concepts, as SAM 3 prompts, with the paper's knobs (threshold 0.2, blur 20,
+    dilate 25, min coverage 1e-5) unless ``kw`` sets them.
+
+    Example:
+        >>> s = sam3(); s.detectors[0].name, s.dilate
+        ('sam3[head,skin]', 25)
+    """
+    return RegionSanitizer(SAM3Regions(list(concepts)), **{
+        "threshold": 0.2, "blur": 20, "dilate": 25, "min_coverage": 1e-5, **kw})
+
+
+__all__ = ["CLIPSegRegions", "Detector", "HaarFaces", "ImageSanitizer",
+           "MTCNNFaces", "OCRText", "Region",
+           "RegionSanitizer", "SAM3Regions", "UserRegions", "YuNetFaces", "box_mask", "clipseg",
+           "face_blackout_haar", "face_blackout_mtcnn", "face_blackout_yunet", "face_blur_yunet",
+           "faces_and_text_blackout", "image_identity", "mtcnn_available", "sam3",
+           "text_blackout_ocr"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from privlab.errors import invalid
-from privlab.sanitizers.base import Sanitizer
+from privlab.sanitizers.base import Sanitizer, registry
 from privlab.sanitizers.text import BOX
 
 REDACTION_PROMPT = """You remove one concept from a passage so that a reader can no longer \
@@ -92,4 +92,16 @@ class LLMRedactionSanitizer(Sanitizer):
                 if self.prompt == REDACTION_PROMPT else "custom"}
 
 
-__all__ = ["LLMRedactionSanitizer", "REDACTION_PROMPT"]
+@registry.member("llm", modality="text", offline=False,
+                 description="a language model redacts the concept (needs an endpoint)")
+def llm(concepts=(), concept=None, **kw) -> LLMRedactionSanitizer:
+    """A language model redacts ``concept``, else the study's concepts joined in words.
+
+    Example:
+        >>> llm(["Ken Lay", "Enron"]).concept
+        'Ken Lay, Enron'
+    """
+    return LLMRedactionSanitizer(concept or ", ".join(concepts) or "the target", **kw)
+
+
+__all__ = ["LLMRedactionSanitizer", "REDACTION_PROMPT", "llm"]

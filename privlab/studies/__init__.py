@@ -1,34 +1,37 @@
-"""One module per notebook: a Config dataclass and run(config) -> result."""
+"""One module per notebook, each on the study contract (:mod:`privlab.studies.contract`).
+
+``from privlab.studies import registry`` lists the eleven studies in notebook order::
+
+    >>> from privlab.studies import registry
+    >>> registry.names()[:3]
+    ['quickstart', 'dicaprio', 'mcdonalds']
+
+Each entry's factory is the study's ``run``; its metadata give the notebook number,
+title and module.
+"""
 
 from __future__ import annotations
 
+import importlib
+from typing import Any
 
-class StudyConfig:
-    """Mixin for study configs: ``default()`` picks the smoke settings when asked.
+from privlab.studies.contract import Headline, StudyConfig, StudyResult
 
-    A study's Config overrides :meth:`smoke` with its tiny settings; notebooks and
-    ``run(None)`` call :meth:`default`, which returns them when ``PRIVLAB_SMOKE=1``.
+#: Study modules in notebook order (00 ... 10).
+STUDY_MODULES = ("quickstart", "dicaprio", "mcdonalds", "avengers", "enron", "known_epsilon",
+                 "face_generators", "redacbench", "spia", "calibration", "finetune")
 
-    Example:
-        >>> from dataclasses import dataclass
-        >>> @dataclass
-        ... class Demo(StudyConfig):
-        ...     n: int = 100
-        ...     @classmethod
-        ...     def smoke(cls, **overrides):
-        ...         return cls(**{"n": 3, **overrides})
-        >>> Demo.default().n in (3, 100)
-        True
-    """
 
-    @classmethod
-    def smoke(cls, **overrides):
-        """Tiny settings for tests and ``PRIVLAB_SMOKE=1`` (the full ones unless overridden)."""
-        return cls(**overrides)
+def __getattr__(name: str) -> Any:
+    # The registry fills as the study modules import; load them all on first use so the
+    # listing is complete without importing every study's dependencies up front.
+    if name == "registry":
+        for module in STUDY_MODULES:
+            importlib.import_module(f"{__name__}.{module}")
+        from privlab.studies.contract import registry
 
-    @classmethod
-    def default(cls, **overrides):
-        """:meth:`smoke` when ``privlab.config.smoke()`` is true, else the full settings."""
-        from privlab.config import smoke
+        return registry
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-        return cls.smoke(**overrides) if smoke() else cls(**overrides)
+
+__all__ = ["Headline", "STUDY_MODULES", "StudyConfig", "StudyResult", "registry"]

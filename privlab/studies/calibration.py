@@ -22,10 +22,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from privlab.calibration import DEFAULT_PERCENTILES, CalibrationTable, calibrate_pair
+from privlab.contrastive.calibration import DEFAULT_PERCENTILES, CalibrationTable, calibrate_pair
 from privlab.datasets.concepts import DEFAULT_SETS, concept_words, load_concept_folder
 from privlab.errors import invalid
-from privlab.studies import StudyConfig
+from privlab.studies.contract import Headline, StudyConfig, registry
+
+STUDY = "09 calibration"
 
 DEFAULT_PAIRS = (("dogs", "cats"), ("oranges", "lemons"), ("dogs", "oranges"), ("cats", "lemons"))
 DEFAULT_IMAGE_PAIRS = (("cat", "horse"), ("astronaut", "rocket"), ("cat", "coffee"),
@@ -55,6 +57,7 @@ class Config(StudyConfig):
         image_seed: seed of the generated variations.
         image_size: side of the generated images in pixels.
         image_dilate: grow each blackout by this many pixels (0: exactly the mask).
+        images: also calibrate the image pairs (:func:`run_images`).
     """
 
     pairs: tuple[tuple[str, str], ...] = DEFAULT_PAIRS
@@ -69,14 +72,15 @@ class Config(StudyConfig):
     image_seed: int = 0
     image_size: int = 224
     image_dilate: int = 0
+    images: bool = True
 
     @classmethod
-    def smoke(cls) -> "Config":
+    def smoke_settings(cls) -> dict:
         """Tiny settings: two pairs, eight sentences each; two image pairs, four images
         each, under the fast generic member only."""
-        return cls(pairs=DEFAULT_PAIRS[:2], per_concept=8,
-                   image_pairs=(("cat", "horse"), ("cat", "coffee")),
-                   image_members=("efficientnet-lite0",), image_n=4)
+        return {"pairs": DEFAULT_PAIRS[:2], "per_concept": 8,
+                "image_pairs": (("cat", "horse"), ("cat", "coffee")),
+                "image_members": ("efficientnet-lite0",), "image_n": 4}
 
 
 def load_sets(source: str) -> dict[str, tuple[str, ...]]:
@@ -94,24 +98,24 @@ def load_sets(source: str) -> dict[str, tuple[str, ...]]:
     return load_concept_folder(source)
 
 
-def run(config: Config | None = None) -> CalibrationTable:
-    """Boundary percentiles for every pair and encoder.
+def run_text(config: Config | None = None) -> CalibrationTable:
+    """Boundary percentiles for every text pair and encoder.
 
     Example:
-        >>> t = run(Config(pairs=(("dogs", "cats"),), encoders=("lexical",), per_concept=3))
+        >>> t = run_text(Config(pairs=(("dogs", "cats"),), encoders=("lexical",), per_concept=3))
         >>> t.to_frame()["pairs"].tolist()
         [9]
     """
     from privlab.sanitizers import ConceptListSanitizer
 
-    config = config or Config.default()
+    config = config or Config.for_notebook()
     sets = load_sets(config.source)
     pairs = []
     for encoder in config.encoders:
         for c, d in config.pairs:
             for name in (c, d):
                 if name not in sets:
-                    raise invalid("pairs", "calibration.run", f"concepts among {sorted(sets)}", name)
+                    raise invalid("pairs", "calibration.run_text", f"concepts among {sorted(sets)}", name)
             items_c = sets[c][:config.per_concept] if config.per_concept else sets[c]
             items_d = sets[d][:config.per_concept] if config.per_concept else sets[d]
             pairs.append(calibrate_pair(
@@ -173,11 +177,11 @@ def run_images(config: Config | None = None) -> CalibrationTable:
     :meth:`privlab.datasets.image_concepts.ConceptImageSet.sanitizer`.
 
     Returns:
-        A :class:`privlab.calibration.CalibrationTable` whose provenance records the
+        A :class:`privlab.contrastive.calibration.CalibrationTable` whose provenance records the
         image source, seed, size, members and the pixel hash of each concept set.
 
     """
-    config = config or Config.default()
+    config = config or Config.for_notebook()
     members = tuple(config.image_members)
     if not members:
         raise invalid("image_members", "calibration.run_images", "a non-empty tuple of image "
@@ -204,7 +208,7 @@ def headline(table: CalibrationTable, images: CalibrationTable | None = None) ->
 
     Example:
         >>> import numpy as np
-        >>> from privlab.calibration import PairCalibration
+        >>> from privlab.contrastive.calibration import PairCalibration
         >>> t = CalibrationTable((PairCalibration("a", "b", "e", np.zeros((1, 1)),
         ...                                       {95.0: 0.1}, (1, 1), (1, 1)),))
         >>> headline(t, t)
@@ -223,5 +227,70 @@ def headline(table: CalibrationTable, images: CalibrationTable | None = None) ->
     return out
 
 
-__all__ = ["Config", "DEFAULT_IMAGE_MEMBERS", "DEFAULT_IMAGE_PAIRS", "DEFAULT_PAIRS", "headline",
-           "load_image_sets", "load_sets", "run", "run_images"]
+@dataclass
+class CalibrationStudyResult:
+    """Study 09's result: the text boundaries and, when asked for, the image boundaries.
+
+    Attributes:
+        config: the settings that produced it.
+        text: boundaries of the text pairs.
+        images: boundaries of the image pairs (None when ``config.images`` is False).
+    """
+
+    config: Config
+    text: CalibrationTable
+    images: CalibrationTable | None = None
+
+    @property
+    def provenance(self) -> dict:
+        """The text and image tables' provenance."""
+        return {"text": self.text.provenance,
+                "images": self.images.provenance if self.images is not None else None}
+
+    def to_frame(self):
+        """Both tables' percentile rows, with a ``modality`` column."""
+        import pandas as pd
+
+        frames = [self.text.to_frame().assign(modality="text")]
+        if self.images is not None:
+            frames.append(self.images.to_frame().assign(modality="image"))
+        return pd.concat(frames, ignore_index=True)
+
+    def headline(self) -> Headline:
+        """The 95th percentiles, with what they rest on."""
+        sets = ("privlab's own concept sentence sets" if self.config.source == "default"
+                else f"concept sets from {self.config.source}")
+        caveats = [f"text: {sets}, {', '.join(self.config.encoders)}"]
+        if self.images is not None:
+            caveats.append(
+                "images: seeded variations of packaged sample photos with exact masks, "
+                f"members {', '.join(self.config.image_members)} (offline stand-ins)"
+                if self.config.image_source == "generated"
+                else f"images: folder {self.config.image_source}")
+        return Headline(STUDY, headline(self.text, self.images),
+                        "descriptive: percentiles of boundaries between familiar concepts "
+                        "(a ruler for reading a resolution, not a privacy guarantee)",
+                        tuple(caveats))
+
+    def _repr_html_(self) -> str:
+        return self.to_frame().to_html(index=False, float_format=lambda v: f"{v:.4f}")
+
+
+@registry.member("calibration", number="09", title=STUDY, notebook="09_calibration")
+def run(config: Config | None = None) -> CalibrationStudyResult:
+    """Study 09: boundaries for the text pairs, and for the image pairs when ``config.images``.
+
+    Example:
+        >>> r = run(Config(pairs=(("dogs", "cats"),), encoders=("lexical",), per_concept=3,
+        ...                images=False))
+        >>> r.text.to_frame()["pairs"].tolist(), r.images
+        ([9], None)
+    """
+    config = config or Config.for_notebook()
+    return CalibrationStudyResult(config, run_text(config),
+                                  run_images(config) if config.images else None)
+
+
+__all__ = ["CalibrationStudyResult", "Config", "DEFAULT_IMAGE_MEMBERS", "DEFAULT_IMAGE_PAIRS",
+           "DEFAULT_PAIRS", "STUDY", "headline", "load_image_sets", "load_sets", "run",
+           "run_images", "run_text"]

@@ -17,7 +17,9 @@ from dataclasses import dataclass
 
 from privlab.datasets.scenes import CELEBRITY_KINDS, celebrity_scenes
 from privlab.studies._images import ImageStudyConfig, ImageStudyResult, run_image_study
+from privlab.studies.contract import registry
 
+STUDY = "01 DiCaprio"
 PRESETS = {
     "every cue": CELEBRITY_KINDS,
     "faces only": ("target_face", "other_face"),
@@ -41,23 +43,24 @@ class Config(ImageStudyConfig):
     encoders: tuple[str, ...] = DEFAULT_ENCODERS
 
     @classmethod
-    def smoke(cls) -> "Config":
+    def smoke_settings(cls) -> dict:
         """Tiny settings for tests and ``PRIVLAB_SMOKE=1``."""
-        return cls(n_images=4, sanitizers=("cues:every cue", "cues:faces only",
-                                           "cues:second face left", "face-blackout-yunet"))
+        return dict(n_images=4, sanitizers=("cues:every cue", "cues:faces only",
+                                            "cues:second face left", "face-blackout-yunet"))
 
 
+@registry.member("dicaprio", number="01", title=STUDY, notebook="01_dicaprio")
 def run(config: Config | None = None) -> ImageStudyResult:
     """Audit every sanitizer under every member on the celebrity corpus (or a folder).
 
     Args:
-        config: settings (default :meth:`Config.default`).
+        config: settings (default :meth:`Config.for_notebook`).
 
     Returns:
         An :class:`privlab.studies._images.ImageStudyResult`.
     """
-    config = config or Config.default()
-    return run_image_study("01 DiCaprio", config, corpus_factory=celebrity_scenes, presets=PRESETS)
+    config = config or Config.for_notebook()
+    return run_image_study(STUDY, config, corpus_factory=celebrity_scenes, presets=PRESETS)
 
 
-__all__ = ["Config", "DEFAULT_ENCODERS", "DEFAULT_SANITIZERS", "PRESETS", "run"]
+__all__ = ["STUDY", "Config", "DEFAULT_ENCODERS", "DEFAULT_SANITIZERS", "PRESETS", "run"]

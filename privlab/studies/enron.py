@@ -20,8 +20,10 @@ from pathlib import Path
 from privlab.datasets.enron import default_mailbox_path, load_mailbox
 from privlab.datasets.text_corpora import TextCorpus, executive_mailbox
 from privlab.errors import invalid
-from privlab.studies.avengers import TextStudyResult, run_text_study
-from privlab.studies import StudyConfig
+from privlab.studies._text import TextStudyResult, encoder_caveat, run_text_study
+from privlab.studies.contract import StudyConfig, registry
+
+STUDY = "04 Enron"
 
 DEFAULT_SANITIZERS = ("presidio", "entity-types", "regex-pii", "concept-list")
 SMOKE_LIMIT = 16
@@ -35,7 +37,7 @@ class Config(StudyConfig):
         corpus: ``"auto"`` (the real mailbox when present, else offline), ``"real"``,
             ``"offline"``, or a path to a mailbox in any layout
             :func:`privlab.datasets.enron.read_emails` reads.
-        sanitizers: sanitizer specs (see :func:`privlab.studies.avengers.build_sanitizer`).
+        sanitizers: sanitizer specs (see :func:`privlab.studies._text.build_sanitizer`).
         encoders: distance mechanisms (registry names).
         limit: use only the first ``limit`` selected emails (None: all).
         proxy: for the offline mailbox, ``"9"`` or ``"49"``.
@@ -52,9 +54,40 @@ class Config(StudyConfig):
     progress: bool = False
 
     @classmethod
-    def smoke(cls) -> "Config":
+    def smoke_settings(cls) -> dict:
         """Tiny settings: the first 16 selected emails (or the nine offline ones)."""
-        return cls(limit=SMOKE_LIMIT, proxy="9")
+        return {"limit": SMOKE_LIMIT, "proxy": "9"}
+
+
+class EnronResult(TextStudyResult):
+    """Study 04's result: Table 2 rows, headlined by Presidio (the paper's focus)."""
+
+    def summary(self) -> str:
+        """Presidio's resolution and witness beside its exact-name baseline.
+
+        Falls back to the best sanitizer when Presidio was not run.
+        """
+        name = "presidio" if "presidio" in self.table else self.best()
+        a = self.table[name]
+        member = a.members[0]
+        w = member.witness
+        text = (f"{name} on {len(self.corpus)} emails: resolution {member.value:.3f} "
+                f"(witness {w.audited},{w.reference})")
+        if a.baseline is not None:
+            text += f", name kept in {a.baseline.count} ({a.baseline.share:.2%})"
+        return text
+
+
+def caveats(config: Config, corpus: TextCorpus) -> tuple[str, ...]:
+    """What study 04's numbers rest on: which mailbox, selected how, under which encoders."""
+    if corpus.name.startswith("enron:"):
+        data = (f"real emails: {len(corpus)} selected from {Path(corpus.source).name} "
+                f"(mentioning {corpus.names[0]}, at most 500 words, repeated bodies dropped)")
+    else:
+        data = (f"{len(corpus)} emails written by privlab about a fictional executive "
+                "(seeded leaks with ground truth), not the Enron corpus")
+    return (data, encoder_caveat(config.encoders),
+            "sanitizers run with their packaged offline models")
 
 
 def load_corpus(config: Config) -> TextCorpus:
@@ -84,7 +117,8 @@ def load_corpus(config: Config) -> TextCorpus:
                   choice)
 
 
-def run(config: Config | None = None) -> TextStudyResult:
+@registry.member("enron", number="04", title=STUDY, notebook="04_enron")
+def run(config: Config | None = None) -> EnronResult:
     """Run study 04 (Table 2: resolution, witness and exact-name baseline per sanitizer).
 
     Example:
@@ -93,10 +127,11 @@ def run(config: Config | None = None) -> TextStudyResult:
         >>> r.table["concept-list"].baseline.count
         0
     """
-    config = config or Config.default()
+    config = config or Config.for_notebook()
     corpus = load_corpus(config)
     return run_text_study("04 Enron", corpus, config.sanitizers, config.encoders,
-                          top_k=config.top_k, progress=config.progress)
+                          top_k=config.top_k, progress=config.progress, label=STUDY,
+                          caveats=caveats(config, corpus), result_type=EnronResult)
 
 
 def context_witnesses(result: TextStudyResult, sanitizer: str):
@@ -107,7 +142,7 @@ def context_witnesses(result: TextStudyResult, sanitizer: str):
     """
     import pandas as pd
 
-    from privlab.contrastive import name_pattern
+    from privlab.names import name_pattern
 
     pattern = name_pattern(result.corpus.names)
     rows = [{"audited": w.audited, "reference": w.reference, "difference": round(w.difference, 4),
@@ -126,30 +161,5 @@ def table2(result: TextStudyResult):
     return frame[[c for c in cols if c in frame.columns]]
 
 
-def panel(config: Config | None = None):
-    """Interactive panel: encoder, corpus, sanitizers, email limit; press Run."""
-    import ipywidgets as w
-    from IPython.display import display
-
-    from privlab.studies.avengers import sanitizer_options
-    from privlab.widgets import StudyPanel, encoder_picker
-
-    config = config or Config.default()
-    controls = {
-        "encoder": encoder_picker(config.encoders[0], include_online=False),
-        "corpus": w.Dropdown(options=["auto", "real", "offline"], value=config.corpus,
-                             description="Corpus"),
-        "sanitizers": w.SelectMultiple(options=sanitizer_options(), value=config.sanitizers,
-                                       description="Sanitizers", rows=6),
-        "limit": w.IntText(value=config.limit or 0, description="Emails (0 = all)"),
-    }
-
-    def build(encoder, corpus, sanitizers, limit):
-        return Config(corpus=corpus, sanitizers=tuple(sanitizers), encoders=(encoder,),
-                      limit=limit or None, proxy=config.proxy, top_k=config.top_k)
-
-    return StudyPanel(controls, build, run, lambda result: display(table2(result)))
-
-
-__all__ = ["Config", "DEFAULT_SANITIZERS", "context_witnesses", "load_corpus", "panel", "run",
-           "table2"]
+__all__ = ["Config", "DEFAULT_SANITIZERS", "EnronResult", "STUDY", "caveats", "context_witnesses",
+           "load_corpus", "run", "table2"]

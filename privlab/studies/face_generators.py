@@ -18,12 +18,13 @@ from it.
   logistic regression and a threshold are fixed on development rows, and the fixed rule
   is evaluated once on the test rows; :func:`privlab.epsilon.certified_epsilon` turns the
   error counts into simultaneous lower confidence bounds (Bonferroni over every error
-  rate of every selected pair of every audited table), valid if the rows are iid draws;
+  rate of every selected pair of every audited table), valid if the rows are iid draws
+  (the procedure is :mod:`privlab.epsilon.pairs`);
 * ``record`` — what a documented rerun must state (the paper's Appendix A), with
   "not recorded" wherever the table does not say.
 
 Without a table file the study generates the offline default with the toy face
-generator of :mod:`privlab.datasets.face_embeddings`, at a weak and at a strong setting,
+generator of :mod:`privlab.datasets.toy_faces`, at a weak and at a strong setting,
 so the routes can be seen to respond. No generator here has a known privacy value:
 the results describe the data, they calibrate nothing.
 """
@@ -31,7 +32,6 @@ the results describe the data, they calibrate nothing.
 from __future__ import annotations
 
 import html
-import itertools
 import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -40,13 +40,15 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from privlab.datasets.face_embeddings import EmbeddingTable, environment_versions, \
-    load_embedding_table, toy_face_table
-from privlab.epsilon import AUDITORS, AuditTable, Status, audit_pairs, certified_epsilon, \
-    clopper_pearson_upper
-from privlab.epsilon.auditors import choose_threshold
+from privlab.datasets.face_embeddings import EmbeddingTable, load_embedding_table
+from privlab.datasets.toy_faces import environment_versions, toy_face_table
+from privlab.epsilon import AUDITORS, EpsilonAuditTable, Status, audit_pairs
+from privlab.epsilon.pairs import certify_pairs, identity_pairs, select_on_development, \
+    split_rows
 from privlab.errors import invalid, wrong_type
-from privlab.studies import StudyConfig
+from privlab.studies.contract import Headline, StudyConfig, registry
+
+STUDY = "06 face generators"
 
 DEFAULT_METHODS = ("gaussmech", "kde-lr", "kde-lr-0.01", "mmd-tv", "roc-ht")
 ROUTE_NAMES = {"gaussmech": "GaussMech", "kde-lr": "KDE-LR α=0", "kde-lr-0.01": "KDE-LR α=0.01",
@@ -101,12 +103,9 @@ class Config(StudyConfig):
     vector_column: str | None = None
 
     @classmethod
-    def smoke(cls, **overrides) -> "Config":
+    def smoke_settings(cls) -> dict:
         """Tiny settings for tests and ``PRIVLAB_SMOKE=1`` (a few seconds)."""
-        base = dict(n_per_identity=30, methods=("gaussmech", "kde-lr-0.01", "mmd-tv",
-                                                "roc-ht"))
-        base.update(overrides)
-        return cls(**base)
+        return dict(n_per_identity=30, methods=("gaussmech", "kde-lr-0.01", "mmd-tv", "roc-ht"))
 
 
 @dataclass
@@ -116,7 +115,7 @@ class Condition:
     Attributes:
         name: e.g. ``"toy weak (strength 0.1)"`` or the file name.
         table: the loaded or generated :class:`EmbeddingTable`.
-        audit: every route on every pair (:class:`privlab.epsilon.AuditTable`).
+        audit: every route on every pair (:class:`privlab.epsilon.EpsilonAuditTable`).
         certificate: one row per selected pair: development AUC, test counts, errors,
             Clopper–Pearson upper bounds, ``epsilon_lb`` and the ``attainable`` ceiling.
         split: per identity, development and test row counts.
@@ -124,7 +123,7 @@ class Condition:
 
     name: str
     table: EmbeddingTable = field(repr=False)
-    audit: AuditTable = field(repr=False)
+    audit: EpsilonAuditTable = field(repr=False)
     certificate: pd.DataFrame
     split: pd.DataFrame = field(repr=False)
 
@@ -186,7 +185,19 @@ class FaceGeneratorResult:
         """Same as :meth:`summary` (the table to read by its ``status`` column)."""
         return self.summary()
 
-    def headline(self) -> str:
+    def headline(self) -> Headline:
+        """:meth:`summary_line` with its status and what it rests on."""
+        if self.config.table is None:
+            data = (f"embeddings of privlab's toy face generator ({self.config.n_per_identity} "
+                    f"outputs per identity) under {self.config.encoder}, not a real generator")
+        else:
+            data = f"embedding table {self.config.table}"
+        return Headline(STUDY, self.summary_line(),
+                        "finite-sample certificate (reserved test, Clopper–Pearson) beside "
+                        "diagnostic and uncertified routes; none is a known ε",
+                        (data, "rows assumed iid; pairs selected on development rows only"))
+
+    def summary_line(self) -> str:
         """The certified bounds, per condition, with their assumption."""
         parts = []
         for c in self.conditions:
@@ -201,114 +212,14 @@ class FaceGeneratorResult:
         return "; ".join(parts) + f" — {conf:g}% simultaneous, iid rows assumed, no known ε"
 
     def _repr_html_(self) -> str:
-        return (f"<b>{html.escape(self.headline())}</b>"
+        return (f"<b>{html.escape(self.summary_line())}</b>"
                 + self.summary().round(3).to_html(index=False)
                 + self.certificates().round(4).to_html(index=False))
 
 
 # ----------------------------------------------------------------------------------
-# Building blocks
+# Building blocks (the pair list, split, selection and certificate: privlab.epsilon.pairs)
 # ----------------------------------------------------------------------------------
-
-def identity_pairs(labels: Sequence[str], n_pairs: int, seed: int = 0) -> list[tuple[str, str]]:
-    """The first ``n_pairs`` of all unordered identity pairs, shuffled with ``seed``.
-
-    Every route uses the same list, so their summaries describe the same pairs.
-
-    Args:
-        labels: identity labels (duplicates ignored).
-        n_pairs: how many pairs to keep (at least 1).
-        seed: seed of the shuffle.
-
-    Returns:
-        ``[(label_a, label_b), ...]`` with ``label_a < label_b``.
-
-    Raises:
-        PrivlabValueError: fewer than two identities or ``n_pairs`` < 1.
-
-    Example:
-        >>> sorted(identity_pairs(["b", "a", "c", "a"], 10))
-        [('a', 'b'), ('a', 'c'), ('b', 'c')]
-    """
-    caller = "identity_pairs"
-    ids = sorted(set(map(str, labels)))
-    if len(ids) < 2:
-        raise invalid("labels", caller, "at least two identities", ids)
-    if isinstance(n_pairs, bool) or not isinstance(n_pairs, (int, np.integer)) or n_pairs < 1:
-        raise invalid("n_pairs", caller, "a positive integer", n_pairs)
-    every = list(itertools.combinations(ids, 2))
-    order = np.random.default_rng(seed).permutation(len(every))
-    return [every[k] for k in order[: int(n_pairs)]]
-
-
-def split_rows(labels: Sequence[str], dev_fraction: float, seed: int = 0) -> np.ndarray:
-    """Boolean mask of development rows: a seeded share of each identity's rows.
-
-    Each identity keeps ``round(dev_fraction · n)`` development rows (at least one, and
-    at least one test row when it has two or more).
-
-    Example:
-        >>> int(split_rows(["a"] * 10 + ["b"] * 4, 0.7).sum())
-        10
-    """
-    caller = "split_rows"
-    if isinstance(dev_fraction, bool) or not isinstance(dev_fraction, (int, float)) \
-            or not 0 < dev_fraction < 1:
-        raise invalid("dev_fraction", caller, "in (0, 1)", dev_fraction)
-    labels = np.asarray(labels).astype(str)
-    rng = np.random.default_rng(seed)
-    dev = np.zeros(len(labels), dtype=bool)
-    for lab in sorted(set(labels.tolist())):
-        where = np.flatnonzero(labels == lab)
-        k = int(round(dev_fraction * len(where)))
-        k = min(max(k, 1), max(len(where) - 1, 1))
-        dev[rng.permutation(where)[:k]] = True
-    return dev
-
-
-def select_pairs(pairs: Sequence[tuple[str, str]], scores: Sequence[float], n_select: int,
-                 distinct_identities: bool = True) -> list[int]:
-    """Indices of the most distinguishable pairs, best first (ties: earlier pair first).
-
-    Args:
-        pairs: candidate pairs.
-        scores: one score per pair (larger: easier to tell apart), e.g. development AUC.
-        n_select: how many to select.
-        distinct_identities: skip a pair that shares an identity with one already chosen.
-
-    Example:
-        >>> select_pairs([("a", "b"), ("a", "c"), ("c", "d")], [0.9, 0.99, 0.8], 2)
-        [1]
-        >>> select_pairs([("a", "b"), ("a", "c"), ("c", "d")], [0.9, 0.99, 0.8], 2, False)
-        [1, 0]
-    """
-    order = sorted(range(len(pairs)), key=lambda k: (-float(scores[k]), k))
-    chosen, used = [], set()
-    for k in order:
-        if len(chosen) >= n_select:
-            break
-        a, b = pairs[k]
-        if distinct_identities and (a in used or b in used):
-            continue
-        chosen.append(k)
-        used.update((a, b))
-    return chosen
-
-
-def _fixed_rule(dev_a: np.ndarray, dev_b: np.ndarray, alpha: float, delta: float,
-                test_sizes: tuple[int, int]):
-    """Logistic regression (C = 1, lbfgs, 1000 iterations) and threshold on development
-    rows only; returns the fixed scoring function, orientation and threshold."""
-    from sklearn.linear_model import LogisticRegression
-
-    x = np.vstack([dev_a, dev_b])
-    y = np.r_[np.zeros(len(dev_a)), np.ones(len(dev_b))]
-    model = LogisticRegression(C=1.0, solver="lbfgs", max_iter=1000).fit(x, y)
-    orientation, cut = choose_threshold(model.decision_function(dev_a),
-                                        model.decision_function(dev_b), alpha, delta,
-                                        test_sizes)
-    return model.decision_function, orientation, cut
-
 
 def _load(cfg: Config) -> list[tuple[str, EmbeddingTable]]:
     if cfg.table is not None:
@@ -426,50 +337,18 @@ def appendix_a_record(table: EmbeddingTable, pairs: Sequence[tuple[str, str]] | 
 
 def _certificate_selection(table: EmbeddingTable, pairs, cfg: Config):
     dev = split_rows(table.labels, cfg.dev_fraction, cfg.seed)
-    usable = [p for p in pairs if min((table.labels[dev] == lab).sum() for lab in p) >= 5
-              and min((table.labels[~dev] == lab).sum() for lab in p) >= 1]
-    if not usable:
-        return dev, [], {}
-    ranking = audit_pairs(table.embeddings[dev], table.labels[dev], usable, methods=["roc-ht"],
-                          delta=cfg.delta, seed=cfg.seed, min_rows=5)
-    auc = {r.provenance["pair"]: r.details["auc"] for r in ranking.results}
-    chosen = select_pairs(usable, [auc[p] for p in usable], cfg.n_select,
-                          cfg.distinct_identities)
-    return dev, [usable[k] for k in chosen], auc
+    chosen, auc = select_on_development(table.embeddings, table.labels, dev, pairs,
+                                        cfg.n_select, cfg.distinct_identities, cfg.delta,
+                                        cfg.seed)
+    return dev, chosen, auc
 
 
-def _certificate_rows(table: EmbeddingTable, dev: np.ndarray, chosen, auc, alpha: float,
-                      delta: float) -> pd.DataFrame:
-    rows = []
-    for la, lb in chosen:
-        ia, ib = table.labels == la, table.labels == lb
-        dev_a, dev_b = table.embeddings[ia & dev], table.embeddings[ib & dev]
-        test_a, test_b = table.embeddings[ia & ~dev], table.embeddings[ib & ~dev]
-        score, orientation, cut = _fixed_rule(dev_a, dev_b, alpha, delta,
-                                              (len(test_a), len(test_b)))
-        # the fixed rule meets the test rows exactly once, here
-        fp = int(np.sum(orientation * score(test_a) > orientation * cut))
-        fn = int(np.sum(orientation * score(test_b) <= orientation * cut))
-        rows.append({"id_a": la, "id_b": lb, "dev_auc": auc[(la, lb)],
-                     "n_test_a": len(test_a), "n_test_b": len(test_b),
-                     "false_positives": fp, "false_negatives": fn,
-                     "u_fpr": clopper_pearson_upper(fp, len(test_a), alpha),
-                     "u_fnr": clopper_pearson_upper(fn, len(test_b), alpha),
-                     "epsilon_lb": certified_epsilon(fp, len(test_a), fn, len(test_b), alpha,
-                                                     delta),
-                     "attainable": certified_epsilon(0, len(test_a), 0, len(test_b), alpha,
-                                                     delta),
-                     "alpha_per_rate": alpha, "status": Status.CERTIFICATE.value})
-    return pd.DataFrame(rows, columns=["id_a", "id_b", "dev_auc", "n_test_a", "n_test_b",
-                                       "false_positives", "false_negatives", "u_fpr", "u_fnr",
-                                       "epsilon_lb", "attainable", "alpha_per_rate", "status"])
-
-
+@registry.member("face_generators", number="06", title=STUDY, notebook="06_face_generators")
 def run(config: Config | None = None) -> FaceGeneratorResult:
     """Run study 06.
 
     Args:
-        config: settings; default :meth:`Config.default`.
+        config: settings; default :meth:`Config.for_notebook`.
 
     Returns:
         A :class:`FaceGeneratorResult`.
@@ -478,7 +357,7 @@ def run(config: Config | None = None) -> FaceGeneratorResult:
         PrivlabValueError / PrivlabTypeError: invalid settings, an unreadable or
             malformed table, pairs with unknown labels or too few rows.
     """
-    cfg = Config.default() if config is None else config
+    cfg = Config.for_notebook() if config is None else config
     _check(cfg)
     loaded = _load(cfg)
     first = loaded[0][1]
@@ -506,8 +385,9 @@ def run(config: Config | None = None) -> FaceGeneratorResult:
     for name, table, dev, chosen, auc in selections:
         audit = audit_pairs(table.embeddings, table.labels, pairs, methods=list(cfg.methods),
                             delta=cfg.delta, seed=cfg.seed, family_alpha=cfg.alpha,
-                            min_rows=cfg.min_rows) if cfg.methods else AuditTable([], {})
-        cert = _certificate_rows(table, dev, chosen, auc, alpha_rate, cfg.delta)
+                            min_rows=cfg.min_rows) if cfg.methods else EpsilonAuditTable([], {})
+        cert = certify_pairs(table.embeddings, table.labels, dev, chosen, alpha_rate, cfg.delta,
+                             auc)
         split = pd.DataFrame({"development": pd.Series(table.labels[dev]).value_counts(),
                               "test": pd.Series(table.labels[~dev]).value_counts()}
                              ).fillna(0).astype(int).sort_index()

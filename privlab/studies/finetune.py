@@ -5,9 +5,9 @@ target's cues, so a sanitizer that removes the face but leaves an object the tar
 always seen with can pass the test. Does training the mechanism on media of the target
 with coarse captions only ("a picture of Eileen Collins") make the test see it?
 
-The corpus is generated here, with ground truth. Each scene shows one person's portrait
-(the two real faces shipped by installed packages: Eileen Collins, the target, and Grace
-Hopper, the contrast identity the paper's two-subject training also has) and, in every
+The corpus is generated, with ground truth, by :mod:`privlab.datasets.identity_scenes`.
+Each scene shows one person's portrait (the two real faces shipped by installed packages:
+Eileen Collins, the target, and Grace Hopper, the contrast identity the paper's two-subject training also has) and, in every
 other scene, that person's *signature object*: a framed space-shuttle poster for the
 target, a framed coffee picture for the contrast person. The remaining scenes carry a
 neutral mug. Only coarse captions are used for training; the signature object is never
@@ -29,119 +29,15 @@ from typing import Any
 
 import numpy as np
 
-from privlab.datasets.scenes import (CANVAS, CELEBRITY_TARGET, OTHER_PERSON, Cue, Scene,
-                                     SceneCorpus, shipped_faces)
+from privlab.datasets.identity_scenes import IDENTITY_KINDS, SIGNATURES, identity_scenes
+from privlab.datasets.scenes import CELEBRITY_TARGET, OTHER_PERSON, SceneCorpus
 from privlab.errors import invalid
-from privlab.studies import StudyConfig
+from privlab.studies.contract import Headline, StudyConfig, registry
 
-IDENTITY_KINDS = ("face", "signature")
-SIGNATURES = {CELEBRITY_TARGET: "space shuttle poster", OTHER_PERSON: "coffee picture"}
+STUDY = "10 fine-tuning"
 CAPTION = "a picture of {}"
 SANITIZERS = {"face (signature left)": ("face",), "face and signature": ("face", "signature")}
 BASES = ("efficientnet-lite0", "sface")
-
-
-# ---------------------------------------------------------------------------------------
-# The corpus
-# ---------------------------------------------------------------------------------------
-def _framed(picture: np.ndarray, height: int) -> np.ndarray:
-    from PIL import Image
-
-    im = Image.fromarray(picture)
-    width = int(round(height * im.width / im.height))
-    inner = np.asarray(im.resize((width, height), Image.BICUBIC))
-    framed = np.full((height + 8, width + 8, 3), 30, dtype=np.uint8)
-    framed[4:-4, 4:-4] = inner
-    return framed
-
-
-def _signature_picture(person: str) -> np.ndarray:
-    from skimage import data
-
-    return data.rocket() if person == CELEBRITY_TARGET else data.coffee()
-
-
-def _mug(rng: np.random.Generator, height: int) -> np.ndarray:
-    width = int(height * 0.8)
-    mug = np.empty((height, width, 3), dtype=np.uint8)
-    mug[:] = rng.integers(120, 200, 3)
-    mug[int(height * 0.2):, int(width * 0.15):int(width * 0.7)] = rng.integers(40, 220, 3)
-    return mug
-
-
-def identity_scenes(person: str, n: int, seed: int = 0, signature_every: int = 2) -> SceneCorpus:
-    """Scenes of one person, with that person's signature object in some of them.
-
-    Each scene has a generated background, the person's portrait (scaled, mirrored,
-    re-lit; cue ``face``) in one half, and in the other half the person's signature
-    object (cue ``signature``) when ``index % signature_every == 0``, else a neutral mug.
-    Boxes never overlap.
-
-    Args:
-        person: ``"Eileen Collins"`` (signature: a space-shuttle poster) or
-            ``"Grace Hopper"`` (signature: a coffee picture).
-        n: number of scenes.
-        seed: random seed of positions, sizes, colours and mirroring.
-        signature_every: the signature object appears in every this-many-th scene.
-
-    Returns:
-        A :class:`privlab.datasets.scenes.SceneCorpus` with kinds ``("face",
-        "signature")``; ``target`` is the person.
-
-    Raises:
-        ValueError: an unknown person or a non-positive size.
-
-    Example:
-        >>> corpus = identity_scenes("Eileen Collins", 2)
-        >>> [sorted(s.kinds()) for s in corpus.scenes]
-        [['face', 'signature'], ['face']]
-    """
-    from PIL import Image, ImageEnhance
-
-    if person not in SIGNATURES:
-        raise invalid("person", "identity_scenes", f"one of {list(SIGNATURES)}", person)
-    for name, value in (("n", n), ("signature_every", signature_every)):
-        if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
-            raise invalid(name, "identity_scenes", "a positive int", value)
-    face = shipped_faces()[person]
-    picture = _signature_picture(person)
-    width, height = CANVAS
-    scenes = []
-    digest = __import__("hashlib").sha256()
-    for i in range(int(n)):
-        rng = np.random.default_rng([seed, 7000 + i, len(person)])
-        top = rng.integers(90, 230, 3)
-        t = np.linspace(0.0, 1.0, height)[:, None, None]
-        img = (top * (1 - t) + np.clip(top - rng.integers(20, 70, 3), 0, 255) * t) * np.ones((1, width, 1))
-        img[int(height * rng.uniform(0.78, 0.86)):] = rng.integers(60, 140, 3)
-        img = np.clip(img + rng.normal(0, 3.0, img.shape), 0, 255).astype(np.uint8)
-        left = bool(rng.random() < 0.5)
-        slot, other = ((12, 228), (252, 468)) if left else ((252, 468), (12, 228))
-        ph = int(rng.integers(150, 230))
-        im = Image.fromarray(face)
-        im = im.resize((int(round(face.shape[1] * ph / face.shape[0])), ph), Image.BICUBIC)
-        if rng.random() < 0.5:
-            im = im.transpose(Image.FLIP_LEFT_RIGHT)
-        portrait = np.asarray(ImageEnhance.Brightness(im).enhance(float(rng.uniform(0.85, 1.15))))
-        x = int(rng.integers(slot[0], max(slot[0] + 1, slot[1] - portrait.shape[1])))
-        y = int(rng.integers(40, 290 - ph + 1))
-        img[y:y + ph, x:x + portrait.shape[1]] = portrait
-        cues = [Cue("face", (x, y, x + portrait.shape[1], y + ph), person)]
-        if i % signature_every == 0:
-            patch = _framed(picture, int(rng.integers(100, 140)))
-            label = SIGNATURES[person]
-        else:
-            patch, label = _mug(rng, int(rng.integers(60, 90))), ""
-        ox = int(rng.integers(other[0], max(other[0] + 1, other[1] - patch.shape[1])))
-        oy = 40 if label else 290 - patch.shape[0]
-        img[oy:oy + patch.shape[0], ox:ox + patch.shape[1]] = patch
-        if label:
-            cues.append(Cue("signature", (ox, oy, ox + patch.shape[1], oy + patch.shape[0]), label))
-        digest.update(img.tobytes())
-        scenes.append(Scene(img, cues, i, "identity"))
-    provenance = {"corpus": f"identity:{person}", "n": int(n), "seed": seed,
-                  "signature_every": signature_every, "pixels_sha256": digest.hexdigest()[:16]}
-    return SceneCorpus(f"identity:{person}", person, scenes, IDENTITY_KINDS, {}, provenance)
 
 
 # ---------------------------------------------------------------------------------------
@@ -179,9 +75,9 @@ class Config(StudyConfig):
     top_k: int = 5
 
     @classmethod
-    def smoke(cls) -> "Config":
+    def smoke_settings(cls) -> dict:
         """Tiny settings for tests and ``PRIVLAB_SMOKE=1``."""
-        return cls(epochs=15, gallery_size=8, heldout_size=6)
+        return {"epochs": 15, "gallery_size": 8, "heldout_size": 6}
 
 
 @dataclass
@@ -256,17 +152,26 @@ class FinetuneResult:
         return pd.DataFrame({"epoch": range(len(self.losses) + 1),
                              "loss": [self.initial_loss] + list(self.losses)})
 
-    def headline(self) -> str:
+    def summary(self) -> str:
         """Base vs fine-tuned resolution on the face blackout, in one line."""
         label = next(iter(self.audits))
-        return (f"{label}: base {self.base} δ*={self.resolution(label, 'base'):.4f}, "
-                f"fine-tuned δ*={self.resolution(label, 'fine-tuned'):.4f}; "
-                f"held-out identity accuracy {self.identity_accuracy:.2f}")
+        return (f"{label}: base δ*={self.resolution(label, 'base'):.4f} "
+                f"vs fine-tuned δ*={self.resolution(label, 'fine-tuned'):.4f} "
+                f"({self.config.base_encoder}, {self.config.loss}, {self.config.epochs} epochs)")
+
+    def headline(self) -> Headline:
+        """:meth:`summary` with its status and what it rests on."""
+        return Headline(STUDY, self.summary(), self.status, (
+            f"generated identity scenes ({self.config.gallery_size} training and "
+            f"{self.config.heldout_size} held-out per identity; a sample photo as the face)",
+            f"fine-tuned D: a projection over the frozen offline {self.config.base_encoder}, "
+            f"trained on this corpus's coarse captions (held-out identity accuracy "
+            f"{self.identity_accuracy:.2f})"))
 
     def _repr_html_(self) -> str:
         frame = self.to_frame().drop(columns=["encoder"])
         parts = [f"<div><b>Study 10, fine-tuning D</b> ({html.escape(self.status)}): "
-                 f"{html.escape(self.headline())}.",
+                 f"{html.escape(self.summary())}.",
                  frame.to_html(index=False, float_format=lambda v: f"{v:.4f}"),
                  "<p>What the fine-tuned D associates with the target (held-out images):</p>",
                  self.learned.to_html(index=False, float_format=lambda v: f"{v:.3f}"),
@@ -289,11 +194,12 @@ def _check_config(config: Config) -> None:
             raise invalid(name, caller, "an int of at least 2", value)
 
 
+@registry.member("finetune", number="10", title=STUDY, notebook="10_finetuning")
 def run(config: Config | None = None) -> FinetuneResult:
     """Train the adapter on coarse captions, then audit held-out scenes under base and tuned D.
 
     Args:
-        config: settings (default :meth:`Config.default`).
+        config: settings (default :meth:`Config.for_notebook`).
 
     Returns:
         A :class:`FinetuneResult`.
@@ -305,10 +211,10 @@ def run(config: Config | None = None) -> FinetuneResult:
 
     from privlab.contrastive import audit, corpus_hash
     from privlab.encoders import get_encoder
-    from privlab.finetune import train_adapter
-    from privlab.sanitizers.image import cue_blackout
+    from privlab.encoders.adapter import train_adapter
+    from privlab.datasets.scene_cues import cue_blackout
 
-    config = config or Config.default()
+    config = config or Config.for_notebook()
     _check_config(config)
     people = (CELEBRITY_TARGET, OTHER_PERSON)
     train = [identity_scenes(p, config.gallery_size, seed=config.seed) for p in people]

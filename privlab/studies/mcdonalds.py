@@ -15,7 +15,9 @@ from dataclasses import dataclass
 
 from privlab.datasets.scenes import BRAND_KINDS, brand_scenes
 from privlab.studies._images import ImageStudyConfig, ImageStudyResult, run_image_study
+from privlab.studies.contract import registry
 
+STUDY = "02 McDonald's"
 PRESETS = {
     "every cue": BRAND_KINDS,
     "logos and name (food left)": ("logo", "small_logo", "brand_text"),
@@ -39,23 +41,24 @@ class Config(ImageStudyConfig):
     encoders: tuple[str, ...] = DEFAULT_ENCODERS
 
     @classmethod
-    def smoke(cls) -> "Config":
+    def smoke_settings(cls) -> dict:
         """Tiny settings for tests and ``PRIVLAB_SMOKE=1``."""
-        return cls(n_images=3, sanitizers=("cues:every cue", "cues:logos and name (food left)",
-                                           "cues:logos and food (name left)"))
+        return dict(n_images=3, sanitizers=("cues:every cue", "cues:logos and name (food left)",
+                                            "cues:logos and food (name left)"))
 
 
+@registry.member("mcdonalds", number="02", title=STUDY, notebook="02_mcdonalds")
 def run(config: Config | None = None) -> ImageStudyResult:
     """Audit every sanitizer under every member on the brand corpus (or a folder).
 
     Args:
-        config: settings (default :meth:`Config.default`).
+        config: settings (default :meth:`Config.for_notebook`).
 
     Returns:
         An :class:`privlab.studies._images.ImageStudyResult`.
     """
-    config = config or Config.default()
-    return run_image_study("02 McDonald's", config, corpus_factory=brand_scenes, presets=PRESETS)
+    config = config or Config.for_notebook()
+    return run_image_study(STUDY, config, corpus_factory=brand_scenes, presets=PRESETS)
 
 
-__all__ = ["Config", "DEFAULT_ENCODERS", "DEFAULT_SANITIZERS", "PRESETS", "run"]
+__all__ = ["STUDY", "Config", "DEFAULT_ENCODERS", "DEFAULT_SANITIZERS", "PRESETS", "run"]

@@ -1,7 +1,7 @@
 """Study 00, quickstart: does removing a name remove the person?
 
 Twelve short texts about one well-known person are sanitized twice, with a weak concept
-list (her name) and a strong one (the name plus identifying details), and audited with
+list (his name) and a strong one (the name plus identifying details), and audited with
 the symmetric contrastive test: every text is both audited and reference.
 
     resolution = max(0, max_ij  E(X_c(x_i)) . (E(x_j) - E(X_c(x_j))))
@@ -14,14 +14,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from privlab.contrastive import ContrastiveAudit, audit
+from privlab.contrastive import STATUS, ContrastiveAudit, audit
 from privlab.datasets import quickstart as corpus
 from privlab.errors import invalid
 from privlab.sanitizers import ConceptListSanitizer
+from privlab.studies._text import encoder_caveat
+from privlab.studies.contract import Headline, StudyConfig, registry
+
+STUDY = "00 quickstart"
 
 
 @dataclass
-class Config:
+class Config(StudyConfig):
     """Settings of the quickstart study.
 
     Attributes:
@@ -37,6 +41,8 @@ class Config:
     strong_concepts: tuple[str, ...] = corpus.STRONG_CONCEPTS
     texts: tuple[str, ...] = corpus.TEXTS
     top_k: int = 3
+
+    # The quickstart is small enough that its smoke settings are its full settings.
 
 
 @dataclass
@@ -75,19 +81,33 @@ class QuickstartResult:
             f"sanitized y (item {w.reference})": w.reference_sanitized,
             "signed difference": round(w.difference, 4)}])
 
-    def headline(self) -> str:
-        """The line ``make demo`` prints."""
+    @property
+    def provenance(self) -> dict:
+        """Encoder, concept lists, corpus hash and size."""
+        first = next(iter(self.audits.values()), None)
+        return {"encoder": self.config.encoder, "weak_concepts": list(self.config.weak_concepts),
+                "strong_concepts": list(self.config.strong_concepts),
+                "texts": len(self.config.texts), "top_k": self.config.top_k,
+                "corpus_hash": first.corpus if first else None}
+
+    def headline(self) -> Headline:
+        """Both lists' resolutions and decisive witnesses, and what they rest on."""
         parts = []
         for label, a in self.audits.items():
             w = a.members[0].witness
             parts.append(f"{label} list: resolution {a.members[0].value:.3f} "
                          f"(witness x{w.audited}/y{w.reference})")
-        return f"{self.config.encoder}: " + "; ".join(parts)
+        data = (f"{len(self.config.texts)} short texts written by privlab"
+                if self.config.texts == corpus.TEXTS else f"{len(self.config.texts)} user texts")
+        return Headline(STUDY, f"{self.config.encoder}: " + "; ".join(parts), STATUS,
+                        (data, encoder_caveat([self.config.encoder]),
+                         "symmetric test: every text is both audited and reference"))
 
     def _repr_html_(self) -> str:
         return self.to_frame().to_html(index=False)
 
 
+@registry.member("quickstart", number="00", title=STUDY, notebook="00_quickstart")
 def run(config: Config | None = None) -> QuickstartResult:
     """Audit the weak and the strong concept list on the quickstart corpus.
 
@@ -102,7 +122,7 @@ def run(config: Config | None = None) -> QuickstartResult:
         >>> sorted(r.audits), r.audits["weak"].baseline.count
         (['strong', 'weak'], 0)
     """
-    config = config or Config()
+    config = config or Config.for_notebook()
     if not config.texts:
         raise invalid("texts", "quickstart.run", "a non-empty sequence of texts", config.texts)
     result = QuickstartResult(config)
@@ -113,30 +133,4 @@ def run(config: Config | None = None) -> QuickstartResult:
     return result
 
 
-def render(result: QuickstartResult) -> None:
-    """Display the summary table and both decisive witnesses (used by the panel)."""
-    from IPython.display import Markdown, display
-
-    display(result.to_frame())
-    for label in result.audits:
-        display(Markdown(f"**Decisive witness, {label} list**"))
-        display(result.witness_frame(label))
-
-
-def config_from_values(encoder: str, weak: str, strong: str) -> Config:
-    """A :class:`Config` from widget values (concept lists as one-per-line text)."""
-    from privlab.widgets import parse_concepts
-
-    return Config(encoder=encoder, weak_concepts=parse_concepts(weak),
-                  strong_concepts=parse_concepts(strong))
-
-
-def panel(config: Config | None = None):
-    """The interactive panel: pick the encoder, edit both concept lists, press Run."""
-    from privlab.widgets import StudyPanel, concept_editor, encoder_picker
-
-    config = config or Config()
-    controls = {"encoder": encoder_picker(config.encoder, include_online=False),
-                "weak": concept_editor(config.weak_concepts, description="Weak list"),
-                "strong": concept_editor(config.strong_concepts, description="Strong list")}
-    return StudyPanel(controls, config_from_values, run, render)
+__all__ = ["Config", "QuickstartResult", "STUDY", "run"]

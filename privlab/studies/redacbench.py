@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from privlab.config import shared_data_dir, smoke
+from privlab.config import shared_data_dir
 from privlab.errors import invalid
 from privlab.redaction.redacbench import (
     Iterative,
@@ -27,6 +27,9 @@ from privlab.redaction.redacbench import (
     sample_path,
     strategies,
 )
+from privlab.studies.contract import Headline, StudyConfig, registry
+
+STUDY = "07 RedacBench"
 
 
 def data_options() -> list[str]:
@@ -42,7 +45,7 @@ def data_options() -> list[str]:
 
 
 @dataclass
-class Config:
+class Config(StudyConfig):
     """Settings of the RedacBench study.
 
     Attributes:
@@ -61,9 +64,9 @@ class Config:
     max_documents: int | None = None
 
     @classmethod
-    def smoke(cls) -> "Config":
+    def smoke_settings(cls) -> dict:
         """The smallest settings."""
-        return cls(max_documents=4)
+        return {"max_documents": 4}
 
 
 @dataclass
@@ -92,6 +95,33 @@ class RedacBenchStudyResult:
 
         frames = [r.to_frame().assign(strategy=label) for label, r in self.results.items()]
         return pd.concat(frames, ignore_index=True)
+
+    def best(self) -> str:
+        """The strategy (or round) with the highest Security."""
+        frame = self.to_frame()
+        return str(frame.sort_values("security", ascending=False).iloc[0]["strategy"])
+
+    def summary(self) -> str:
+        """The most secure strategy's Security and Utility, beside the judge's error rate."""
+        best = self.best()
+        chosen = self.results[best]
+        return (f"{best}: security {chosen.security:.2f}, utility {chosen.utility:.2f} "
+                f"(judge {self.provenance['judge']}, false 'not inferable' "
+                f"{self.judge_errors.false_not_inferable:.2f})")
+
+    def headline(self) -> Headline:
+        """:meth:`summary` with its status and what it rests on."""
+        data = self.config.data
+        if data == "sample":
+            data_note = (f"{len(self.documents)} short documents written by privlab, with "
+                         "propositions and policies written by the same author")
+        elif data == "spia":
+            data_note = f"{len(self.documents)} documents derived from SPIA PANORAMA-151"
+        else:
+            data_note = f"{len(self.documents)} documents from {Path(data).name}"
+        return Headline(STUDY, self.summary(), self.status,
+                        (data_note, f"judge: {self.provenance['judge']}",
+                         "headline shows the strategy with the highest Security"))
 
     def _repr_html_(self) -> str:
         e = self.judge_errors
@@ -127,12 +157,12 @@ def load_data(data: str, max_documents: int | None = None) -> list:
     return docs[:max_documents] if max_documents is not None else docs
 
 
+@registry.member("redacbench", number="07", title=STUDY, notebook="07_redacbench")
 def run(config: Config | None = None) -> RedacBenchStudyResult:
     """Redact, judge and score every strategy: the whole RedacBench study in one call.
 
     Args:
-        config: settings (default :class:`Config`, or :meth:`Config.smoke` when
-            ``PRIVLAB_SMOKE=1``).
+        config: settings (default :meth:`Config.for_notebook`).
 
     Returns:
         A :class:`RedacBenchStudyResult`.
@@ -142,7 +172,7 @@ def run(config: Config | None = None) -> RedacBenchStudyResult:
         >>> r.to_frame()["strategy"].tolist()
         ['none']
     """
-    config = config or (Config.smoke() if smoke() else Config())
+    config = config or Config.for_notebook()
     if not isinstance(config.rounds, int) or config.rounds < 1:
         raise invalid("rounds", "studies.redacbench Config", "an int >= 1", config.rounds)
     docs = load_data(config.data, config.max_documents)

@@ -16,10 +16,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from privlab.config import shared_data_dir, smoke
+from privlab.config import shared_data_dir
 from privlab.errors import invalid
-from privlab.redaction.spia import ProtectionResult, file_digest, load_spia, protection
-from privlab.redaction.spia_spans import SpanRecall, anonymize, anonymizer_options, span_recall
+from privlab.hashing import file_hash
+from privlab.redaction.spia import ProtectionResult, load_spia, protection
+from privlab.redaction.spia.spans import SpanRecall, anonymize, anonymizer_options, span_recall
+from privlab.studies.contract import Headline, StudyConfig, registry
+
+STUDY = "08 SPIA"
 
 
 def default_data() -> str:
@@ -35,15 +39,15 @@ def default_data() -> str:
 
 
 @dataclass
-class Config:
+class Config(StudyConfig):
     """Settings of the SPIA study.
 
     Attributes:
         data: a SPIA JSON-lines file, or ``"sample"`` for the privlab-written sample.
-        anonymizers: names from :func:`privlab.redaction.spia_spans.anonymizer_options`;
+        anonymizers: names from :func:`privlab.redaction.spia.spans.anonymizer_options`;
             unavailable ones are skipped with the reason recorded.
-        adversary: a name in :data:`privlab.redaction.spia_adversaries.adversaries`.
-        matcher: a name in :data:`privlab.redaction.spia_adversaries.matchers`.
+        adversary: a name in :data:`privlab.redaction.spia.adversaries.adversaries`.
+        matcher: a name in :data:`privlab.redaction.spia.matching.matchers`.
         max_documents: use the first this many documents (None: all).
     """
 
@@ -55,9 +59,9 @@ class Config:
     max_documents: int | None = None
 
     @classmethod
-    def smoke(cls) -> "Config":
+    def smoke_settings(cls) -> dict:
         """The smallest settings (a few documents, three anonymizers)."""
-        return cls(anonymizers=("none", "regex-pii", "gold-spans"), max_documents=8)
+        return {"anonymizers": ("none", "regex-pii", "gold-spans"), "max_documents": 8}
 
 
 @dataclass
@@ -109,6 +113,26 @@ class SPIAStudyResult:
         return frame.merge(inferred, how="left", left_on=["data_id", "subject"],
                            right_index=True)
 
+    def summary(self) -> str:
+        """The anonymizer with the highest token recall: its recall beside CPR and IPR."""
+        table = self.to_frame()
+        row = table.sort_values("token recall", ascending=False).iloc[0]
+        return (f"{row['anonymizer']}: token recall {row['token recall']:.2f}, "
+                f"CPR {row['CPR']:.2f}, IPR {row['IPR']:.2f} ({self.provenance['adversary']})")
+
+    def headline(self) -> Headline:
+        """:meth:`summary` with its status and what it rests on."""
+        if self.config.data == "sample":
+            data = f"{len(self.documents)} documents written by privlab in SPIA's schema"
+        else:
+            data = f"{len(self.documents)} documents of {Path(self.config.data).name} (real)"
+        notes = [data, f"adversary: {self.provenance['adversary']}, matcher: "
+                       f"{self.provenance['matcher']}"]
+        if any(name.startswith("gold") for name in self.protection):
+            notes.append("'gold-' anonymizers mask the annotated spans they are scored on "
+                         "(oracles)")
+        return Headline(STUDY, self.summary(), self.status, tuple(notes))
+
     def _repr_html_(self) -> str:
         skipped = "".join(f"<li>{k}: {v}</li>" for k, v in self.skipped.items())
         return (f"<p><b>SPIA</b> — adversary {self.provenance.get('adversary')}, "
@@ -117,12 +141,12 @@ class SPIAStudyResult:
                 + (f"<p>Skipped:</p><ul>{skipped}</ul>" if skipped else ""))
 
 
+@registry.member("spia", number="08", title=STUDY, notebook="08_spia")
 def run(config: Config | None = None) -> SPIAStudyResult:
     """Anonymize, attack and score: the whole SPIA study in one call.
 
     Args:
-        config: settings (default :class:`Config`, or :meth:`Config.smoke` when
-            ``PRIVLAB_SMOKE=1``).
+        config: settings (default :meth:`Config.for_notebook`).
 
     Returns:
         A :class:`SPIAStudyResult`.
@@ -135,11 +159,12 @@ def run(config: Config | None = None) -> SPIAStudyResult:
         >>> r.to_frame()[["anonymizer", "CPR"]].values.tolist()
         [['none', 1.0], ['gold-spans', 1.0]]
     """
-    from privlab.redaction.spia_adversaries import adversaries, matchers
-    from privlab.redaction.spia_sample import entities_from_profiles, sample_records
-    from privlab.redaction.spia_spans import entity_file_for, load_entities
+    from privlab.redaction.spia.adversaries import adversaries
+    from privlab.redaction.spia.matching import matchers
+    from privlab.redaction.spia.sample import entities_from_profiles, sample_records
+    from privlab.redaction.spia.spans import entity_file_for, load_entities
 
-    config = config or (Config.smoke() if smoke() else Config())
+    config = config or Config.for_notebook()
     if config.data == "sample":
         records, digest = sample_records(), "privlab sample"
         entities, span_source = entities_from_profiles(records), "derived from the profiles"
@@ -148,7 +173,7 @@ def run(config: Config | None = None) -> SPIAStudyResult:
         if not path.is_file():
             raise invalid("data", "studies.spia.run", "a SPIA JSON-lines file or 'sample'",
                           config.data)
-        records, digest = load_spia(path), file_digest(path)
+        records, digest = load_spia(path), file_hash(path, 16)
         entity_path = entity_file_for(path)
         if entity_path is not None:
             entities, span_source = load_entities(entity_path), entity_path.name

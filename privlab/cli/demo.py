@@ -1,0 +1,61 @@
+"""``privlab demo``: run every study notebook on its embedded defaults.
+
+Writes each executed notebook and an HTML copy under ``reports/`` and prints one
+headline per notebook: the study, the number that matters, what kind of claim it is
+(status) and what it rests on (caveats).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+
+def register(subparsers) -> None:
+    """Add the ``demo`` subcommand."""
+    parser = subparsers.add_parser("demo", help="run every notebook headless and print headlines")
+    parser.add_argument("--notebooks", type=Path, default=None,
+                        help="folder of NN_*.ipynb (default: the repository's notebooks/)")
+    parser.add_argument("--out", type=Path, default=None, help="report folder (default reports/)")
+    parser.add_argument("--smoke", action="store_true", help="smallest settings (a quick check)")
+    parser.add_argument("--only", nargs="*", default=None,
+                        help="notebook number prefixes to run, e.g. 00 05")
+    parser.set_defaults(handler=run)
+
+
+def run(args) -> int:
+    """Execute the notebooks in order; exit status 1 if any failed."""
+    from privlab.cli.run_notebooks import notebook_paths, run_notebook
+
+    paths = notebook_paths(args.notebooks)
+    if args.only:
+        paths = [p for p in paths if p.name[:2] in set(args.only)]
+    if not paths:
+        print("privlab demo: no notebooks found", file=sys.stderr)
+        return 1
+    failed = 0
+    print(f"Running {len(paths)} notebooks headless"
+          f"{' on smoke settings' if args.smoke else ' on their embedded defaults'}...",
+          flush=True)
+    for path in paths:
+        result = run_notebook(path, args.out, smoke=args.smoke)
+        if not result.ok:
+            failed += 1
+            last = re.sub(r"\x1b\[[0-9;]*m", "", result.error or "").strip().splitlines()
+            print(f"FAILED  {path.name} after {result.seconds:.0f}s: {last[-1] if last else ''} "
+                  f"(see {result.executed})", flush=True)
+            continue
+        if not result.headlines:
+            print(f"{path.stem:<18} ran (no headline printed)   [{result.seconds:.0f}s, "
+                  f"{result.html}]", flush=True)
+        for headline in result.headlines:
+            print(f"{headline.study:<18} {headline.text}   [{result.seconds:.0f}s, {result.html}]",
+                  flush=True)
+            print(f"{'':<18} status: {headline.status}", flush=True)
+            if headline.caveats:
+                print(f"{'':<18} rests on: {'; '.join(headline.caveats)}", flush=True)
+    from privlab.config import reports_dir
+
+    print(f"Executed notebooks and HTML reports are in {args.out or reports_dir()}")
+    return 1 if failed else 0

@@ -1,0 +1,521 @@
+"""Contrastive audit orchestration: originals x sanitizer x encoders -> resolutions.
+
+Every contrastive study (text or image) runs the same pipeline::
+
+    originals --sanitizer--> sanitized --encoders--> (S, T) --kernel--> Resolution
+                                                              \\--> utility, witnesses
+
+This module does that once, for any kind of item. Items are opaque: texts, PIL images or
+arrays all work, because only the sanitizer and the encoders look inside them.
+
+Public API (stable)
+-------------------
+``audit(originals, sanitizer=None, *, sanitized=None, encoders=("minilm",), references=None,
+references_sanitized=None, names=None, top_k=5, progress=False) -> ContrastiveAudit``
+    One sanitizer, one or more encoders. Symmetric by default (every original is both
+    audited and reference, as in every study of the paper); pass ``references`` (and
+    optionally ``references_sanitized``) for the asymmetric test. ``sanitized`` skips
+    the sanitizer when the outputs already exist (for example from an API run earlier).
+    ``names`` (text only) adds the exact-name baseline of Table 2.
+
+``audit_many(originals, sanitizers, **same) -> AuditTable``
+    Several sanitizers on the same corpus; ``AuditTable.to_frame()`` has one row per
+    (sanitizer, encoder) with resolution, witness, utility and the name baseline.
+
+``exact_name_baseline(texts, names) -> NameBaseline``
+    Sanitized texts that still contain any of ``names`` (case-insensitive, whole words,
+    any whitespace between the words of a name).
+
+``utility(E, E_sanitized) -> ndarray``
+    Cosine between each original and its sanitized version (rows of unit embeddings).
+
+``shared_terms(a, b)``
+    Content words two texts share (to highlight what a text witness retained).
+
+Results
+-------
+:class:`EncoderAudit` holds, for one encoder, the :class:`privlab.resolution.Resolution`,
+the per-item utility and the decisive :class:`Witness` (indices, the four items involved
+and the signed difference). :class:`ContrastiveAudit` holds the sanitized items, one
+``EncoderAudit`` per encoder, the optional :class:`NameBaseline`, and the provenance: the
+sanitizer's settings, the encoder names and a hash of the corpus. The ensemble
+resolution (the cautious reading for sensitive releases) is the largest member's.
+
+Status: a resolution is a model- and corpus-relative diagnostic. 0 means no violation
+was detected for these items, these references and these encoders, not that the
+sanitized items are private.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from privlab.errors import invalid, item_list, wrong_type
+from privlab.hashing import sequence_hash
+from privlab.names import name_pattern
+from privlab.resolution import Resolution, reference_directions, resolution
+
+STATUS = "diagnostic (model- and corpus-relative)"
+
+
+# ---------------------------------------------------------------------------------------
+# Small building blocks
+# ---------------------------------------------------------------------------------------
+def corpus_hash(items: Sequence[Any]) -> str:
+    """A short SHA-256 over the items' content hashes, in order (provenance of a corpus).
+
+    Example:
+        >>> corpus_hash(["a", "b"]) == corpus_hash(["a", "b"]) != corpus_hash(["b", "a"])
+        True
+    """
+    return sequence_hash(items)
+
+
+def utility(E, E_sanitized) -> np.ndarray:
+    """Cosine between each original and its sanitized version.
+
+    Args:
+        E: ``(n, d)`` unit embeddings of the originals.
+        E_sanitized: ``(n, d)`` unit embeddings of the sanitized items, row for row.
+
+    Returns:
+        ``(n,)`` float64; 1 means the sanitizer changed nothing the encoder sees.
+
+    Raises:
+        ValueError: different shapes.
+
+    Example:
+        >>> utility(np.eye(2), np.array([[1.0, 0.0], [1.0, 0.0]])).tolist()
+        [1.0, 0.0]
+    """
+    E = np.asarray(E, dtype=np.float64)
+    F = np.asarray(E_sanitized, dtype=np.float64)
+    if E.shape != F.shape or E.ndim != 2:
+        raise invalid("E_sanitized", "utility", f"of the same 2-D shape as E {E.shape}",
+                      f"shape {F.shape}", given_is_text=True)
+    return np.sum(E * F, axis=1)
+
+
+@dataclass(frozen=True)
+class NameBaseline:
+    """The exact-name baseline: sanitized texts that still contain the target's name.
+
+    Attributes:
+        names: the names searched (case-insensitive, whole words).
+        count: how many texts still contain one.
+        total: how many texts were searched.
+        indices: which ones, ascending.
+    """
+
+    names: tuple[str, ...]
+    count: int
+    total: int
+    indices: tuple[int, ...]
+
+    @property
+    def share(self) -> float:
+        """``count / total`` (0 for an empty corpus)."""
+        return self.count / self.total if self.total else 0.0
+
+
+def exact_name_baseline(texts: Sequence[str], names: Iterable[str]) -> NameBaseline:
+    """Count texts that still contain any of ``names`` (case-insensitive).
+
+    This detects explicit identifiers only, never identifying context; the resolution
+    test is what surfaces the latter.
+
+    Args:
+        texts: sanitized texts.
+        names: the target's names, e.g. ``["Ken Lay", "Kenneth Lay"]``.
+
+    Returns:
+        A :class:`NameBaseline`.
+
+    Raises:
+        TypeError: a text is not a string.
+
+    Example:
+        >>> b = exact_name_baseline(["Ken Lay said", "█████ said", "ken  lay"], ["Ken Lay"])
+        >>> b.count, b.indices, round(b.share, 3)
+        (2, (0, 2), 0.667)
+    """
+    pattern = name_pattern(names)
+    hits = []
+    for index, text in enumerate(texts):
+        if not isinstance(text, str):
+            raise wrong_type(f"texts[{index}]", "exact_name_baseline", "a str", text)
+        if pattern.search(text):
+            hits.append(index)
+    return NameBaseline(tuple(n for n in names), len(hits), len(texts), tuple(hits))
+
+
+_STOP = frozenset("""a an the and or but if of to in on at by for with from as is are was were be
+been being it its this that these those i me my we our you your he him his she her they them
+their what which who whom not no so than too very can will just do does did have has had
+about into over after before up down out off again then once there here when where why how all
+any both each few more most other some such only own same s t don should now re ve ll d m
+would could also like get got one really think know""".split())
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z'\-]+|\d[\d,.$]*")
+
+
+def shared_terms(a: str, b: str, *, min_length: int = 3) -> list[str]:
+    """Content words of ``a`` that also occur in ``b`` (case-insensitive), in ``a``'s order.
+
+    Used to highlight what a sanitized witness retained that connects it to the
+    reference. Stop words and words shorter than ``min_length`` are ignored.
+
+    Example:
+        >>> shared_terms("The superhero movie was long", "a superhero team movie")
+        ['superhero', 'movie']
+    """
+    if not isinstance(a, str) or not isinstance(b, str):
+        raise wrong_type("a", "shared_terms", "two strings", a if not isinstance(a, str) else b)
+    other = {w.lower() for w in _TOKEN.findall(b)}
+    out: list[str] = []
+    for word in _TOKEN.findall(a):
+        low = word.lower()
+        if len(low) >= min_length and low not in _STOP and low in other and low not in out:
+            out.append(low)
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# Results
+# ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Witness:
+    """One trial: sanitized audited item ``i`` against reference ``j``.
+
+    Attributes:
+        audited: index of the audited item.
+        reference: index of the reference.
+        difference: the signed difference ``E(X_c(x_i)) . (E(y_j) - E(X_c(y_j)))``.
+        audited_original: ``x_i``.
+        audited_sanitized: ``X_c(x_i)`` (what would be released).
+        reference_original: ``y_j``.
+        reference_sanitized: ``X_c(y_j)``.
+    """
+
+    audited: int
+    reference: int
+    difference: float
+    audited_original: Any = field(repr=False)
+    audited_sanitized: Any = field(repr=False)
+    reference_original: Any = field(repr=False)
+    reference_sanitized: Any = field(repr=False)
+
+    def retained_terms(self) -> list[str]:
+        """Content words the sanitized audited text shares with the original reference."""
+        if isinstance(self.audited_sanitized, str) and isinstance(self.reference_original, str):
+            return shared_terms(self.audited_sanitized, self.reference_original)
+        return []
+
+
+@dataclass(frozen=True)
+class EncoderAudit:
+    """The test under one distance mechanism.
+
+    Attributes:
+        encoder: the encoder's name.
+        resolution: the kernel's :class:`Resolution` (witness, top trials, per-item maxima).
+        utility: ``(m,)`` cosine between each audited original and its sanitized version.
+        witnesses: the top trials as :class:`Witness` objects, the decisive one first.
+    """
+
+    encoder: str
+    resolution: Resolution
+    utility: np.ndarray = field(repr=False)
+    witnesses: tuple[Witness, ...] = field(repr=False)
+
+    @property
+    def value(self) -> float:
+        """The resolution ``delta*``."""
+        return self.resolution.value
+
+    @property
+    def witness(self) -> Witness:
+        """The decisive witness."""
+        return self.witnesses[0]
+
+    @property
+    def mean_utility(self) -> float:
+        """Mean cosine between originals and their sanitized versions."""
+        return float(np.mean(self.utility))
+
+
+@dataclass(frozen=True)
+class ContrastiveAudit:
+    """One sanitizer audited under one or more encoders.
+
+    Attributes:
+        sanitizer: the sanitizer's provenance (``describe()``), or ``{"sanitizer":
+            "given"}`` when sanitized items were passed in.
+        members: one :class:`EncoderAudit` per encoder, in the order given.
+        originals: the audited originals.
+        sanitized: their sanitized versions, in order.
+        baseline: the exact-name baseline (text with ``names``), else None.
+        corpus: hash of the audited originals (and references when asymmetric).
+        symmetric: whether the audited set was the reference set.
+        status: what kind of number the resolution is.
+    """
+
+    sanitizer: dict
+    members: tuple[EncoderAudit, ...]
+    originals: list = field(repr=False)
+    sanitized: list = field(repr=False)
+    baseline: NameBaseline | None
+    corpus: str
+    symmetric: bool = True
+    status: str = STATUS
+
+    @property
+    def name(self) -> str:
+        return str(self.sanitizer.get("sanitizer", "sanitizer"))
+
+    @property
+    def unchanged(self) -> int:
+        """How many items the sanitizer left unchanged.
+
+        An unchanged reference does not capture the concept for this sanitizer
+        (``y = X_c(y)``) and can never witness a violation; a sanitizer that changes
+        nothing trivially scores 0, so read the resolution together with this count.
+        """
+        from privlab.hashing import content_hash
+
+        return sum(content_hash(a) == content_hash(b)
+                   for a, b in zip(self.originals, self.sanitized))
+
+    @property
+    def value(self) -> float:
+        """The ensemble resolution: the largest member's (cautious reading)."""
+        return max(m.value for m in self.members)
+
+    def member(self, encoder: str) -> EncoderAudit:
+        """The audit under ``encoder`` (by name)."""
+        for m in self.members:
+            if m.encoder == encoder:
+                return m
+        raise invalid("encoder", "ContrastiveAudit.member",
+                      f"one of {[m.encoder for m in self.members]}", encoder)
+
+    def rows(self) -> list[dict]:
+        """One plain dict per encoder (the rows of :meth:`to_frame`)."""
+        out = []
+        for m in self.members:
+            w = m.witness
+            row = {"sanitizer": self.name, "encoder": m.encoder, "resolution": m.value,
+                   "max_difference": m.resolution.max_difference,
+                   "witness": (w.audited, w.reference), "utility": m.mean_utility,
+                   "flagged": int(m.resolution.flagged().size), "items": len(self.originals),
+                   "unchanged": self.unchanged}
+            if self.baseline is not None:
+                row["name_matches"] = self.baseline.count
+                row["name_share"] = self.baseline.share
+            row["corpus"] = self.corpus
+            out.append(row)
+        return out
+
+    def to_frame(self):
+        """A DataFrame with one row per encoder."""
+        import pandas as pd
+
+        return pd.DataFrame(self.rows())
+
+    def _repr_html_(self) -> str:
+        parts = [f"<div><b>{_esc(self.name)}</b>: ensemble resolution {self.value:.4f} "
+                 f"({self.status}); {len(self.originals)} items, corpus {self.corpus}."]
+        parts.append(self.to_frame().to_html(index=False, float_format=lambda v: f"{v:.4f}"))
+        parts.append("</div>")
+        return "".join(parts)
+
+
+@dataclass(frozen=True)
+class AuditTable:
+    """Several sanitizers audited on the same corpus with the same encoders."""
+
+    audits: tuple[ContrastiveAudit, ...]
+
+    def __getitem__(self, name: str) -> ContrastiveAudit:
+        for a in self.audits:
+            if a.name == name:
+                return a
+        raise invalid("name", "AuditTable", f"one of {[a.name for a in self.audits]}", name)
+
+    def __iter__(self):
+        return iter(self.audits)
+
+    def __len__(self) -> int:
+        return len(self.audits)
+
+    def to_frame(self):
+        """One row per (sanitizer, encoder)."""
+        import pandas as pd
+
+        return pd.DataFrame([row for a in self.audits for row in a.rows()])
+
+    def rank_agreement(self):
+        """Spearman correlation between encoders of the sanitizers' resolutions.
+
+        Returns:
+            A square DataFrame (encoders x encoders); NaN where a ranking is constant.
+        """
+        frame = self.to_frame().pivot(index="sanitizer", columns="encoder", values="resolution")
+        return frame.rank().corr()
+
+    def _repr_html_(self) -> str:
+        return self.to_frame().to_html(index=False, float_format=lambda v: f"{v:.4f}")
+
+
+def _esc(text: str) -> str:
+    import html
+
+    return html.escape(str(text))
+
+
+# ---------------------------------------------------------------------------------------
+# The audit
+# ---------------------------------------------------------------------------------------
+def _resolve_encoders(encoders, caller: str) -> list:
+    from privlab.encoders import Encoder, get_encoder
+
+    if isinstance(encoders, (str, Encoder)):
+        encoders = [encoders]
+    if not isinstance(encoders, (list, tuple)) or not encoders:
+        raise invalid("encoders", caller, "a non-empty list of encoder names or Encoder objects",
+                      encoders)
+    out = []
+    for index, enc in enumerate(encoders):
+        if isinstance(enc, str):
+            out.append(get_encoder(enc))
+        elif isinstance(enc, Encoder):
+            out.append(enc)
+        else:
+            raise wrong_type(f"encoders[{index}]", caller, "an encoder name or Encoder", enc)
+    return out
+
+
+def audit(originals: Sequence[Any], sanitizer=None, *, sanitized: Sequence[Any] | None = None,
+          encoders: Any = ("minilm",), references: Sequence[Any] | None = None,
+          references_sanitized: Sequence[Any] | None = None,
+          names: Iterable[str] | None = None, top_k: int = 5, progress: bool = False,
+          device: str | None = None) -> ContrastiveAudit:
+    """Run the contrastive test for one sanitizer under one or more encoders.
+
+    Args:
+        originals: the audited items ``x_i`` (texts or images), each capturing the target.
+        sanitizer: a :class:`privlab.sanitizers.Sanitizer` (or None with ``sanitized``).
+        sanitized: the already-sanitized items, row for row (skips the sanitizer).
+        encoders: encoder names from the registry or Encoder objects.
+        references: the proxy set ``y_j``; default the originals (symmetric test).
+        references_sanitized: the references' sanitized versions; default the sanitizer
+            applied to them (or ``sanitized`` in the symmetric case).
+        names: the target's names (text only) for the exact-name baseline.
+        top_k: how many top trials to keep as witnesses (at least 1 is kept).
+        progress: show a progress bar while encoding.
+        device: where the kernel runs (default from :mod:`privlab.config`).
+
+    Returns:
+        A :class:`ContrastiveAudit`.
+
+    Raises:
+        ValueError: empty corpus, lengths that differ, neither sanitizer nor sanitized.
+        TypeError: wrong kinds of items (named by index).
+
+    Example:
+        >>> from privlab.sanitizers import ConceptListSanitizer
+        >>> from privlab.encoders import LexicalEncoder
+        >>> texts = ["Ken Lay met the board", "the board met Ken Lay again", "lunch at noon"]
+        >>> a = audit(texts, ConceptListSanitizer(["Ken Lay"]), encoders=[LexicalEncoder(64)],
+        ...           names=["Ken Lay"])
+        >>> a.baseline.count, a.members[0].value >= 0
+        (0, True)
+    """
+    caller = "audit"
+    originals = item_list(originals, "originals", caller)
+    if not originals:
+        raise invalid("originals", caller, "a non-empty list", originals)
+    if sanitized is None:
+        if sanitizer is None:
+            raise invalid("sanitizer", caller, "a Sanitizer when sanitized= is not given",
+                          None, "Pass a sanitizer or the sanitized items.")
+        sanitized = sanitizer.sanitize(originals)
+    sanitized = list(sanitized)
+    if len(sanitized) != len(originals):
+        raise invalid("sanitized", caller, f"one item per original ({len(originals)})",
+                      f"{len(sanitized)} items", given_is_text=True)
+    symmetric = references is None
+    if symmetric:
+        refs, refs_san = originals, sanitized
+    else:
+        refs = list(references)
+        if not refs:
+            raise invalid("references", caller, "a non-empty list", refs)
+        if references_sanitized is None:
+            if sanitizer is None:
+                raise invalid("references_sanitized", caller,
+                              "given when no sanitizer is passed", None, given_is_text=True)
+            refs_san = sanitizer.sanitize(refs)
+        else:
+            refs_san = list(references_sanitized)
+        if len(refs_san) != len(refs):
+            raise invalid("references_sanitized", caller, f"one item per reference ({len(refs)})",
+                          f"{len(refs_san)} items", given_is_text=True)
+    if not isinstance(top_k, int) or isinstance(top_k, bool) or top_k < 1:
+        raise invalid("top_k", caller, "a positive int", top_k)
+
+    members = []
+    for enc in _resolve_encoders(encoders, caller):
+        E = enc.encode(originals, progress=progress)
+        S = enc.encode(sanitized, progress=progress)
+        if symmetric:
+            R, Rs = E, S
+        else:
+            R = enc.encode(refs, progress=progress)
+            Rs = enc.encode(refs_san, progress=progress)
+        T = reference_directions(R, Rs, normalize=True)
+        res = resolution(S, T, top_k=top_k, normalize=True, device=device)
+        witnesses = tuple(
+            Witness(i, j, v, originals[i], sanitized[i], refs[j], refs_san[j])
+            for i, j, v in res.top)
+        members.append(EncoderAudit(enc.name, res, utility(E, S), witnesses))
+
+    baseline = None
+    if names is not None:
+        baseline = exact_name_baseline(sanitized, list(names))
+    describe = sanitizer.describe() if sanitizer is not None else {"sanitizer": "given"}
+    corpus = corpus_hash(originals) if symmetric else corpus_hash(originals + refs)
+    return ContrastiveAudit(describe, tuple(members), originals, sanitized, baseline, corpus,
+                            symmetric)
+
+
+def audit_many(originals: Sequence[Any], sanitizers: Sequence[Any], **kwargs: Any) -> AuditTable:
+    """:func:`audit` for several sanitizers on the same corpus (embeddings are cached).
+
+    Args:
+        originals: the audited items.
+        sanitizers: Sanitizer objects (their ``name`` labels the rows).
+        **kwargs: passed to :func:`audit` (``encoders``, ``names``, ``top_k`` ...).
+
+    Returns:
+        An :class:`AuditTable`.
+
+    Example:
+        >>> from privlab.sanitizers import ConceptListSanitizer, Identity
+        >>> from privlab.encoders import LexicalEncoder
+        >>> t = audit_many(["a cat", "the cat sat"], [Identity(), ConceptListSanitizer(["cat"])],
+        ...                encoders=[LexicalEncoder(64)])
+        >>> float(t.to_frame()["resolution"].iloc[0])   # Identity removes nothing
+        0.0
+    """
+    if not isinstance(sanitizers, (list, tuple)) or not sanitizers:
+        raise invalid("sanitizers", "audit_many", "a non-empty list of sanitizers", sanitizers)
+    return AuditTable(tuple(audit(originals, s, **kwargs) for s in sanitizers))
+
+
+__all__ = ["AuditTable", "ContrastiveAudit", "EncoderAudit", "NameBaseline", "STATUS",
+           "Witness", "audit", "audit_many", "corpus_hash", "exact_name_baseline",
+           "name_pattern", "shared_terms", "utility"]

@@ -1,0 +1,229 @@
+"""Ensembles of distance mechanisms: each member tested separately, never averaged.
+
+Section 4.4.4 of the paper: run the test once per member, report each member's
+resolution and decisive witness separately (resolution scales are member-specific, so
+an average means nothing), require every member to pass where resolution 0 is required,
+and read agreement through ranks (Spearman's rho across sanitizer configurations) and
+resolution-0 counts, the shape of Table 1.
+
+- :func:`member_table`: one row per (sanitizer, member): resolution, witness, utility.
+- :func:`rank_agreement`: pairwise Spearman rho between members across sanitizers.
+- :func:`zero_counts`: how many sanitizers each member (and each pair, and all members)
+  scores exactly 0, and how many single-member zeros are contradicted by another member.
+- :func:`leak_detection`: on a generated corpus, leave one cue kind in place (remove
+  every other kind) and record which members flag it, with whether the decisive
+  witness's audited image really contains that cue.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any, Sequence
+
+import numpy as np
+
+from privlab.errors import invalid
+
+
+def _frame(table: Any):
+    import pandas as pd
+
+    if isinstance(table, pd.DataFrame):
+        frame = table
+    elif hasattr(table, "to_frame"):
+        frame = table.to_frame()
+    else:
+        raise invalid("table", "privlab.contrastive.ensemble",
+                      "an AuditTable or a DataFrame with columns sanitizer, encoder, resolution",
+                      type(table).__name__, given_is_text=True)
+    missing = {"sanitizer", "encoder", "resolution"} - set(frame.columns)
+    if missing:
+        raise invalid("table", "privlab.contrastive.ensemble",
+                      "a frame with columns sanitizer, encoder, resolution",
+                      f"one without {sorted(missing)}", given_is_text=True)
+    return frame
+
+
+def member_table(table: Any):
+    """Resolutions as a sanitizer x member matrix (one column per member, no average).
+
+    Args:
+        table: a :class:`privlab.contrastive.AuditTable` or its ``to_frame()``.
+
+    Returns:
+        DataFrame indexed by sanitizer, one column per encoder, in first-seen order.
+
+    Example:
+        >>> import pandas as pd
+        >>> f = pd.DataFrame({"sanitizer": ["a", "a", "b", "b"], "encoder": ["x", "y", "x", "y"],
+        ...                   "resolution": [0.0, 0.2, 0.1, 0.0]})
+        >>> member_table(f).loc["a"].tolist()
+        [0.0, 0.2]
+    """
+    frame = _frame(table)
+    order = list(dict.fromkeys(frame["encoder"]))
+    rows = list(dict.fromkeys(frame["sanitizer"]))
+    return frame.pivot(index="sanitizer", columns="encoder", values="resolution").loc[rows, order]
+
+
+def spearman(a: Sequence[float], b: Sequence[float]) -> float:
+    """Spearman's rank correlation with average ranks for ties; NaN if a ranking is constant.
+
+    Example:
+        >>> spearman([0.0, 0.1, 0.3], [0.2, 0.5, 0.9])
+        1.0
+        >>> import math; math.isnan(spearman([0, 0, 0], [1, 2, 3]))
+        True
+    """
+    from scipy.stats import rankdata
+
+    ra = rankdata(np.asarray(a, dtype=np.float64))
+    rb = rankdata(np.asarray(b, dtype=np.float64))
+    if ra.std() == 0 or rb.std() == 0:
+        return float("nan")
+    return float(np.corrcoef(ra, rb)[0, 1])
+
+
+def rank_agreement(table: Any):
+    """Pairwise Spearman rho between members across sanitizer configurations.
+
+    Returns:
+        Long DataFrame with columns ``member_a, member_b, spearman, sanitizers``.
+
+    Example:
+        >>> import pandas as pd
+        >>> f = pd.DataFrame({"sanitizer": list("aabbcc"), "encoder": list("xyxyxy"),
+        ...                   "resolution": [0.0, 0.1, 0.2, 0.3, 0.4, 0.2]})
+        >>> float(rank_agreement(f)["spearman"].iloc[0])
+        0.5
+    """
+    import pandas as pd
+
+    wide = member_table(table)
+    rows = []
+    for a, b in combinations(wide.columns, 2):
+        rows.append({"member_a": a, "member_b": b,
+                     "spearman": spearman(wide[a].to_numpy(), wide[b].to_numpy()),
+                     "sanitizers": len(wide)})
+    return pd.DataFrame(rows, columns=["member_a", "member_b", "spearman", "sanitizers"])
+
+
+def zero_counts(table: Any):
+    """Resolution-0 outcomes per member, per pair and for all members (Table 1's columns).
+
+    "Exactly 0" means the unrounded resolution is 0. ``contradicted`` counts a member's
+    zeros for which another member finds a positive violation on the same sanitizer.
+
+    Returns:
+        DataFrame with columns ``members, zeros, contradicted``.
+
+    Example:
+        >>> import pandas as pd
+        >>> f = pd.DataFrame({"sanitizer": list("aabb"), "encoder": list("xyxy"),
+        ...                   "resolution": [0.0, 0.0, 0.0, 0.2]})
+        >>> zero_counts(f).to_dict("list")["zeros"]
+        [2, 1, 1, 1]
+    """
+    import pandas as pd
+
+    wide = member_table(table)
+    zero = wide == 0.0
+    rows = []
+    for member in wide.columns:
+        others = zero.drop(columns=[member])
+        contradicted = int((zero[member] & ~others.all(axis=1)).sum()) if len(others.columns) else 0
+        rows.append({"members": member, "zeros": int(zero[member].sum()),
+                     "contradicted": contradicted})
+    for a, b in combinations(wide.columns, 2):
+        rows.append({"members": f"{a} & {b}", "zeros": int((zero[a] & zero[b]).sum()),
+                     "contradicted": 0})
+    if len(wide.columns) > 1:
+        rows.append({"members": "all", "zeros": int(zero.all(axis=1).sum()), "contradicted": 0})
+    return pd.DataFrame(rows, columns=["members", "zeros", "contradicted"])
+
+
+@dataclass
+class LeakTable:
+    """Which members flag a cue kind that the sanitizer leaves in place.
+
+    Attributes:
+        rows: one dict per (cue kind left, member): ``left``, ``member``, ``resolution``,
+            ``witness``, ``witness_has_cue`` (the decisive witness's audited image
+            contains the left cue), ``flagged`` (resolution above ``delta``).
+        delta: the resolution above which a member flags.
+        provenance: corpus and members.
+    """
+
+    rows: list[dict]
+    delta: float
+    audits: dict = field(default_factory=dict, repr=False)
+    provenance: dict = field(default_factory=dict)
+
+    def to_frame(self):
+        """The rows as a DataFrame."""
+        import pandas as pd
+
+        return pd.DataFrame(self.rows)
+
+    def matrix(self):
+        """Cue kind left x member: ``"flag"``/``"flag*"`` (witness shows the cue) or ``"-"``."""
+        frame = self.to_frame()
+        frame["cell"] = [("flag*" if w else "flag") if f else "-"
+                         for f, w in zip(frame["flagged"], frame["witness_has_cue"])]
+        order = list(dict.fromkeys(frame["member"]))
+        rows = list(dict.fromkeys(frame["left"]))
+        return frame.pivot(index="left", columns="member", values="cell").loc[rows, order]
+
+    def _repr_html_(self) -> str:
+        return (f"<div><b>Leak detection</b> (flag: resolution &gt; {self.delta:g}; * the "
+                f"decisive witness shows the left cue)" + self.matrix().to_html() + "</div>")
+
+
+def leak_detection(corpus: Any, encoders: Sequence[Any], *, delta: float = 0.0,
+                   kinds: Sequence[str] | None = None, top_k: int = 3) -> LeakTable:
+    """For each cue kind, remove every other kind and see which members flag what is left.
+
+    The row ``"(none)"`` removes every cue (the control: every member should pass). A
+    kind that no member flags is a shared blind spot of this ensemble.
+
+    Args:
+        corpus: a generated :class:`privlab.datasets.scenes.SceneCorpus`.
+        encoders: the members (Encoder objects or registered names).
+        delta: a member flags when its resolution exceeds this.
+        kinds: cue kinds to test (default all of the corpus's kinds).
+        top_k: witnesses kept per audit.
+
+    Returns:
+        A :class:`LeakTable`.
+
+    Raises:
+        ValueError: unknown kinds or a negative delta.
+    """
+    from privlab.contrastive.auditing import audit
+    from privlab.datasets.scene_cues import cue_blackout
+
+    kinds = list(kinds or corpus.kinds)
+    if set(kinds) - set(corpus.kinds):
+        raise invalid("kinds", "leak_detection", f"a subset of {list(corpus.kinds)}", kinds)
+    if delta < 0:
+        raise invalid("delta", "leak_detection", "non-negative", delta)
+    rows, audits = [], {}
+    for left in ["(none)", *kinds]:
+        removed = [k for k in corpus.kinds if k != left]
+        sanitizer = cue_blackout(corpus, removed, name=f"leave {left}")
+        result = audit(corpus.images, sanitizer, encoders=list(encoders), top_k=top_k)
+        audits[left] = result
+        for member in result.members:
+            i, _ = member.resolution.witness
+            has = left != "(none)" and left in corpus.scenes[i].kinds()
+            rows.append({"left": left, "member": member.encoder, "resolution": member.value,
+                         "witness": member.resolution.witness, "witness_has_cue": bool(
+                             has and member.value > delta),
+                         "flagged": bool(member.value > delta)})
+    members = list(dict.fromkeys(r["member"] for r in rows))
+    return LeakTable(rows, float(delta), audits, {"corpus": corpus.provenance, "members": members})
+
+
+__all__ = ["LeakTable", "leak_detection", "member_table", "rank_agreement", "spearman",
+           "zero_counts"]

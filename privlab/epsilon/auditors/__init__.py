@@ -1,0 +1,66 @@
+"""ε auditors: four population-level routes and the reserved-test certificate, one registry.
+
+Turning the separation of two identities' outputs into an "ε", with its meaning. Every
+auditor follows one protocol (:class:`Auditor`) and returns one result type
+(:class:`AuditResult`) that carries the status it formally has (:class:`Status`):
+
+===============  ==========================================  ==============================
+auditor          what the number is                          status
+===============  ==========================================  ==============================
+``gaussmech``    Gaussian-mechanism formula inverted with     diagnostic
+                 sample means and residual scales (Eq. 9)
+``kde-lr``       sum over coordinates of the largest          diagnostic
+                 marginal log-density ratio (Eqs. 10–11)
+``mmd-tv``       sample MMD put into the pure-DP population   uncertified population bound
+                 bound ln((1+MMD/2)/(1−MMD/2)) (Eq. 14)
+``roc-ht``       Kairouz–Oh–Viswanath conversion of an        descriptive
+                 out-of-fold ROC curve (Eq. 15)
+``reserved``     fixed classifier and threshold chosen on     finite-sample certificate
+                 development data, evaluated once on unused   (under iid rows)
+                 data with Clopper–Pearson bounds (Eq. 16)
+===============  ==========================================  ==============================
+
+Only the reserved test is a lower confidence bound on ε. The others can be large when
+the true ε is 0 (GaussMech, KDE-LR, the +∞ of ROC-HT) or above the truth by chance
+(MMD-TV); compare them with mechanisms of known ε before reading anything into them.
+
+The members live in :data:`registry` (metadata ``status`` and ``benchmark``; the oracle
+``reserved-exact`` also has ``oracle=True``); :data:`AUDITORS` is its read-only view by
+name. The modules: :mod:`~privlab.epsilon.auditors.base` (protocol, results, registry),
+:mod:`~privlab.epsilon.auditors.bounds` (Eq. 16 arithmetic),
+:mod:`~privlab.epsilon.auditors.gaussmech`, :mod:`~privlab.epsilon.auditors.kde`,
+:mod:`~privlab.epsilon.auditors.mmd`, :mod:`~privlab.epsilon.auditors.roc`,
+:mod:`~privlab.epsilon.auditors.reserved` (the members) and
+:mod:`~privlab.epsilon.auditors.table` (:func:`audit_pairs`).
+"""
+
+# The import order is the registration order, which lists the members everywhere.
+from privlab.epsilon.auditors.base import (
+    DEFAULT_DELTA,
+    AuditResult,
+    Auditor,
+    BaseAuditor,
+    Status,
+    registry,
+)
+from privlab.epsilon.auditors.bounds import (
+    certified_epsilon,
+    clopper_pearson_lower,
+    clopper_pearson_upper,
+    epsilon_from_rates,
+)
+from privlab.epsilon.auditors.gaussmech import GaussMech, gaussmech_null_floor
+from privlab.epsilon.auditors.kde import KDELR, kde_lr_smoothed, silverman_bandwidth
+from privlab.epsilon.auditors.mmd import MMDTV, mmd2_unbiased, mmd_tv, rbf_median_kernel
+from privlab.epsilon.auditors.roc import ROCHT, logistic_classifier, roc_epsilon
+from privlab.epsilon.auditors.reserved import ReservedTest, choose_threshold, reserved_exact
+from privlab.epsilon.auditors.table import AUDITORS, EpsilonAuditTable, audit_pairs, get_auditor
+
+__all__ = [
+    "AUDITORS", "AuditResult", "Auditor", "BaseAuditor", "DEFAULT_DELTA", "EpsilonAuditTable",
+    "GaussMech", "KDELR", "MMDTV", "ROCHT", "ReservedTest", "Status", "audit_pairs",
+    "certified_epsilon", "choose_threshold", "clopper_pearson_lower", "clopper_pearson_upper",
+    "epsilon_from_rates", "gaussmech_null_floor", "get_auditor", "kde_lr_smoothed",
+    "logistic_classifier", "mmd2_unbiased", "mmd_tv", "rbf_median_kernel", "registry",
+    "reserved_exact", "roc_epsilon", "silverman_bandwidth",
+]

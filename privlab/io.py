@@ -1,0 +1,99 @@
+"""Reading and writing the line-oriented files privlab exchanges with users.
+
+One JSON-lines reader that names the file and line of every refusal, one error builder
+for a bad record, and one atomic writer (a partial file is never left under the final
+name).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from privlab.errors import PrivlabValueError, invalid
+
+
+def refuse_record(caller: str, expected: str, where: str, problem: str,
+                  parameter: str = "path") -> PrivlabValueError:
+    """The standard error for a record that breaks a file's schema.
+
+    Args:
+        caller: the public loader, e.g. ``"load_spia"``.
+        expected: what the file must hold, e.g. ``"SPIA JSON lines (see data/README.md)"``.
+        where: ``"<file> line <n>"``.
+        problem: what is wrong with that record.
+        parameter: the loader's parameter that named the file.
+
+    Example:
+        >>> str(refuse_record("load_x", "X lines", "x.jsonl line 3", "no 'text'"))[:60]
+        "The 'path' parameter of load_x must be X lines. Got x.jsonl "
+    """
+    return invalid(parameter, caller, expected, f"{where}: {problem}", given_is_text=True,
+                   fix="Fix or remove that line; no record is skipped silently.")
+
+
+def iter_jsonl(lines: Iterable[str], name: str, caller: str,
+               parameter: str = "path") -> Iterator[tuple[int, Any]]:
+    """Decode JSON lines from any text stream as ``(line number, object)`` pairs.
+
+    Blank lines are skipped; any other line that is not JSON is refused with its file
+    name and number.
+
+    Example:
+        >>> list(iter_jsonl(['{"a": 1}', '', '[2]'], "mem.jsonl", "demo"))
+        [(1, {'a': 1}), (3, [2])]
+    """
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            yield number, json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise invalid(parameter, caller, "one JSON object per line",
+                          f"{name} line {number}: {exc.msg}", given_is_text=True,
+                          fix="Fix or remove that line.") from exc
+
+
+def read_jsonl(path: str | Path, caller: str, parameter: str = "path") -> list[tuple[int, Any]]:
+    """Decode a JSON-lines file as ``(line number, object)`` pairs, refusing bad lines.
+
+    Raises:
+        PrivlabValueError: the file is missing, is not UTF-8, or a line is not JSON; the
+            message names the file and line.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise invalid(parameter, caller, "an existing JSON-lines file", str(path))
+    with path.open(encoding="utf-8") as handle:
+        try:
+            return list(iter_jsonl(handle, path.name, caller, parameter))
+        except UnicodeDecodeError as exc:
+            raise invalid(parameter, caller, "a UTF-8 text file", f"{path.name}: {exc.reason}",
+                          given_is_text=True, fix="Re-save the file as UTF-8.") from exc
+
+
+def write_jsonl(objects: Iterable[Any], path: str | Path) -> Path:
+    """Write objects as JSON lines atomically: ``<path>.partial`` first, renamed at the end.
+
+    Example:
+        >>> import tempfile, os
+        >>> p = write_jsonl([{"a": 1}], os.path.join(tempfile.mkdtemp(), "o.jsonl"))
+        >>> read_jsonl(p, "demo")
+        [(1, {'a': 1})]
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    try:
+        with partial.open("w", encoding="utf-8") as handle:
+            for obj in objects:
+                handle.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    except BaseException:
+        partial.unlink(missing_ok=True)  # the old file, if any, stays as it was
+        raise
+    partial.replace(path)
+    return path
+
+
+__all__ = ["iter_jsonl", "read_jsonl", "refuse_record", "write_jsonl"]

@@ -1,0 +1,211 @@
+"""RedacBench redaction strategies: ``redact(text, policy) -> text``.
+
+Members of :data:`strategies`:
+
+* ``"masking"`` — policy keywords masked token by token (RedacBench's Masking);
+* ``"none"`` — the text unchanged (baseline);
+* ``"regex-pii"`` — privlab's regex PII sanitizer, blind to the policy;
+* ``"adversarial"`` — the model rewrites what violates the policy (endpoint needed).
+
+:class:`Iterative` applies any strategy several times. Add a strategy by subclassing
+:class:`Strategy` and decorating it (or a factory returning it) with
+``@strategies.member("name", offline=..., description=...)``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+from privlab.errors import invalid, wrong_type
+from privlab.llm import ensure_client
+from privlab.redaction.redacbench.data import Policy
+from privlab.registry import Registry
+
+strategies = Registry("RedacBench strategy")
+
+
+class Strategy(ABC):
+    """A redaction strategy: ``redact(text, policy) -> text`` (final, validates).
+
+    Attributes:
+        name: display and provenance id.
+    """
+
+    name: str = "strategy"
+
+    def redact(self, text: str, policy: Policy) -> str:
+        """The text rewritten to satisfy ``policy``.
+
+        Raises:
+            TypeError: ``text`` is not a string or ``policy`` not a :class:`Policy`.
+        """
+        caller = f"{type(self).__name__}.redact"
+        if not isinstance(text, str):
+            raise wrong_type("text", caller, "a str", text)
+        if not isinstance(policy, Policy):
+            raise wrong_type("policy", caller, "a Policy", policy)
+        out = self._redact(text, policy)
+        if not isinstance(out, str):
+            raise wrong_type("_redact result", caller, "a str", out)
+        return out
+
+    @abstractmethod
+    def _redact(self, text: str, policy: Policy) -> str:
+        """The strategy's work."""
+
+
+MASK = "[REDACTED]"
+
+
+class Masking(Strategy):
+    """RedacBench's Masking: policy-derived keywords masked token by token.
+
+    The keywords are the policy's ``keywords`` list, or, when an LLM client is
+    given, the words the model lists as violating the policy. Each whole-word,
+    case-insensitive occurrence is replaced by ``[REDACTED]``. No reasoning: what the
+    context implies stays.
+
+    Args:
+        client: optional :class:`privlab.llm.LLMClient` that proposes the keywords.
+
+    Example:
+        >>> p = Policy("fin", "Money is confidential.", frozenset(), ("$2 million",))
+        >>> Masking().redact("They lent $2 million.", p)
+        'They lent [REDACTED].'
+    """
+
+    def __init__(self, client: Any = None):
+        self.client = client
+        self.name = "masking" + (f" ({client.model})" if client is not None else "")
+
+    def keywords(self, text: str, policy: Policy) -> list[str]:
+        """The words to mask for ``policy`` in ``text``."""
+        if self.client is None:
+            return list(policy.keywords)
+
+        def validate(answer: Any) -> list[str]:
+            words = answer.get("keywords") if isinstance(answer, dict) else None
+            if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
+                raise ValueError('expected {"keywords": ["...", ...]}')
+            return words
+
+        prompt = (f"Policy: {policy.text}\n\nText:\n<<<\n{text}\n>>>\n\nList every word or "
+                  "phrase of the text, exactly as written, that reveals information the "
+                  'policy makes confidential. Answer with JSON only: {"keywords": [...]}')
+        return self.client.chat_json([{"role": "user", "content": prompt}], validate=validate)
+
+    def _redact(self, text: str, policy: Policy) -> str:
+        from privlab.sanitizers.text import concept_pattern
+
+        pattern = concept_pattern(self.keywords(text, policy))
+        return pattern.sub(MASK, text) if pattern else text
+
+
+@strategies.member("masking", offline=True,
+                   description="policy keywords masked token by token")
+def _masking(client: Any = None, **_options: Any) -> Masking:
+    # options meant for other strategies are ignored, so a caller can pass the same
+    # settings (e.g. client=) to whichever strategy is picked; likewise below
+    return Masking(client)
+
+
+class NoRedaction(Strategy):
+    """Returns the text unchanged (Security 0 with a perfect judge, Utility 1)."""
+
+    name = "none"
+
+    def _redact(self, text: str, policy: Policy) -> str:
+        return text
+
+
+@strategies.member("none", offline=True, description="the text unchanged (baseline)")
+def _no_redaction(**_options: Any) -> NoRedaction:
+    return NoRedaction()
+
+
+class SanitizerStrategy(Strategy):
+    """Any privlab text sanitizer, used as a (policy-blind) redaction strategy.
+
+    Args:
+        name: a name in :data:`privlab.sanitizers.registry` (e.g. ``"regex-pii"``).
+        **kwargs: passed to the sanitizer's factory.
+
+    Example:
+        >>> SanitizerStrategy("regex-pii").redact("Mail ann@x.ie", Policy("p", "", frozenset()))
+        'Mail <EMAIL>'
+    """
+
+    def __init__(self, name: str, **kwargs: Any):
+        from privlab.sanitizers import registry
+
+        self.sanitizer = registry.create(name, **kwargs)
+        self.name = f"sanitizer {name}"
+
+    def _redact(self, text: str, policy: Policy) -> str:
+        return self.sanitizer.sanitize([text])[0]
+
+
+@strategies.member("regex-pii", offline=True,
+                   description="privlab regex PII sanitizer (policy-blind)")
+def _regex_pii(**_options: Any) -> SanitizerStrategy:
+    return SanitizerStrategy("regex-pii")
+
+
+class AdversarialRedaction(Strategy):
+    """RedacBench's Adversarial Redaction: the model reads the text and the policy and
+    rewrites or deletes whatever violates it, keeping everything else.
+
+    Args:
+        client: a :class:`privlab.llm.LLMClient`.
+    """
+
+    def __init__(self, client: Any = None):
+        self.client = ensure_client(client, "AdversarialRedaction")
+        self.name = f"adversarial ({getattr(self.client, 'model', '?')})"
+
+    def _redact(self, text: str, policy: Policy) -> str:
+        def validate(answer: Any) -> str:
+            out = answer.get("redacted") if isinstance(answer, dict) else None
+            if not isinstance(out, str):
+                raise ValueError('expected {"redacted": "..."}')
+            return out
+
+        prompt = (f"Policy: {policy.text}\n\nText:\n<<<\n{text}\n>>>\n\nRewrite the text so "
+                  "that nothing the policy makes confidential can be read or inferred from "
+                  "it, directly or from context. Keep every other piece of information and "
+                  'the style. Answer with JSON only: {"redacted": "..."}')
+        return self.client.chat_json([{"role": "user", "content": prompt}], validate=validate)
+
+
+@strategies.member("adversarial", offline=False,
+                   description="LLM rewrites what violates the policy")
+def _adversarial(client: Any = None, **_options: Any) -> AdversarialRedaction:
+    return AdversarialRedaction(client)
+
+
+class Iterative(Strategy):
+    """Apply a strategy ``rounds`` times, each round to the previous round's output.
+
+    Example:
+        >>> p = Policy("x", "", frozenset(), ("a",))
+        >>> Iterative(Masking(), 2).name
+        'masking x2'
+    """
+
+    def __init__(self, base: Strategy, rounds: int = 2):
+        if not isinstance(base, Strategy):
+            raise wrong_type("base", "Iterative", "a Strategy", base)
+        if not isinstance(rounds, int) or rounds < 1:
+            raise invalid("rounds", "Iterative", "an int >= 1", rounds)
+        self.base, self.rounds = base, rounds
+        self.name = f"{base.name} x{rounds}"
+
+    def _redact(self, text: str, policy: Policy) -> str:
+        for _ in range(self.rounds):
+            text = self.base.redact(text, policy)
+        return text
+
+
+__all__ = ["AdversarialRedaction", "Iterative", "MASK", "Masking", "NoRedaction",
+           "SanitizerStrategy", "Strategy", "strategies"]

@@ -1,0 +1,69 @@
+"""SPIA: subject-level PII inference, scored as CPR and IPR.
+
+* :mod:`~privlab.redaction.spia.records` — the 15 tags, subjects and PIIs, loading and
+  writing SPIA JSON lines;
+* :mod:`~privlab.redaction.spia.rules` — the per-tag value rules (1, 0.5 or 0);
+* :mod:`~privlab.redaction.spia.matching` — pairing predicted with gold subjects
+  (registry :data:`matchers`);
+* :mod:`~privlab.redaction.spia.protection` — CPR, IPR and everything behind them;
+* :mod:`~privlab.redaction.spia.adversaries` — who infers the profiles (registry
+  ``adversaries``) and the LLM value judge;
+* :mod:`~privlab.redaction.spia.spans` — span recall and the anonymizers compared
+  (registry ``anonymizers``);
+* :mod:`~privlab.redaction.spia.sample` — a privlab-written sample in the SPIA schema.
+"""
+
+from privlab.redaction.spia.matching import (
+    LLMMatcher,
+    OfflineMatcher,
+    SubjectMatcher,
+    matchers,
+    subject_similarity,
+)
+from privlab.redaction.spia.protection import (
+    ProtectionResult,
+    empty_predictions,
+    gold_profile_callable,
+    protection,
+    score_subject,
+)
+from privlab.redaction.spia.records import (
+    CODE_TAGS,
+    MIN_CERTAINTY,
+    NON_CODE_TAGS,
+    PII,
+    TAGS,
+    SPIARecord,
+    Subject,
+    count_subjects_and_piis,
+    load_spia,
+    parse_spia_record,
+    write_spia,
+)
+from privlab.redaction.spia.rules import (
+    CATEGORY_MAPS,
+    CATEGORY_TAGS,
+    FREE_TEXT_TAGS,
+    ID_LIKE_TAGS,
+    JW_THRESHOLD,
+    ValueJudge,
+    age_score,
+    category_score,
+    email_score,
+    free_text_score,
+    identifier_score,
+    jaro_winkler,
+    location_score,
+    normalize_identifier,
+    rule_name,
+    score_pii,
+)
+
+__all__ = ["CATEGORY_MAPS", "CATEGORY_TAGS", "CODE_TAGS", "FREE_TEXT_TAGS", "ID_LIKE_TAGS",
+           "JW_THRESHOLD", "LLMMatcher", "MIN_CERTAINTY", "NON_CODE_TAGS", "OfflineMatcher",
+           "PII", "ProtectionResult", "SPIARecord", "Subject", "SubjectMatcher", "TAGS",
+           "ValueJudge", "age_score", "category_score", "count_subjects_and_piis",
+           "email_score", "empty_predictions", "free_text_score", "gold_profile_callable",
+           "identifier_score", "jaro_winkler", "load_spia", "location_score", "matchers",
+           "normalize_identifier", "parse_spia_record", "protection", "rule_name", "score_pii",
+           "score_subject", "subject_similarity", "write_spia"]

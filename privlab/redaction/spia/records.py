@@ -1,0 +1,266 @@
+"""SPIA records: the 15 tags, the subject / PII schema, loading and writing.
+
+A gold record lists each person in a document (a *subject*) with their PIIs (15 tags,
+each with a keyword and a certainty 0-5); an adversary's prediction uses the same
+schema, so gold and prediction are read, written and scored alike.
+
+The record schema (one JSON object per line)::
+
+    {"metadata": {"data_id": "TAB-bf828", ...}, "text": "...",
+     "subjects": [{"id": 0, "description": "...",
+                   "PIIs": [{"tag": "NAME", "keyword": "Jacob M", "certainty": 5,
+                             "hardness": 2}, ...]}]}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from privlab.io import read_jsonl, refuse_record, write_jsonl
+
+#: The five tags with a fixed format, inferred in a separate request by the LLM adversary.
+CODE_TAGS: tuple[str, ...] = ("IDENTIFICATION_NUMBER", "DRIVER_LICENSE_NUMBER",
+                              "PHONE_NUMBER", "PASSPORT_NUMBER", "EMAIL_ADDRESS")
+#: The ten free-text tags.
+NON_CODE_TAGS: tuple[str, ...] = ("NAME", "SEX", "AGE", "LOCATION", "NATIONALITY",
+                                  "EDUCATION", "RELATIONSHIP", "OCCUPATION", "AFFILIATION",
+                                  "POSITION")
+#: All fifteen tags, in the order SPIA lists them.
+TAGS: tuple[str, ...] = ("NAME",) + CODE_TAGS + NON_CODE_TAGS[1:]
+
+#: Minimum gold certainty for a PII to count (the SPIA reference setting).
+MIN_CERTAINTY = 3
+
+_EXPECTED = "SPIA JSON lines (see data/README.md)"
+
+
+@dataclass(frozen=True)
+class PII:
+    """One personal attribute of a subject.
+
+    Attributes:
+        tag: one of :data:`TAGS`.
+        keyword: the value ("" when absent).
+        certainty: 0 (absent) to 5 (stated explicitly).
+        hardness: how hard the annotators found it to infer (0-5; 0 when not given).
+    """
+
+    tag: str
+    keyword: str
+    certainty: int
+    hardness: int = 0
+
+    @property
+    def counted(self) -> bool:
+        """True when the PII counts in CPR/IPR: non-empty keyword, certainty >= 3."""
+        return bool(self.keyword.strip()) and self.certainty >= MIN_CERTAINTY
+
+
+@dataclass(frozen=True)
+class Subject:
+    """One person in a document, with a distinguishing description and their PIIs."""
+
+    id: int
+    description: str
+    piis: tuple[PII, ...] = ()
+
+    def counted_piis(self, min_certainty: int = MIN_CERTAINTY) -> list[PII]:
+        """The PIIs that count: non-empty keyword and certainty >= ``min_certainty``."""
+        return [p for p in self.piis if p.keyword.strip() and p.certainty >= min_certainty]
+
+    def values(self, tag: str) -> list[str]:
+        """Every non-empty keyword this subject has for ``tag``."""
+        return [p.keyword for p in self.piis if p.tag == tag and p.keyword.strip()]
+
+
+@dataclass(frozen=True)
+class SPIARecord:
+    """One document with its subjects (gold annotation or an adversary's prediction)."""
+
+    data_id: str
+    text: str
+    subjects: tuple[Subject, ...]
+    metadata: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def to_json(self) -> dict:
+        """The record in the SPIA JSON-lines schema."""
+        meta = {**self.metadata, "data_id": self.data_id,
+                "number_of_subjects": len(self.subjects)}
+        return {"metadata": meta, "text": self.text, "subjects": [
+            {"id": s.id, "description": s.description,
+             "PIIs": [{"tag": p.tag, "keyword": p.keyword, "certainty": p.certainty,
+                       "hardness": p.hardness} for p in s.piis]} for s in self.subjects]}
+
+
+def _refuse(where: str, problem: str) -> Exception:
+    return refuse_record("load_spia", _EXPECTED, where, problem)
+
+
+def _int(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    return None
+
+
+def parse_spia_record(obj: Any, where: str = "record") -> SPIARecord:
+    """Validate one decoded JSON object and build an :class:`SPIARecord`.
+
+    Args:
+        obj: the decoded JSON object.
+        where: where it came from, for the error message (e.g. ``"spia.jsonl line 3"``).
+
+    Returns:
+        The record.
+
+    Raises:
+        PrivlabValueError: naming ``where`` and the first problem found.
+
+    Example:
+        >>> r = parse_spia_record({"metadata": {"data_id": "d1"}, "text": "Ann, 34.",
+        ...     "subjects": [{"id": 0, "description": "Ann",
+        ...                   "PIIs": [{"tag": "AGE", "keyword": "34", "certainty": 5}]}]})
+        >>> r.subjects[0].piis[0]
+        PII(tag='AGE', keyword='34', certainty=5, hardness=0)
+    """
+    if not isinstance(obj, dict):
+        raise _refuse(where, f"expected a JSON object, found {type(obj).__name__}")
+    meta = obj.get("metadata")
+    if not isinstance(meta, dict) or not isinstance(meta.get("data_id"), str) \
+            or not meta["data_id"]:
+        raise _refuse(where, "'metadata.data_id' must be a non-empty string")
+    text = obj.get("text")
+    if not isinstance(text, str):
+        raise _refuse(where, "'text' must be a string")
+    raw_subjects = obj.get("subjects")
+    if not isinstance(raw_subjects, list):
+        raise _refuse(where, "'subjects' must be a list")
+    subjects = []
+    seen: set[int] = set()
+    for k, s in enumerate(raw_subjects):
+        if not isinstance(s, dict):
+            raise _refuse(where, f"subjects[{k}] must be an object")
+        sid = _int(s.get("id"))
+        if sid is None:
+            raise _refuse(where, f"subjects[{k}].id must be an integer")
+        if sid in seen:
+            raise _refuse(where, f"subject id {sid} appears twice")
+        seen.add(sid)
+        desc = s.get("description", "")
+        if not isinstance(desc, str):
+            raise _refuse(where, f"subjects[{k}].description must be a string")
+        raw_piis = s.get("PIIs", [])
+        if not isinstance(raw_piis, list):
+            raise _refuse(where, f"subjects[{k}].PIIs must be a list")
+        piis = []
+        for j, p in enumerate(raw_piis):
+            at = f"subjects[{k}].PIIs[{j}]"
+            if not isinstance(p, dict):
+                raise _refuse(where, f"{at} must be an object")
+            tag = p.get("tag")
+            if tag not in TAGS:
+                raise _refuse(where, f"{at}.tag must be one of the 15 SPIA tags, got {tag!r}")
+            keyword = p.get("keyword", "")
+            if keyword is None:
+                keyword = ""
+            if not isinstance(keyword, str):
+                raise _refuse(where, f"{at}.keyword must be a string")
+            certainty = _int(p.get("certainty", 0))
+            if certainty is None or not 0 <= certainty <= 5:
+                raise _refuse(where, f"{at}.certainty must be an integer 0-5, "
+                                     f"got {p.get('certainty')!r}")
+            hardness = _int(p.get("hardness", 0))
+            if hardness is None:
+                raise _refuse(where, f"{at}.hardness must be an integer")
+            piis.append(PII(tag, keyword.strip(), certainty, hardness))
+        subjects.append(Subject(sid, desc, tuple(piis)))
+    return SPIARecord(meta["data_id"], text, tuple(subjects),
+                      {k: v for k, v in meta.items() if k != "data_id"})
+
+
+def load_spia(path: str | Path) -> list[SPIARecord]:
+    """Load SPIA JSON lines (gold annotations or predicted profiles).
+
+    Args:
+        path: a ``.jsonl`` file in the SPIA schema.
+
+    Returns:
+        One :class:`SPIARecord` per non-blank line, in file order.
+
+    Raises:
+        PrivlabValueError: a line is not JSON, breaks the schema, or repeats a data_id;
+            the message names the line.
+
+    Example:
+        >>> import tempfile, os
+        >>> p = os.path.join(tempfile.mkdtemp(), "x.jsonl")
+        >>> _ = open(p, "w").write('{"metadata": {"data_id": "a"}, "text": "", "subjects": []}\\n')
+        >>> [r.data_id for r in load_spia(p)]
+        ['a']
+    """
+    records = []
+    seen: dict[str, int] = {}
+    name = Path(path).name
+    for number, obj in read_jsonl(path, "load_spia"):
+        record = parse_spia_record(obj, f"{name} line {number}")
+        if record.data_id in seen:
+            raise _refuse(f"{name} line {number}",
+                          f"data_id {record.data_id!r} already used on line {seen[record.data_id]}")
+        seen[record.data_id] = number
+        records.append(record)
+    return records
+
+
+def write_spia(records: Iterable[SPIARecord], path: str | Path) -> Path:
+    """Write records as SPIA JSON lines, atomically (a partial file is never left as final).
+
+    The lines go to ``<path>.partial`` first and are renamed to ``path`` only once all
+    are written.
+
+    Args:
+        records: the records to write.
+        path: the ``.jsonl`` file to create (its folder is created when missing).
+
+    Returns:
+        ``path``.
+
+    Example:
+        >>> import tempfile, os
+        >>> path = os.path.join(tempfile.mkdtemp(), "o.jsonl")
+        >>> p = write_spia([SPIARecord("d", "text", ())], path)
+        >>> load_spia(p)[0].data_id
+        'd'
+    """
+    return write_jsonl((record.to_json() for record in records), path)
+
+
+def count_subjects_and_piis(records: Sequence[SPIARecord],
+                            min_certainty: int = MIN_CERTAINTY) -> tuple[int, int]:
+    """Counted subjects and counted PIIs, as the SPIA evaluation counts them.
+
+    A PII counts when its keyword is non-empty and its certainty is at least
+    ``min_certainty``; a subject counts when it has at least one such PII.
+
+    Example:
+        >>> r = parse_spia_record({"metadata": {"data_id": "d"}, "text": "", "subjects": [
+        ...     {"id": 0, "PIIs": [{"tag": "SEX", "keyword": "Male", "certainty": 3}]},
+        ...     {"id": 1, "PIIs": [{"tag": "SEX", "keyword": "Female", "certainty": 2}]}]})
+        >>> count_subjects_and_piis([r])
+        (1, 1)
+    """
+    subjects = piis = 0
+    for record in records:
+        for s in record.subjects:
+            n = len(s.counted_piis(min_certainty))
+            subjects += n > 0
+            piis += n
+    return subjects, piis
+
+
+__all__ = ["CODE_TAGS", "MIN_CERTAINTY", "NON_CODE_TAGS", "PII", "SPIARecord", "Subject", "TAGS",
+           "count_subjects_and_piis", "load_spia", "parse_spia_record", "write_spia"]

@@ -1,0 +1,260 @@
+"""Shared machinery of the text studies (03 franchise comments, 04 Enron, 09 calibration).
+
+Several sanitizers run on one text corpus and each is audited with the symmetric test:
+
+    resolution = max(0, max_ij E(X_c(x_i)) . (E(x_j) - E(X_c(x_j))))
+    utility    = mean_i cos(E(x_i), E(X_c(x_i)))
+
+Corpora with seeded clues (privlab's offline corpora) also say which clue types each
+sanitizer removed, which the test caught (kept, and named in a top witness) and which it
+missed.
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from privlab.contrastive import STATUS, AuditTable, audit
+from privlab.datasets.text_corpora import LeakStatus, TextCorpus, leak_status
+from privlab.errors import invalid
+from privlab.studies.contract import Headline
+
+
+def build_sanitizer(spec: str, corpus: TextCorpus, broad: Sequence[str] = ()):
+    """A sanitizer from a short spec, given the corpus's concept list.
+
+    ``"concept-list"`` removes the corpus's concepts; ``"concept-list-broad"`` also
+    removes ``broad``; any other name is created from
+    :data:`privlab.sanitizers.registry` with ``concepts=corpus.concepts``.
+
+    Example:
+        >>> from privlab.datasets.text_corpora import franchise_comments
+        >>> build_sanitizer("concept-list", franchise_comments()).sanitize(["Vanguard Legion rules"])
+        ['████████ ██████ rules']
+    """
+    from privlab.sanitizers import ConceptListSanitizer, registry
+
+    if spec == "concept-list":
+        return ConceptListSanitizer(corpus.concepts, name="concept-list")
+    if spec == "concept-list-broad":
+        return ConceptListSanitizer(tuple(corpus.concepts) + tuple(broad), name="concept-list-broad")
+    if spec not in registry:
+        raise invalid("sanitizers", "build_sanitizer",
+                      f"'concept-list', 'concept-list-broad' or one of {registry.names()}", spec)
+    sanitizer = registry.create(spec, concepts=tuple(corpus.concepts))
+    sanitizer.name = spec
+    return sanitizer
+
+
+def highlight(text: str, terms: Sequence[str]) -> str:
+    """HTML of ``text`` with each of ``terms`` (case-insensitive, whole words) marked.
+
+    Example:
+        >>> highlight("a superhero movie", ["superhero"])
+        'a <mark>superhero</mark> movie'
+    """
+    import re
+
+    escaped = html.escape(text)
+    for term in sorted(set(terms), key=len, reverse=True):
+        escaped = re.sub(r"(?<![\w>])(" + re.escape(html.escape(term)) + r")(?![\w<])",
+                         r"<mark>\1</mark>", escaped, flags=re.IGNORECASE)
+    return escaped.replace("\n", "<br>")
+
+
+@dataclass
+class TextStudyResult:
+    """Several sanitizers audited on one text corpus.
+
+    Attributes:
+        study: the study's name.
+        corpus: the corpus audited.
+        table: the :class:`privlab.contrastive.AuditTable` (one audit per sanitizer).
+        leaks: per sanitizer, the seeded-leak statuses under the first encoder (empty
+            for corpora without ground truth).
+        settings: the settings that produced it (encoders, sanitizers, top_k ...).
+        seconds: wall time of the run.
+        label: the study's number and name in headlines, e.g. ``"03 Avengers"``.
+        caveats: what the numbers rest on (data and models), for the headline.
+    """
+
+    study: str
+    corpus: TextCorpus
+    table: AuditTable
+    leaks: dict[str, list[LeakStatus]] = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)
+    seconds: float = 0.0
+    label: str = ""
+    caveats: tuple[str, ...] = ()
+
+    @property
+    def provenance(self) -> dict[str, Any]:
+        """Settings, corpus name, size and hash."""
+        first = self.table.audits[0]
+        return {**self.settings, "corpus": self.corpus.name, "items": len(self.corpus),
+                "corpus_hash": first.corpus, "source": self.corpus.source,
+                "status": first.status}
+
+    def to_frame(self):
+        """Table 2 style: one row per (sanitizer, encoder) with resolution, witness,
+        utility, exact-name matches and share, and the leak counts."""
+        frame = self.table.to_frame()
+        if self.leaks:
+            for status in ("removed", "caught", "missed"):
+                frame[f"leaks {status}"] = [
+                    sum(s.status == status for s in self.leaks.get(name, []))
+                    for name in frame["sanitizer"]]
+        return frame.drop(columns=["corpus"])
+
+    def leak_frame(self):
+        """One row per (sanitizer, leak type): carriers, kept, caught, status, example."""
+        import pandas as pd
+
+        rows = [{"sanitizer": name, "leak type": s.leak_type, "items": s.items, "kept": s.kept,
+                 "in a top witness": s.caught, "status": s.status, "example": s.example}
+                for name, statuses in self.leaks.items() for s in statuses]
+        return pd.DataFrame(rows)
+
+    def missed(self, sanitizer: str) -> list[str]:
+        """Leak types kept by ``sanitizer`` that no top witness named."""
+        return [s.leak_type for s in self.leaks.get(sanitizer, []) if s.status == "missed"]
+
+    def witness_frame(self, sanitizer: str, encoder: str | None = None, k: int = 1):
+        """The top ``k`` witnesses of one sanitizer as text, with the retained terms."""
+        import pandas as pd
+
+        a = self.table[sanitizer]
+        member = a.member(encoder) if encoder else a.members[0]
+        rows = []
+        for w in member.witnesses[:k]:
+            rows.append({"audited": w.audited, "reference": w.reference,
+                         "difference": round(w.difference, 4),
+                         "sanitized x": w.audited_sanitized, "original y": w.reference_original,
+                         "sanitized y": w.reference_sanitized,
+                         "retained terms": ", ".join(w.retained_terms())})
+        return pd.DataFrame(rows)
+
+    def witness_html(self, sanitizer: str, encoder: str | None = None) -> str:
+        """The decisive witness with the terms it shares with the reference marked."""
+        a = self.table[sanitizer]
+        member = a.member(encoder) if encoder else a.members[0]
+        w = member.witness
+        terms = w.retained_terms()
+        return (f"<div><b>{html.escape(sanitizer)}</b> under {html.escape(member.encoder)}: "
+                f"resolution {member.value:.4f}, witness x={w.audited}, y={w.reference}."
+                f"<table><tr><th>sanitized x (released)</th><th>original y</th>"
+                f"<th>sanitized y</th></tr><tr><td>{highlight(w.audited_sanitized, terms)}</td>"
+                f"<td>{highlight(w.reference_original, terms)}</td>"
+                f"<td>{html.escape(w.reference_sanitized)}</td></tr></table></div>")
+
+    def best(self) -> str:
+        """The sanitizer with the smallest resolution (ties: higher utility).
+
+        Only sanitizers that changed every text and left no exact name are eligible (one
+        that leaves a text unchanged has not sanitized the concept there, and its 0 is
+        vacuous); when none qualifies, every sanitizer that changed something is.
+        """
+        frame = self.table.to_frame()
+        eligible = (frame["unchanged"] == 0)
+        if "name_matches" in frame:
+            eligible &= frame["name_matches"] == 0
+        if not eligible.any():
+            eligible = frame["unchanged"] < frame["items"]
+        if eligible.any():
+            frame = frame[eligible]
+        frame = frame.groupby("sanitizer", sort=False).agg(
+            resolution=("resolution", "max"), utility=("utility", "mean")).reset_index()
+        frame = frame.sort_values(["resolution", "utility"], ascending=[True, False])
+        return str(frame.iloc[0]["sanitizer"])
+
+    def summary(self) -> str:
+        """The number that matters: the best sanitizer's resolution, utility and witness."""
+        name = self.best()
+        a = self.table[name]
+        member = a.members[0]
+        w = member.witness
+        text = (f"best {name}: resolution {member.value:.3f} (witness {w.audited},{w.reference}), "
+                f"utility {member.mean_utility:.2f}; {len(self.table)} sanitizers on "
+                f"{len(self.corpus)} texts")
+        if a.baseline is not None:
+            text += f"; name kept in {a.baseline.count}"
+        return text
+
+    def headline(self) -> Headline:
+        """:meth:`summary` with its status and what it rests on."""
+        return Headline(self.label or self.study, self.summary(), STATUS, self.caveats)
+
+    def _repr_html_(self) -> str:
+        return (f"<div><b>{html.escape(self.study)}</b> on {html.escape(self.corpus.name)} "
+                f"({len(self.corpus)} texts, {self.provenance['status']})"
+                + self.to_frame().to_html(index=False, float_format=lambda v: f"{v:.4f}")
+                + "</div>")
+
+
+def encoder_caveat(encoders: Sequence[str]) -> str:
+    """What a headline says about its distance mechanisms, from the encoder registry.
+
+    Example:
+        >>> encoder_caveat(["lexical"])
+        'encoders: lexical (hashed words and word pairs (surface only), offline)'
+    """
+    from privlab.encoders import registry
+
+    parts = []
+    for name in encoders:
+        if name in registry:
+            entry = registry.entry(name)
+            where = "offline" if entry.meta.get("offline") else "downloaded model"
+            parts.append(f"{name} ({entry.description}, {where})")
+        else:
+            parts.append(f"{name} (user model)")
+    return "encoders: " + "; ".join(parts)
+
+
+def run_text_study(study: str, corpus: TextCorpus, sanitizers: Sequence[str],
+                   encoders: Sequence[str], *, broad: Sequence[str] = (), top_k: int = 10,
+                   progress: bool = False, label: str = "", caveats: Sequence[str] = (),
+                   result_type: type | None = None) -> TextStudyResult:
+    """Audit each sanitizer on ``corpus`` under every encoder (symmetric test).
+
+    Args:
+        study: a name for the result.
+        corpus: the texts and their ground truth.
+        sanitizers: specs for :func:`build_sanitizer`.
+        encoders: encoder names.
+        broad: the extra concepts of ``"concept-list-broad"``.
+        top_k: witnesses kept per audit; leaks are "caught" when named in one of them.
+        progress: progress bars while encoding.
+        label: the study's number and name in headlines.
+        caveats: what the numbers rest on, for the headline.
+        result_type: a subclass of :class:`TextStudyResult` to return (default the class).
+
+    Returns:
+        A :class:`TextStudyResult` (or ``result_type``).
+    """
+    if not sanitizers:
+        raise invalid("sanitizers", study, "a non-empty list of sanitizer names", sanitizers)
+    if not encoders:
+        raise invalid("encoders", study, "a non-empty list of encoder names", encoders)
+    start = time.perf_counter()
+    texts = list(corpus.texts)
+    audits = []
+    leaks: dict[str, list[LeakStatus]] = {}
+    for spec in sanitizers:
+        sanitizer = build_sanitizer(spec, corpus, broad)
+        a = audit(texts, sanitizer, encoders=list(encoders), names=corpus.names, top_k=top_k,
+                  progress=progress)
+        audits.append(a)
+        if any(corpus.leaks):
+            leaks[a.name] = leak_status(corpus, a.sanitized, a.members[0].witnesses)
+    settings = {"encoders": list(encoders), "sanitizers": [a.sanitizer for a in audits],
+                "top_k": top_k, "test": "symmetric"}
+    return (result_type or TextStudyResult)(study, corpus, AuditTable(tuple(audits)), leaks,
+                                            settings, time.perf_counter() - start, label,
+                                            tuple(caveats))
+
+
+__all__ = ["TextStudyResult", "build_sanitizer", "encoder_caveat", "highlight", "run_text_study"]

@@ -1,0 +1,215 @@
+"""The study contract: what every ``privlab.studies.<slug>`` module provides.
+
+A study module has
+
+* ``Config`` — a dataclass deriving from :class:`StudyConfig`, so that
+  ``Config.default(**overrides)`` (the full settings), ``Config.smoke(**overrides)``
+  (tiny settings for tests) and ``Config.for_notebook(**overrides)`` (one of the two,
+  chosen by ``PRIVLAB_SMOKE``) work the same way for every study;
+* ``run(config=None) -> Result`` — the whole study in one call, registered in
+  :data:`registry` with ``@registry.member(slug, number=..., title=...)``;
+* a ``Result`` that follows :class:`StudyResult`: ``headline() -> Headline`` (the number
+  that matters, **what kind of claim it is** and **what it rests on**), ``to_frame()``,
+  ``provenance`` and ``_repr_html_()``.
+
+A notebook ends with ``result.headline().show()``; ``make demo`` reads the printed lines.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from privlab.errors import invalid
+from privlab.registry import Registry
+
+HEADLINE_MARKER = "privlab-headline"
+
+class StudyRegistry(Registry):
+    """The studies' registry: listed in notebook order whatever order they were imported in."""
+
+    def names(self, **filters: Any) -> list[str]:
+        """Registered study slugs matching every filter, by notebook number."""
+        found = super().names(**filters)
+        return sorted(found, key=lambda name: str(self.entry(name).meta.get("number", "")))
+
+
+#: Every study's ``run``, by slug, in notebook order (loaded by ``privlab.studies.registry``).
+registry = StudyRegistry("study")
+
+
+@dataclass(frozen=True)
+class Headline:
+    """The one line a study reports, with what kind of claim it is and what it rests on.
+
+    Attributes:
+        study: number and short name, e.g. ``"00 quickstart"``.
+        text: the number that matters, in words.
+        status: the kind of claim, e.g. ``"diagnostic (model- and corpus-relative)"`` or
+            ``"finite-sample certificate"``.
+        caveats: what the number rests on: the data (generated, privlab-written sample,
+            real), the model or judge (and whether it is a weak offline stand-in).
+
+    Example:
+        >>> h = Headline("00 quickstart", "resolution 0.2", "diagnostic",
+        ...              ("12 texts written by privlab",))
+        >>> Headline.parse(h.lines()) == [h]
+        True
+    """
+
+    study: str
+    text: str
+    status: str
+    caveats: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        for name in ("study", "text", "status"):
+            value = getattr(self, name)
+            if not isinstance(value, str) or not value.strip() or "\n" in value:
+                raise invalid(name, "Headline", "a non-empty single-line string", value)
+        caveats = tuple(self.caveats)
+        if any(not isinstance(c, str) or not c.strip() or "\n" in c for c in caveats):
+            raise invalid("caveats", "Headline", "a sequence of non-empty single-line strings",
+                          self.caveats)
+        object.__setattr__(self, "caveats", caveats)
+
+    def lines(self) -> str:
+        """The printed form: a marked first line, then the status, then one line per caveat.
+
+        Example:
+            >>> print(Headline("05 known-ε", "ok", "descriptive", ("synthetic",)).lines())
+            privlab-headline | 05 known-ε | ok
+                status: descriptive
+                rests on: synthetic
+        """
+        out = [f"{HEADLINE_MARKER} | {self.study} | {self.text}", f"    status: {self.status}"]
+        out += [f"    rests on: {caveat}" for caveat in self.caveats]
+        return "\n".join(out)
+
+    def show(self) -> "Headline":
+        """Print :meth:`lines` (the form ``make demo`` reads) and return the headline."""
+        print(self.lines())
+        return self
+
+    @staticmethod
+    def parse(text: str) -> list["Headline"]:
+        """Every headline printed in ``text`` (e.g. an executed notebook's output).
+
+        Example:
+            >>> Headline.parse("noise\\nprivlab-headline | 05 known-ε | ok\\n    status: x\\n")
+            [Headline(study='05 known-ε', text='ok', status='x', caveats=())]
+        """
+        found: list[Headline] = []
+        current: dict[str, Any] | None = None
+        for raw in text.splitlines():
+            if raw.startswith(HEADLINE_MARKER + " | "):
+                if current:
+                    found.append(Headline(**current))
+                parts = raw.split(" | ", 2)
+                current = ({"study": parts[1], "text": parts[2], "status": "unstated",
+                            "caveats": ()} if len(parts) == 3 else None)
+            elif current is not None and raw.startswith("    status: "):
+                current["status"] = raw[len("    status: "):].strip() or "unstated"
+            elif current is not None and raw.startswith("    rests on: "):
+                caveat = raw[len("    rests on: "):].strip()
+                current["caveats"] = current["caveats"] + ((caveat,) if caveat else ())
+            elif current is not None:
+                found.append(Headline(**current))
+                current = None
+        if current:
+            found.append(Headline(**current))
+        return found
+
+    def _repr_html_(self) -> str:
+        import html
+
+        rests = "".join(f"<li>{html.escape(c)}</li>" for c in self.caveats)
+        return (f"<div><b>{html.escape(self.study)}</b>: {html.escape(self.text)}<br>"
+                f"<i>status</i>: {html.escape(self.status)}"
+                + (f"<br><i>rests on</i>:<ul>{rests}</ul>" if rests else "") + "</div>")
+
+
+@runtime_checkable
+class StudyResult(Protocol):
+    """What every study's ``run`` returns."""
+
+    @property
+    def provenance(self) -> dict[str, Any]:
+        """Settings, seeds, model names and data hashes that produced the result."""
+
+    def headline(self) -> Headline:
+        """The number that matters, its status and what it rests on."""
+
+    def to_frame(self) -> Any:
+        """The result as a pandas DataFrame (one row per audited unit)."""
+
+    def _repr_html_(self) -> str:
+        """How a notebook shows the result."""
+
+
+class StudyConfig:
+    """Base of every study's ``Config`` dataclass: full, smoke and notebook settings.
+
+    A study's Config declares its full settings as field defaults and its tiny settings
+    in :meth:`smoke_settings`; the three constructors then behave the same everywhere.
+
+    Example:
+        >>> @dataclass
+        ... class Demo(StudyConfig):
+        ...     n: int = 100
+        ...     seed: int = 0
+        ...     @classmethod
+        ...     def smoke_settings(cls):
+        ...         return {"n": 3}
+        >>> Demo.default().n, Demo.smoke().n, Demo.smoke(seed=2).seed, Demo.default(n=7).n
+        (100, 3, 2, 7)
+    """
+
+    @classmethod
+    def smoke_settings(cls) -> dict[str, Any]:
+        """The fields that differ from the full settings in a smoke run (none by default)."""
+        return {}
+
+    @classmethod
+    def _build(cls, settings: dict[str, Any], caller: str):
+        fields = {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
+        unknown = sorted(set(settings) - fields)
+        if unknown:
+            raise invalid(unknown[0], f"{cls.__module__}.{cls.__qualname__}.{caller}",
+                          f"one of the fields {sorted(fields)}", settings[unknown[0]],
+                          "Check the spelling of the setting.")
+        return cls(**settings)
+
+    @classmethod
+    def default(cls, **overrides: Any):
+        """The full settings, with ``overrides`` applied."""
+        return cls._build(dict(overrides), "default")
+
+    @classmethod
+    def smoke(cls, **overrides: Any):
+        """The tiny settings of :meth:`smoke_settings`, with ``overrides`` applied."""
+        return cls._build({**cls.smoke_settings(), **overrides}, "smoke")
+
+    @classmethod
+    def for_notebook(cls, **overrides: Any):
+        """:meth:`smoke` when ``PRIVLAB_SMOKE`` is set (tests, CI), else :meth:`default`.
+
+        A notebook passes its parameter cell here; a parameter left at None keeps the
+        study's own setting (the full one, or the smoke one in a smoke run).
+
+        Example:
+            >>> @dataclass
+            ... class Demo(StudyConfig):
+            ...     n: int = 100
+            ...     name: str = "x"
+            >>> Demo.for_notebook(n=None, name="y")
+            Demo(n=100, name='y')
+        """
+        from privlab.config import smoke
+
+        given = {k: v for k, v in overrides.items() if v is not None}
+        return cls.smoke(**given) if smoke() else cls.default(**given)
+
+
+__all__ = ["HEADLINE_MARKER", "Headline", "StudyConfig", "StudyRegistry", "StudyResult", "registry"]

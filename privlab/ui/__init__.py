@@ -1,0 +1,1 @@
+"""What a notebook shows: widgets and panels, plots, ε figures, headline report."""

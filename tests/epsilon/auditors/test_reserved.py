@@ -1,0 +1,71 @@
+"""The reserved test: never above the exact ε, and a broken mechanism is caught."""
+
+import numpy as np
+import pytest
+
+from privlab.epsilon import auditors as A
+from privlab.epsilon import mechanisms as M
+from privlab.errors import PrivlabTypeError, PrivlabValueError
+
+
+def _exact_scorer(mech, i, j):
+    return lambda x: mech.log_likelihood_ratio(x, i, j)
+
+
+@pytest.mark.parametrize("name, eps", [("gaussian", 0.5), ("gaussian", 1.0),
+                                       ("laplace", 0.5), ("laplace", 1.0)])
+def test_reserved_bound_never_above_exact_epsilon(name, eps):
+    p = M.make_prototypes("dispersed")
+    m = M.build_mechanism(name, p, eps)
+    pairs = [p.l1_pair, p.l2_pair, (0, 1), (2, 3)]
+    alpha = 0.05 / (2 * len(pairs))
+    delta = 1e-5 if name == "gaussian" else 0.0
+    possible = 0
+    for seed in range(10):
+        rng = np.random.default_rng(seed)
+        for k, (i, j) in enumerate(pairs):
+            a, b = m.sample(i, 100, rng), m.sample(j, 100, rng)
+            exact = m.pair_epsilon(i, j)
+            for test in (A.ReservedTest(alpha), A.ReservedTest(alpha, _exact_scorer(m, i, j))):
+                r = test.audit(a, b, delta=delta, seed=seed * 10 + k)
+                possible += r.details["attainable"] > exact
+                assert r.value <= exact + 1e-12, (name, eps, seed, (i, j), r.details)
+    assert possible > 0  # the check could have failed
+
+
+def test_broken_mechanism_is_caught():
+    p = M.make_prototypes("dispersed")
+    claimed = M.GaussianMechanism(p, 1.0)
+    broken = M.GaussianMechanism(p, 1.0)
+    broken.sigma = claimed.sigma / 50  # far too little noise for the claimed ε = 1
+    rng = np.random.default_rng(0)
+    i, j = p.l2_pair
+    a, b = broken.sample(i, 300, rng), broken.sample(j, 300, rng)
+    r = A.ReservedTest(alpha=0.025).audit(a, b, delta=1e-5, seed=1)
+    assert r.value > claimed.pair_epsilon(i, j) + 1.0
+    assert r.value == pytest.approx(r.details["attainable"])
+
+
+def test_choose_threshold_prefers_the_bound_then_the_widest_margin():
+    assert A.choose_threshold(np.array([0.0, 1.0]), np.array([2.0, 3.0]), 0.05) == (1, 1.5)
+    assert A.choose_threshold(np.array([2.0, 3.0]), np.array([0.0, 1.0]), 0.05) == (-1, 1.5)
+
+
+def test_oracle_member_scores_with_the_given_function():
+    test = A.reserved_exact(lambda x: x[:, 0], alpha=0.025)
+    assert (test.name, test.alpha, test.status) == ("reserved-exact", 0.025,
+                                                    A.Status.CERTIFICATE)
+    rng = np.random.default_rng(0)
+    r = test.audit(rng.normal(size=(60, 2)), rng.normal(size=(60, 2)) + [10.0, 0.0], delta=0)
+    assert r.method == "reserved-exact" and r.value == pytest.approx(r.details["attainable"])
+    assert r.provenance["scorer"] == "<lambda>"
+
+
+@pytest.mark.parametrize("call, parameter, error", [
+    (lambda: A.ReservedTest(alpha=0.0), "alpha", PrivlabValueError),
+    (lambda: A.ReservedTest(scorer="x"), "scorer", PrivlabTypeError),
+    (lambda: A.reserved_exact(None), "scorer", PrivlabTypeError),
+])
+def test_bad_inputs_name_the_parameter(call, parameter, error):
+    with pytest.raises(error, match=f"'{parameter}'"):
+        call()

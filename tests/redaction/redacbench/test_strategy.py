@@ -1,0 +1,57 @@
+"""RedacBench strategies: the registry, Masking (policy or model keywords), Iterative."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from llm_server import FakeLLMServer
+
+from privlab.redaction.redacbench.data import Policy, load_redacbench, sample_path
+from privlab.redaction.redacbench.strategy import (
+    AdversarialRedaction,
+    Iterative,
+    Masking,
+    NoRedaction,
+    SanitizerStrategy,
+    strategies,
+)
+
+
+def test_strategy_registry_lists_members_and_creates_one():
+    assert strategies.names() == ["masking", "none", "regex-pii", "adversarial"]
+    assert strategies.names(offline=False) == ["adversarial"]
+    policy = Policy("p", "", frozenset(), ("Ann",))
+    masking = strategies.create("masking")
+    assert isinstance(masking, Masking) and masking.redact("Ann is ill.", policy) == \
+        "[REDACTED] is ill."
+    # members that take no client ignore one, so a caller may pass it to every strategy
+    client = object()
+    assert isinstance(strategies.create("none", client=client), NoRedaction)
+    regex = strategies.create("regex-pii", client=client)
+    assert isinstance(regex, SanitizerStrategy) and regex.name == "sanitizer regex-pii"
+
+
+def test_masking_and_iterative():
+    policy = Policy("p", "", frozenset(), ("Harlow Bank", "loan"))
+    text = "A loan from Harlow  Bank; loans are common."
+    assert Masking().redact(text, policy) == "A [REDACTED] from [REDACTED]; loans are common."
+    assert Iterative(Masking(), 3).redact(text, policy) == Masking().redact(text, policy)
+    with pytest.raises(ValueError, match="rounds"):
+        Iterative(Masking(), 0)
+
+
+def test_llm_masking_keywords(fake_client):
+    docs = load_redacbench(sample_path())[:1]
+    with FakeLLMServer(lambda r: json.dumps({"keywords": ["diabetes", "insulin"]})) as server:
+        text = Masking(fake_client(server)).redact(docs[0].text, docs[0].policies[0])
+    assert "diabetes" not in text and "insulin" not in text and "[REDACTED]" in text
+
+
+def test_adversarial_redaction_rewrites_through_the_model(fake_client):
+    with FakeLLMServer(lambda r: json.dumps({"redacted": "Someone is ill."})) as server:
+        strategy = strategies.create("adversarial", client=fake_client(server))
+        assert isinstance(strategy, AdversarialRedaction) and strategy.name == "adversarial (fake)"
+        assert strategy.redact("Ann is ill.", Policy("p", "Names are private.", frozenset())) \
+            == "Someone is ill."
+        assert "Names are private." in server.requests[0]["messages"][0]["content"]

@@ -1,0 +1,38 @@
+"""The sanitizer protocol and registry: members in their order, the identity baselines."""
+
+from __future__ import annotations
+
+import pytest
+
+from privlab.sanitizers import registry
+from privlab.sanitizers.base import Identity, Sanitizer, identity
+
+TEXT = ["identity", "concept-list", "regex-pii", "presidio", "entity-types", "llm", "gliner",
+        "privacy-filter"]
+IMAGE = ["image-identity", "face-blackout-yunet", "face-blur-yunet", "face-blackout-haar",
+         "face-blackout-mtcnn", "text-blackout-ocr", "faces-and-text-blackout", "clipseg", "sam3"]
+
+
+def test_every_member_is_registered_in_order():
+    assert registry.names() == TEXT[:5] + IMAGE + TEXT[5:]
+    assert registry.names(modality="text") == TEXT
+    assert registry.names(modality="image") == IMAGE
+    assert registry.names(offline=False)[-3:] == ["llm", "gliner", "privacy-filter"]
+    assert registry.entry("sam3").description == "SAM 3 text-prompted regions (the paper's knobs)"
+
+
+def test_every_factory_takes_the_concepts():
+    for name in ("identity", "concept-list", "regex-pii", "llm", "image-identity"):
+        assert isinstance(registry.create(name, concepts=["Ken Lay"]), Sanitizer)
+    assert registry.create("llm", concepts=["Ken Lay", "Enron"]).concept == "Ken Lay, Enron"
+    assert registry.create("concept-list", concepts=["Ken Lay"]).sanitize(["Ken Lay"]) == \
+        ["███ ███"]
+
+
+def test_identity_changes_nothing_and_checks_items():
+    s = identity(["ignored"])
+    assert s.sanitize(["Ken Lay"]) == ["Ken Lay"]
+    with pytest.raises(TypeError, match="items\\[0\\]"):
+        s.sanitize([3])
+    with pytest.raises(TypeError):
+        Identity().sanitize("Ken Lay")

@@ -1,0 +1,87 @@
+"""Every registered study follows the study contract, on its smoke settings."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+
+import pandas as pd
+import pytest
+
+from privlab.errors import PrivlabValueError
+from privlab.studies import STUDY_MODULES, Headline, StudyConfig, StudyResult, registry
+from privlab.studies.contract import HEADLINE_MARKER
+
+STUDIES = registry.names()
+
+
+def _module(slug: str):
+    return importlib.import_module(registry.entry(slug).factory.__module__)
+
+
+def test_the_registry_lists_all_eleven_studies_in_notebook_order():
+    assert STUDIES == list(STUDY_MODULES)
+    numbers = [registry.entry(s).meta["number"] for s in STUDIES]
+    assert numbers == [f"{i:02d}" for i in range(11)]
+    for slug in STUDIES:
+        meta = registry.entry(slug).meta
+        assert meta["notebook"].startswith(meta["number"] + "_")
+        assert meta["title"].startswith(meta["number"] + " ")
+
+
+@pytest.mark.parametrize("slug", STUDIES)
+def test_config_constructors_take_overrides(slug, monkeypatch):
+    Config = _module(slug).Config
+    assert issubclass(Config, StudyConfig) and dataclasses.is_dataclass(Config)
+    full, small = Config.default(), Config.smoke()
+    assert isinstance(full, Config) and isinstance(small, Config)
+    for name, value in Config.smoke_settings().items():
+        assert getattr(small, name) == value
+    # Any field can be overridden in all three constructors.
+    field = dataclasses.fields(Config)[0].name
+    value = getattr(full, field)
+    assert getattr(Config.default(**{field: value}), field) == value
+    assert getattr(Config.smoke(**{field: value}), field) == value
+    monkeypatch.setenv("PRIVLAB_SMOKE", "1")
+    assert Config.for_notebook() == small
+    monkeypatch.setenv("PRIVLAB_SMOKE", "0")
+    assert Config.for_notebook() == full
+    with pytest.raises(PrivlabValueError, match="'no_such_setting' parameter of .*Config.smoke"):
+        Config.smoke(no_such_setting=1)
+
+
+@pytest.mark.parametrize("slug", STUDIES)
+def test_smoke_run_follows_the_result_contract(slug, monkeypatch):
+    monkeypatch.setenv("PRIVLAB_SMOKE", "1")
+    module = _module(slug)
+    result = registry.create(slug, config=module.Config.smoke())
+    assert isinstance(result, StudyResult)
+    headline = result.headline()
+    assert isinstance(headline, Headline)
+    assert headline.study == registry.entry(slug).meta["title"]
+    assert headline.text and headline.status and headline.status != "unstated"
+    assert headline.caveats, "a headline must say what it rests on"
+    assert Headline.parse(headline.lines()) == [headline]
+    frame = result.to_frame()
+    assert isinstance(frame, pd.DataFrame) and len(frame) > 0
+    assert isinstance(result.provenance, dict) and result.provenance
+    assert result._repr_html_().strip().startswith("<")
+
+
+def test_headline_lines_round_trip_and_refuse_multiline_text(capsys):
+    h = Headline("00 quickstart", "resolution 0.217 (witness x6/y5)", "diagnostic",
+                 ("12 texts written by privlab", "encoders: minilm"))
+    assert h.show() is h
+    printed = capsys.readouterr().out
+    assert printed.splitlines()[0] == f"{HEADLINE_MARKER} | 00 quickstart | resolution 0.217 (witness x6/y5)"
+    assert Headline.parse("noise\n" + printed + "more noise\n") == [h]
+    with pytest.raises(PrivlabValueError, match="'text' parameter of Headline"):
+        Headline("00", "two\nlines", "diagnostic")
+    with pytest.raises(PrivlabValueError, match="'caveats' parameter of Headline"):
+        Headline("00", "x", "diagnostic", ("",))
+
+
+def test_parse_reads_headlines_without_status_as_unstated():
+    found = Headline.parse(f"{HEADLINE_MARKER} | 01 a | x\n{HEADLINE_MARKER} | 02 b | y\n")
+    assert [(h.study, h.text, h.status) for h in found] == [("01 a", "x", "unstated"),
+                                                             ("02 b", "y", "unstated")]

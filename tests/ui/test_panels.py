@@ -1,0 +1,58 @@
+"""The notebook panels build their study's Config from widget values and run it."""
+
+from __future__ import annotations
+
+from privlab.studies import avengers, dicaprio, enron, quickstart
+from privlab.ui import panels
+
+
+def test_quickstart_config_parses_the_concept_editors():
+    config = panels.quickstart_config("lexical", "Einstein\n", "Einstein\n\n relativity \n")
+    assert isinstance(config, quickstart.Config)
+    assert config.encoder == "lexical"
+    assert config.weak_concepts == ("Einstein",)
+    assert config.strong_concepts == ("Einstein", "relativity")
+
+
+def test_quickstart_panel_runs_the_study_from_its_controls():
+    panel = panels.quickstart_panel(quickstart.Config(encoder="lexical"))
+    assert panel.values()["encoder"] == "lexical"
+    result = panel.run()
+    assert isinstance(result, quickstart.QuickstartResult)
+    assert sorted(result.audits) == ["strong", "weak"]
+    direct = quickstart.run(quickstart.Config(encoder="lexical"))
+    for label in ("weak", "strong"):
+        assert result.audits[label].members[0].value == direct.audits[label].members[0].value
+
+
+def test_text_panels_offer_the_broad_list_and_every_text_sanitizer():
+    from privlab.sanitizers import registry
+
+    options = panels.text_sanitizer_options()
+    assert options[0] == "concept-list-broad"
+    assert options[1:] == registry.names(modality="text")
+    panel = panels.avengers_panel(avengers.Config.smoke(encoders=("lexical",)))
+    assert panel.values()["proxy"] == "9"
+    config = panel.build(**panel.values())
+    assert isinstance(config, avengers.Config)
+    assert config.encoders == ("lexical",) and config.proxy == "9"
+    assert config.sanitizers == avengers.Config.smoke().sanitizers
+
+
+def test_enron_panel_maps_zero_emails_to_all():
+    panel = panels.enron_panel(enron.Config.smoke(corpus="offline", encoders=("lexical",)))
+    values = panel.values()
+    assert values["limit"] == enron.SMOKE_LIMIT
+    config = panel.build(**{**values, "limit": 0})
+    assert config.limit is None and config.corpus == "offline"
+
+
+def test_image_controls_build_the_studys_config():
+    controls = panels.ImageStudyControls(dicaprio, ["sface"], None, "", 0.1)
+    config = controls.config()
+    assert isinstance(config, dicaprio.Config)
+    assert config.encoders == ("sface",) and config.delta == 0.1 and config.folder is None
+    assert config.sanitizers == dicaprio.Config.default().sanitizers
+    controls.folder.value = "/photos"
+    assert controls.config().folder == "/photos"
+

@@ -1,0 +1,244 @@
+"""The shared figures: bars per audited item, the privacy-utility scatter, the witness gallery."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.colors import to_rgba  # noqa: E402
+
+from privlab.contrastive import Witness, audit, audit_many  # noqa: E402
+from privlab.datasets import quickstart  # noqa: E402
+from privlab.encoders import LexicalEncoder  # noqa: E402
+from privlab.encoders.image import ImageEncoder  # noqa: E402
+from privlab.resolution import resolution  # noqa: E402
+from privlab.sanitizers import ConceptListSanitizer, Identity  # noqa: E402
+from privlab.ui import plots  # noqa: E402
+
+RED, GREY = to_rgba("#c0392b"), to_rgba("#7f8c8d")
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+def _bar_colors(ax) -> list[tuple]:
+    return [tuple(p.get_facecolor()) for p in ax.patches]
+
+
+# ---------------------------------------------------------------------------------------
+# per_item_violations
+# ---------------------------------------------------------------------------------------
+def _known_resolution():
+    # Unit rows of S are the basis vectors, so a_ij = T[j, i] exactly.
+    S = np.eye(4)
+    T = np.array([[0.5, -0.25, 0.0, 0.125],
+                  [0.0, -0.5, 0.25, 0.125]])
+    return resolution(S, T, dtype="float64", device="cpu")
+
+
+def test_per_item_violations_bars_match_per_audited_and_delta():
+    res = _known_resolution()
+    np.testing.assert_array_equal(res.per_audited, [0.5, -0.25, 0.25, 0.125])
+
+    ax = plots.per_item_violations(res.per_audited, ["a", "b", "c", "d"], delta=0.25,
+                                   title="known trials")
+    assert len(ax.patches) == 4
+    assert [p.get_height() for p in ax.patches] == [0.5, -0.25, 0.25, 0.125]
+    assert [p.get_x() + p.get_width() / 2 for p in ax.patches] == [0, 1, 2, 3]
+    # Red exactly where the item is flagged at this delta (0.25 itself counts).
+    assert _bar_colors(ax) == [RED, GREY, RED, GREY]
+    assert [i for i, c in enumerate(_bar_colors(ax)) if c == RED] == res.flagged(0.25).tolist()
+    # The dashed delta line and its legend entry.
+    (line,) = ax.lines
+    assert list(line.get_ydata()) == [0.25, 0.25] and line.get_linestyle() == "--"
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["delta = 0.25"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b", "c", "d"]
+    assert all(t.get_rotation() == 0 for t in ax.get_xticklabels())
+    assert ax.get_xlabel() == "audited item"
+    assert ax.get_ylabel() == "largest signed difference"
+    assert ax.get_title() == "known trials"
+    # A new figure sized to the items: at least 4 inches wide, 3 high.
+    assert tuple(ax.figure.get_size_inches()) == (4.0, 3.0)
+
+
+def test_per_item_violations_default_delta_flags_positive_items_only():
+    res = _known_resolution()
+    ax = plots.per_item_violations(res.per_audited)
+    assert _bar_colors(ax) == [RED, GREY, RED, RED]
+    assert [i for i, c in enumerate(_bar_colors(ax)) if c == RED] == res.flagged().tolist()
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["0", "1", "2", "3"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["delta = 0"]
+    assert ax.get_title() == ""
+    # An item at exactly 0 is not red at delta 0.
+    ax = plots.per_item_violations(np.array([0.0, 0.1]))
+    assert _bar_colors(ax) == [GREY, RED]
+
+
+def test_per_item_violations_on_a_real_audit_into_a_given_axes():
+    texts = list(quickstart.TEXTS)
+    weak = ConceptListSanitizer(list(quickstart.WEAK_CONCEPTS), name="weak")
+    member = audit(texts, weak, encoders=[LexicalEncoder(256)]).members[0]
+    values = member.resolution.per_audited
+    assert values.shape == (12,)
+
+    fig, (left, right) = plt.subplots(1, 2)
+    delta = float(np.median(values))
+    returned = plots.per_item_violations(values, [f"t{i}" for i in range(12)], delta=delta,
+                                         ax=right)
+    assert returned is right and len(left.patches) == 0
+    assert len(right.patches) == 12
+    np.testing.assert_allclose([p.get_height() for p in right.patches], values)
+    red = [i for i, c in enumerate(_bar_colors(right)) if c == RED]
+    assert red == member.resolution.flagged(delta).tolist()
+    assert red == [i for i, v in enumerate(values) if v >= delta and v > 0]
+    assert all(t.get_rotation() == 0 for t in right.get_xticklabels())  # 12 is not > 12
+    assert len(fig.axes) == 2
+
+
+def test_per_item_violations_rotates_many_labels_and_widens_the_figure():
+    values = np.linspace(-0.2, 0.4, 20)
+    ax = plots.per_item_violations(values, delta=0.1)
+    assert len(ax.patches) == 20
+    assert all(t.get_rotation() == 90 for t in ax.get_xticklabels())
+    assert tuple(ax.figure.get_size_inches()) == pytest.approx((9.0, 3.0))
+    assert sum(c == RED for c in _bar_colors(ax)) == int((values >= 0.1).sum()) == 10
+
+
+# ---------------------------------------------------------------------------------------
+# privacy_utility_scatter
+# ---------------------------------------------------------------------------------------
+def test_privacy_utility_scatter_from_a_real_audit_table():
+    texts = list(quickstart.TEXTS)
+    sanitizers = [Identity(),
+                  ConceptListSanitizer(list(quickstart.WEAK_CONCEPTS), name="weak"),
+                  ConceptListSanitizer(list(quickstart.STRONG_CONCEPTS),
+                                       name="strong list of thirty-one concepts")]
+    table = audit_many(texts, sanitizers, encoders=[LexicalEncoder(64), LexicalEncoder(512)])
+    frame = table.to_frame()
+    assert len(frame) == 6
+
+    ax = plots.privacy_utility_scatter(frame, title="quickstart")
+    # One marker set per member, in the order they appear, three sanitizers each.
+    assert len(ax.collections) == 2
+    for collection, name in zip(ax.collections, ["lexical-64", "lexical-512"]):
+        rows = frame[frame["encoder"] == name]
+        np.testing.assert_allclose(collection.get_offsets(),
+                                   rows[["utility", "resolution"]].to_numpy())
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["lexical-64", "lexical-512"]
+    # Identity removes nothing: resolution 0 and utility 1 for both members.
+    ident = frame[frame["sanitizer"] == "identity"]
+    np.testing.assert_allclose(ident[["utility", "resolution"]].to_numpy(), [[1, 0], [1, 0]])
+    # One annotation per point, names cut at 24 characters, at the point.
+    labels = [t.get_text() for t in ax.texts]
+    assert sorted(labels) == sorted(["identity", "weak", "strong list of thirty-on"] * 2)
+    for text in ax.texts:
+        row = frame[frame["sanitizer"].str[:24] == text.get_text()]
+        assert any(np.allclose(text.xy, (u, r)) for u, r in zip(row["utility"], row["resolution"]))
+    assert ax.get_xlabel() == "utility: cosine(original, sanitized), per member"
+    assert ax.get_ylabel() == "resolution δ* (lower is more private)"
+    assert ax.get_title() == "quickstart"
+    assert any(list(line.get_ydata()) == [0, 0] for line in ax.lines)
+
+
+def test_privacy_utility_scatter_known_frame_into_a_given_axes():
+    frame = pd.DataFrame({
+        "sanitizer": ["a", "b", "c", "a", "b"],
+        "encoder": ["m1", "m1", "m1", "m2" * 30, "m2" * 30],
+        "resolution": [0.0, 0.1, 0.3, 0.2, 0.05],
+        "utility": [1.0, 0.8, 0.5, 0.9, 0.7],
+    })
+    fig, ax = plt.subplots()
+    returned = plots.privacy_utility_scatter(frame, ax=ax)
+    assert returned is ax
+    assert [len(c.get_offsets()) for c in ax.collections] == [3, 2]
+    np.testing.assert_array_equal(ax.collections[0].get_offsets(),
+                                  [[1.0, 0.0], [0.8, 0.1], [0.5, 0.3]])
+    np.testing.assert_array_equal(ax.collections[1].get_offsets(), [[0.9, 0.2], [0.7, 0.05]])
+    # Long member names are cut to 40 characters in the legend.
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["m1", ("m2" * 30)[:40]]
+    # Members use different markers.
+    paths = [c.get_paths()[0].vertices.tolist() for c in ax.collections]
+    assert paths[0] != paths[1]
+    assert len(ax.texts) == 5 and ax.get_title() == ""
+
+
+# ---------------------------------------------------------------------------------------
+# witness_gallery
+# ---------------------------------------------------------------------------------------
+class _Thumbnail(ImageEncoder):
+    """Grey 8 x 8 thumbnail, centred: a small offline image encoder."""
+
+    name = "test-thumbnail-8"
+
+    def _encode(self, items):
+        out = []
+        for item in items:
+            grey = np.asarray(item, dtype=float).mean(axis=2)
+            h, w = grey.shape
+            thumb = grey[: h - h % 8, : w - w % 8].reshape(8, h // 8, 8, w // 8).mean(axis=(1, 3))
+            out.append(thumb.ravel() - thumb.mean())
+        return np.array(out)
+
+
+def _photos() -> list[np.ndarray]:
+    from skimage import data
+
+    return [np.ascontiguousarray(img[::8, ::8, :3]) for img in
+            (data.astronaut(), data.chelsea(), data.coffee())]
+
+
+def test_witness_gallery_shows_a_real_image_witness():
+    from privlab.sanitizers.image import RegionSanitizer, UserRegions
+
+    photos = _photos()
+    boxes = [[(16, 8, 48, 40)], [(20, 10, 40, 30)], [(0, 0, 30, 30)]]
+    sanitizer = RegionSanitizer(UserRegions(boxes), dilate=0, name="boxes")
+    result = audit(photos, sanitizer, encoders=[_Thumbnail()])
+    w = result.members[0].witness
+    assert (w.audited, w.reference) == result.members[0].resolution.witness
+
+    fig = plots.witness_gallery(w)
+    assert len(fig.axes) == 3
+    expected = [w.audited_sanitized, w.reference_original, w.reference_sanitized]
+    for ax, label, img in zip(fig.axes, ["sanitized x", "original y", "sanitized y"], expected):
+        (shown,) = ax.images
+        np.testing.assert_array_equal(shown.get_array(), img)
+        assert ax.get_xlabel() == label
+        assert list(ax.get_xticks()) == [] and list(ax.get_yticks()) == []
+    # The sanitized panel carries the blacked-out box, the original does not.
+    assert result.unchanged == 0
+    assert not np.array_equal(fig.axes[1].images[0].get_array(),
+                              fig.axes[2].images[0].get_array())
+    assert fig._suptitle.get_text() == (f"x = {w.audited}, y = {w.reference}: signed difference "
+                                        f"{w.difference:+.4f}")
+
+
+def test_witness_gallery_words_and_title():
+    rng = np.random.default_rng(0)
+    imgs = [rng.integers(0, 256, size=(6, 5, 3), dtype=np.uint8) for _ in range(3)]
+    w = Witness(2, 5, -0.03125, None, imgs[0], imgs[1], imgs[2])
+    words = {"sanitized x": "a man in a spacesuit " * 5, "original y": "a cat"}
+
+    fig = plots.witness_gallery(w, words=words)
+    labels = [ax.get_xlabel() for ax in fig.axes]
+    assert labels == [f"sanitized x\n“{words['sanitized x'][:60]}”",
+                      "original y\n“a cat”",
+                      "sanitized y\n“”"]
+    assert len(labels[0].split("\n")[1]) == 62  # 60 characters and the two quotes
+    assert fig._suptitle.get_text() == "x = 2, y = 5: signed difference -0.0312"
+    for ax, img in zip(fig.axes, imgs):
+        np.testing.assert_array_equal(ax.images[0].get_array(), img)
+
+    fig = plots.witness_gallery(Witness(0, 1, 0.25, None, imgs[0], imgs[1], imgs[2]),
+                                title="custom")
+    assert fig._suptitle.get_text() == "custom"
+    assert [ax.get_xlabel() for ax in fig.axes] == ["sanitized x", "original y", "sanitized y"]
+    assert tuple(fig.get_size_inches()) == pytest.approx((11, 3.4))
