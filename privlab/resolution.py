@@ -263,6 +263,28 @@ def _parse_block(block_size: Any, caller: str) -> tuple[int, int]:
     return pair
 
 
+def check_top_k(top_k: Any, caller: str, minimum: int = 0) -> int:
+    """The one ``top_k`` rule: an int of at least ``minimum`` (0 for the kernel).
+
+    The kernel accepts 0 (no top list, the decisive witness is still returned); an audit
+    that reports witnesses asks for at least 1.
+
+    Raises:
+        PrivlabValueError: naming ``top_k`` and ``caller``.
+
+    Example:
+        >>> check_top_k(3, "resolution")
+        3
+        >>> check_top_k(0, "audit", minimum=1)
+        Traceback (most recent call last):
+        ...
+        privlab.errors.PrivlabValueError: The 'top_k' parameter of audit must be an int >= 1. Got 0 instead.
+    """
+    if not isinstance(top_k, (int, np.integer)) or isinstance(top_k, bool) or top_k < minimum:
+        raise invalid("top_k", caller, f"an int >= {minimum}", top_k)
+    return int(top_k)
+
+
 def resolution(S, T, *, top_k: int = 5, normalize: bool = False, dtype: str = "float32",
                device: str | None = None, block_size: int | tuple[int, int] = DEFAULT_BLOCK_SIZE
                ) -> Resolution:
@@ -303,8 +325,7 @@ def resolution(S, T, *, top_k: int = 5, normalize: bool = False, dtype: str = "f
     import torch
 
     caller = "resolution"
-    if not isinstance(top_k, (int, np.integer)) or isinstance(top_k, bool) or top_k < 0:
-        raise invalid("top_k", caller, "a non-negative int", top_k)
+    top_k = check_top_k(top_k, caller)
     if dtype not in _UNIT_ROUNDOFF:
         raise invalid("dtype", caller, "'float32' or 'float64'", dtype)
     device = device or _default_device()

@@ -57,7 +57,7 @@ import numpy as np
 from privlab.errors import invalid, item_list, wrong_type
 from privlab.hashing import sequence_hash
 from privlab.names import name_pattern
-from privlab.resolution import Resolution, reference_directions, resolution
+from privlab.resolution import Resolution, check_top_k, reference_directions, resolution
 
 STATUS = "diagnostic (model- and corpus-relative)"
 
@@ -464,8 +464,7 @@ def audit(originals: Sequence[Any], sanitizer=None, *, sanitized: Sequence[Any] 
         if len(refs_san) != len(refs):
             raise invalid("references_sanitized", caller, f"one item per reference ({len(refs)})",
                           f"{len(refs_san)} items", given_is_text=True)
-    if not isinstance(top_k, int) or isinstance(top_k, bool) or top_k < 1:
-        raise invalid("top_k", caller, "a positive int", top_k)
+    top_k = check_top_k(top_k, caller, minimum=1)  # witnesses need at least one trial
 
     members = []
     for enc in _resolve_encoders(encoders, caller):
