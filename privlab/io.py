@@ -65,12 +65,21 @@ def read_jsonl(path: str | Path, caller: str, parameter: str = "path") -> list[t
     path = Path(path)
     if not path.is_file():
         raise invalid(parameter, caller, "an existing JSON-lines file", str(path))
-    with path.open(encoding="utf-8") as handle:
+    with path.open("rb") as handle:
+        return list(iter_jsonl(_utf8_lines(handle, path.name, caller, parameter), path.name,
+                               caller, parameter))
+
+
+def _utf8_lines(handle, name: str, caller: str, parameter: str) -> Iterator[str]:
+    # Decode line by line so that a bad byte is reported with its line number.
+    for number, raw in enumerate(handle, start=1):
         try:
-            return list(iter_jsonl(handle, path.name, caller, parameter))
+            yield raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise invalid(parameter, caller, "a UTF-8 text file", f"{path.name}: {exc.reason}",
-                          given_is_text=True, fix="Re-save the file as UTF-8.") from exc
+            raise invalid(parameter, caller, "a UTF-8 text file",
+                          f"{name} line {number}: byte {raw[exc.start:exc.start + 1]!r} "
+                          f"at column {exc.start + 1} is not UTF-8", given_is_text=True,
+                          fix="Re-save the file as UTF-8.") from exc
 
 
 def write_jsonl(objects: Iterable[Any], path: str | Path) -> Path:

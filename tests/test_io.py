@@ -59,12 +59,12 @@ def test_read_jsonl_refuses_a_missing_file(tmp_path):
 
 def test_read_jsonl_refuses_a_non_utf8_file(tmp_path):
     path = tmp_path / "latin1.jsonl"
-    path.write_bytes('{"name": "Zürich"}\n'.encode("latin-1"))
+    path.write_bytes(b'{"name": "ok"}\n' + '{"name": "Zürich"}\n'.encode("latin-1"))
     with pytest.raises(PrivlabValueError) as info:
         read_jsonl(path, "load_x")
     message = str(info.value)
     assert "must be a UTF-8 text file" in message
-    assert "latin1.jsonl" in message
+    assert "latin1.jsonl line 2" in message and "column 12" in message
     assert "Re-save the file as UTF-8." in message
     assert isinstance(info.value.__cause__, UnicodeDecodeError)
 
