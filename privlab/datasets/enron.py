@@ -8,6 +8,15 @@ Layouts read (the format is detected from the path):
   RFC 822 messages; headers are parsed and dropped).
 - The common ``emails.csv`` with columns ``file`` and ``message`` (raw messages).
 
+Message bodies are decoded as the ``email`` package defines them: the transfer encoding
+(base64, quoted-printable) is undone and the bytes are decoded with the charset the
+message declares (strictly; a message declared ASCII that holds UTF-8 is read as
+UTF-8). A body that still cannot be decoded is never guessed at: its :class:`Email`
+carries an empty text and a ``problem``, :func:`select_emails` leaves it out and
+:func:`load_mailbox` lists it (file and message id) in ``corpus.provenance["skipped"]``
+and warns. A file that breaks its layout (bytes that are not UTF-8 in a JSON-lines or
+CSV file, a short CSV row, a corrupt archive) is refused with its file and line.
+
 :func:`select_emails` applies the paper's selection: the body mentions the target
 (case-insensitive; Ken Lay by default) and has at most 500 words after the header
 metadata was stripped. :func:`load_mailbox` returns a
@@ -17,24 +26,31 @@ in place and never copied.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import email
-import io
+import email.errors
+import email.header
 import json
+import numbers
 import re
 import sys
 import tarfile
+import warnings
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from privlab.errors import invalid
+from privlab.errors import PrivlabValueError, invalid
 
 KEN_LAY_NAMES = ("Ken Lay",)
 KEN_LAY_CONCEPTS = ("Ken Lay", "Kenneth Lay", "Kenneth L. Lay", "Kenneth L Lay")
 DEFAULT_MAX_WORDS = 500
 _HEADER_LINE = re.compile(r"^[A-Za-z][A-Za-z0-9-]*:\s?.*$")
+_TRANSFER_ENCODED = ("base64", "quoted-printable", "x-uuencode", "uuencode", "uue", "x-uue")
+_UTF8_FIX = "Re-save the file as UTF-8 (for example iconv -f cp1252 -t utf-8)."
 
 
 @dataclass(frozen=True)
@@ -46,12 +62,15 @@ class Email:
         text: the body, header metadata stripped.
         subject: the subject line (may be empty).
         source: the file path inside its corpus.
+        problem: why the body could not be decoded ("" when it was); such an email has
+            an empty ``text`` and is never selected.
     """
 
     id: str
     text: str
     subject: str = ""
     source: str = ""
+    problem: str = ""
 
 
 def strip_headers(raw: str) -> str:
@@ -77,81 +96,178 @@ def strip_headers(raw: str) -> str:
     return ""
 
 
-def _parse_raw(raw: str, source: str) -> Email:
-    message = email.message_from_string(raw)
-    if message.is_multipart():
-        parts = [p.get_payload(decode=False) for p in message.walk()
-                 if p.get_content_type() == "text/plain"]
-        body = "\n".join(p for p in parts if isinstance(p, str))
-    else:
-        body = message.get_payload(decode=False)
-        body = body if isinstance(body, str) else ""
-    if not message.keys():  # not a message at all: strip what looks like headers
-        body = strip_headers(raw)
-    return Email(str(message.get("Message-ID", source)).strip(), body.strip("\n"),
-                 str(message.get("Subject", "") or ""), source)
+class _Undecodable(Exception):
+    """A message body that its declared encodings cannot turn into text."""
+
+
+def _part_text(part, from_text: bool) -> str:
+    """One part's body as text: transfer encoding undone, declared charset applied."""
+    payload = part.get_payload()
+    if not isinstance(payload, str):
+        return ""
+    encoding = str(part.get("Content-Transfer-Encoding", "7bit")).strip().lower()
+    if from_text and encoding not in _TRANSFER_ENCODED:
+        return payload  # the CSV file was decoded already; 7bit/8bit text is final
+    data = part.get_payload(decode=True)
+    broken = (email.errors.InvalidBase64LengthDefect, email.errors.InvalidBase64CharactersDefect)
+    if any(isinstance(d, broken) for d in part.defects):  # the email package would guess
+        raise _Undecodable("a base64 body that is not valid base64")
+    charset = part.get_content_charset() or "us-ascii"
+    try:
+        codec = codecs.lookup(charset).name
+    except LookupError:
+        raise _Undecodable(f"an unknown charset {charset!r}") from None
+    try:
+        return data.decode(codec)
+    except UnicodeDecodeError as exc:
+        also = ""
+        if codec == "ascii":  # 8-bit bytes under an ASCII label: UTF-8 is its only superset
+            try:
+                return data.decode("utf-8")
+            except UnicodeDecodeError:
+                also = " nor UTF-8"
+        raise _Undecodable(f"body byte 0x{data[exc.start]:02x} at offset {exc.start} is "
+                           f"not {charset} (declared){also}") from None
+
+
+def _subject(value) -> str:
+    """The subject with RFC 2047 encoded words decoded; raw 8-bit bytes read as UTF-8."""
+    if value is None:
+        return ""
+    if isinstance(value, email.header.Header):  # raw 8-bit bytes in the header
+        raw = b"".join(c if isinstance(c, bytes) else c.encode()
+                       for c, _ in email.header.decode_header(value))
+        return raw.decode("utf-8", "backslashreplace")
+    try:
+        return str(email.header.make_header(email.header.decode_header(value)))
+    except (email.errors.HeaderParseError, LookupError, UnicodeError):
+        return str(value)
+
+
+def _parse_raw(raw: bytes | str, source: str) -> Email:
+    """An :class:`Email` from one raw RFC 822 message (bytes from a file, text from CSV)."""
+    from_text = isinstance(raw, str)
+    message = email.message_from_string(raw) if from_text else email.message_from_bytes(raw)
+    ident = str(message.get("Message-ID", source)).strip()
+    subject = _subject(message.get("Subject", ""))
+    try:
+        if not message.keys():  # not a message at all: strip what looks like headers
+            body = strip_headers(raw if from_text else raw.decode("utf-8"))
+        elif message.is_multipart():
+            body = "\n".join(_part_text(p, from_text) for p in message.walk()
+                             if p.get_content_type() == "text/plain")
+        elif message.get_content_maintype() == "text":
+            body = _part_text(message, from_text)
+        else:
+            raise _Undecodable(f"no text body (Content-Type {message.get_content_type()})")
+    except UnicodeDecodeError as exc:
+        return Email(ident, "", subject, source,
+                     f"byte 0x{raw[exc.start]:02x} at offset {exc.start} is not UTF-8 "
+                     "and the file has no headers to declare a charset")
+    except _Undecodable as exc:
+        return Email(ident, "", subject, source, str(exc))
+    return Email(ident, body.strip("\n"), subject, source)
+
+
+def _utf8_lines(lines: Iterable[bytes], name: str, caller: str) -> Iterator[tuple[int, str]]:
+    """``(line number, text)`` from byte lines, refusing the first line that is not UTF-8."""
+    for number, line in enumerate(lines, 1):
+        try:
+            yield number, line.decode("utf-8-sig" if number == 1 else "utf-8")
+        except UnicodeDecodeError as exc:
+            raise invalid("path", caller, "a UTF-8 text file",
+                          f"{name} line {number}: byte 0x{line[exc.start]:02x} at column "
+                          f"{exc.start + 1} is not UTF-8", _UTF8_FIX, given_is_text=True
+                          ) from None
+
+
+def _corrupt(caller: str, expected: str, name: str, exc: BaseException) -> PrivlabValueError:
+    return invalid("path", caller, expected, f"{name}: {str(exc) or type(exc).__name__}",
+                   "Copy or download the file again; a damaged archive cannot be read.",
+                   given_is_text=True)
 
 
 def read_json_lines(path: str | Path) -> Iterator[Email]:
     """Emails from JSON lines in the ``lay-k.json`` layout (plain or zipped).
 
     Raises:
-        ValueError: a line that is not JSON or lacks ``text`` (its line number is named).
+        PrivlabValueError: a corrupt zip, a line that is not UTF-8 or not JSON, or a
+            record without a string ``text`` (the file and line are named).
     """
     path = Path(path)
-    if path.suffix == ".zip":
-        with zipfile.ZipFile(path) as archive:
+    caller = "read_json_lines"
+    if path.suffix.lower() == ".zip":
+        try:
+            archive = zipfile.ZipFile(path)
+        except (zipfile.BadZipFile, OSError) as exc:
+            raise _corrupt(caller, "a readable zip archive", path.name, exc) from exc
+        with archive:
             names = [n for n in archive.namelist() if n.endswith((".json", ".jsonl"))]
             if not names:
-                raise invalid("path", "read_json_lines", "a zip holding a .json or .jsonl file",
-                              str(path))
+                raise invalid("path", caller, "a zip holding a .json or .jsonl file", str(path))
             for name in names:
-                with archive.open(name) as handle:
-                    yield from _json_records(io.TextIOWrapper(handle, encoding="utf-8"), name)
+                where = f"{path.name}/{name}"
+                try:
+                    with archive.open(name) as handle:
+                        yield from _json_records(_utf8_lines(handle, where, caller), where,
+                                                 name)
+                except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
+                    raise _corrupt(caller, "a readable zip archive", where, exc) from exc
     else:
-        with open(path, encoding="utf-8") as handle:
-            yield from _json_records(handle, str(path))
+        with open(path, "rb") as handle:
+            yield from _json_records(_utf8_lines(handle, path.name, caller), path.name,
+                                     str(path))
 
 
-def _json_records(handle, name: str) -> Iterator[Email]:
-    for number, line in enumerate(handle, 1):
+def _json_records(lines: Iterable[tuple[int, str]], name: str, source: str) -> Iterator[Email]:
+    """Emails from numbered lines; ``name`` is for messages, ``source`` for ids and sources."""
+    for number, line in lines:
         if not line.strip():
             continue
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise invalid("path", "read_json_lines", "JSON lines", f"line {number} of {name}: {exc}",
+            raise invalid("path", "read_json_lines", "JSON lines", f"{name} line {number}: {exc}",
                           given_is_text=True) from exc
         if not isinstance(record, dict) or not isinstance(record.get("text"), str):
             raise invalid("path", "read_json_lines", "records with a string 'text' field",
-                          f"line {number} of {name} without one", given_is_text=True)
-        yield Email(str(record.get("mid") or record.get("fpath") or f"{name}:{number}"),
+                          f"{name} line {number} without one", given_is_text=True)
+        yield Email(str(record.get("mid") or record.get("fpath") or f"{source}:{number}"),
                     strip_headers(record["text"]), str(record.get("subject") or ""),
-                    str(record.get("fpath") or name))
+                    str(record.get("fpath") or source))
 
 
 def read_maildir(path: str | Path, user: str | None = None) -> Iterator[Email]:
     """Emails from the CMU maildir (a ``.tar.gz`` or an unpacked folder).
 
+    Bodies are decoded from their transfer encoding and declared charset; one that
+    cannot be decoded comes back with an empty text and its ``problem``.
+
     Args:
         path: the tarball or the ``maildir`` folder (or a user's folder inside it).
         user: only this mailbox (e.g. ``"lay-k"``).
+
+    Raises:
+        PrivlabValueError: a path that is neither, or a tarball that cannot be read.
     """
     path = Path(path)
     wanted = f"/{user}/" if user else None
     if path.is_file() and tarfile.is_tarfile(path):
-        with tarfile.open(path) as archive:
-            for member in archive:
-                if not member.isfile() or (wanted and wanted not in f"/{member.name}"):
-                    continue
-                handle = archive.extractfile(member)
-                if handle is not None:
-                    yield _parse_raw(handle.read().decode("utf-8", "replace"), member.name)
+        try:
+            with tarfile.open(path) as archive:
+                for member in archive:
+                    if not member.isfile() or (wanted and wanted not in f"/{member.name}"):
+                        continue
+                    handle = archive.extractfile(member)
+                    if handle is not None:
+                        yield _parse_raw(handle.read(), member.name)
+        except (tarfile.TarError, EOFError, zlib.error, OSError) as exc:
+            raise _corrupt("read_maildir", "a readable tar archive", path.name, exc) from exc
     elif path.is_dir():
         for file in sorted(p for p in path.rglob("*") if p.is_file()):
             if wanted and wanted not in "/" + file.relative_to(path.parent).as_posix() + "/":
                 continue
-            yield _parse_raw(file.read_text("utf-8", "replace"), str(file))
+            yield _parse_raw(file.read_bytes(), str(file))
     else:
         raise invalid("path", "read_maildir", "a maildir folder or .tar.gz", str(path))
 
@@ -160,15 +276,25 @@ def read_emails_csv(path: str | Path) -> Iterator[Email]:
     """Emails from the common ``emails.csv`` (columns ``file`` and ``message``).
 
     Raises:
-        ValueError: the columns are missing.
+        PrivlabValueError: the columns are missing, a line is not UTF-8, or a row has
+            fewer or more fields than the header (the file and line are named).
     """
+    caller, path = "read_emails_csv", Path(path)
     csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
-    with open(path, encoding="utf-8", newline="") as handle:
-        reader = csv.DictReader(handle)
+    with open(path, "rb") as handle:
+        # Decoding line by line names the line of a bad byte; quoted messages span lines.
+        reader = csv.DictReader(text for _, text in _utf8_lines(handle, path.name, caller))
         if not reader.fieldnames or not {"file", "message"} <= set(reader.fieldnames):
-            raise invalid("path", "read_emails_csv", "a CSV with columns 'file' and 'message'",
+            raise invalid("path", caller, "a CSV with columns 'file' and 'message'",
                           f"columns {reader.fieldnames}", given_is_text=True)
+        width = len(reader.fieldnames)
         for row in reader:
+            if None in row or None in row.values():
+                fields = width + len(row.get(None) or ()) - sum(v is None for v in row.values())
+                raise invalid("path", caller, f"rows of {width} fields like its header",
+                              f"{path.name} line {reader.line_num}: {fields} fields",
+                              "Fix or remove that row; an unclosed quote also shortens rows.",
+                              given_is_text=True)
             yield _parse_raw(row["message"], row["file"])
 
 
@@ -203,6 +329,8 @@ def select_emails(emails: Iterable[Email], names: Iterable[str] = KEN_LAY_NAMES,
         dedupe: keep only the first of identical bodies (the same email filed in several
             folders).
 
+    Emails whose body could not be decoded (a non-empty ``problem``) are never selected.
+
     Example:
         >>> es = [Email("1", "ken  LAY called"), Email("2", "Ken lay called"),
         ...       Email("3", "Kenneth called"), Email("4", "ken  LAY called")]
@@ -211,13 +339,13 @@ def select_emails(emails: Iterable[Email], names: Iterable[str] = KEN_LAY_NAMES,
     """
     from privlab.names import name_pattern
 
-    if not isinstance(max_words, int) or max_words < 1:
+    if isinstance(max_words, bool) or not isinstance(max_words, int) or max_words < 1:
         raise invalid("max_words", "select_emails", "a positive int", max_words)
     pattern = name_pattern(list(names))
     seen: set[str] = set()
     out = []
     for e in emails:
-        if not pattern.search(e.text) or len(e.text.split()) > max_words:
+        if e.problem or not pattern.search(e.text) or len(e.text.split()) > max_words:
             continue
         if dedupe:
             if e.text in seen:
@@ -248,15 +376,31 @@ def load_mailbox(path: str | Path | None = None, *, names: Iterable[str] = KEN_L
         concepts: the concept list for concept-list redaction.
         max_words: the selection's word limit.
         dedupe: drop repeated bodies.
-        limit: keep only the first ``limit`` selected emails (smoke runs).
+        limit: keep only the first ``limit`` selected emails (smoke runs); a positive
+            int, or None for all.
         user: maildir user folder (e.g. ``"lay-k"``) for tarballs.
 
     Returns:
-        The corpus (no leak ground truth: real data has none).
+        The corpus (no leak ground truth: real data has none). Its ``provenance`` holds
+        ``emails_read`` and ``skipped``: one ``{"file", "id", "problem"}`` per message
+        whose body could not be decoded (they are also named in a warning).
 
     Raises:
-        ValueError: no path given and the default mailbox is absent, or nothing selected.
+        PrivlabValueError: no path given and the default mailbox is absent, a ``limit``
+            that is not a positive int, a file the readers refuse, or nothing selected.
+
+    Example:
+        >>> import tempfile, os
+        >>> p = os.path.join(tempfile.mkdtemp(), "box.jsonl")
+        >>> _ = open(p, "w").write('{"text": "Ken Lay called.", "mid": "m1"}\\n')
+        >>> c = load_mailbox(p)
+        >>> c.ids, c.provenance["emails_read"], c.provenance["skipped"]
+        (('m1',), 1, ())
     """
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, numbers.Integral)
+                              or limit < 1):
+        raise invalid("limit", "load_mailbox", "a positive int or None (all emails)", limit,
+                      "Pass limit=None to keep every selected email.")
     if path is None:
         path = default_mailbox_path()
         if path is None:
@@ -264,7 +408,25 @@ def load_mailbox(path: str | Path | None = None, *, names: Iterable[str] = KEN_L
                           None, "Pass the path to kenneth_json.zip, a maildir or emails.csv, or "
                           "use privlab.datasets.text_corpora.executive_mailbox().")
     names = tuple(names)
-    chosen = select_emails(read_emails(path, user), names, max_words=max_words, dedupe=dedupe)
+    skipped: list[dict] = []
+    read = 0
+
+    def tally(emails: Iterable[Email]) -> Iterator[Email]:
+        nonlocal read
+        for e in emails:
+            read += 1
+            if e.problem:
+                skipped.append({"file": e.source, "id": e.id, "problem": e.problem})
+            yield e
+
+    chosen = select_emails(tally(read_emails(path, user)), names, max_words=max_words,
+                           dedupe=dedupe)
+    if skipped:
+        shown = "; ".join(f"{s['file']} ({s['id']}): {s['problem']}" for s in skipped[:3])
+        warnings.warn(f"load_mailbox: {len(skipped)} of {read} messages in {Path(path).name} "
+                      f"could not be decoded and were skipped ({shown}"
+                      f"{'; ...' if len(skipped) > 3 else ''}); all are listed in "
+                      "corpus.provenance['skipped'].", stacklevel=2)
     if limit is not None:
         chosen = chosen[:int(limit)]
     if not chosen:
@@ -275,7 +437,8 @@ def load_mailbox(path: str | Path | None = None, *, names: Iterable[str] = KEN_L
     return TextCorpus(f"enron:{Path(path).name}", tuple(e.text for e in chosen),
                       f"the identity of {names[0]}", names, tuple(concepts),
                       tuple({} for _ in chosen), source=str(path),
-                      ids=tuple(e.id for e in chosen))
+                      ids=tuple(e.id for e in chosen),
+                      provenance={"emails_read": read, "skipped": tuple(skipped)})
 
 
 __all__ = ["Email", "KEN_LAY_CONCEPTS", "KEN_LAY_NAMES", "default_mailbox_path", "load_mailbox",

@@ -13,7 +13,11 @@ What happens to imperfect rows is always visible:
 
 * a malformed row (wrong number of fields, empty label, a value that is not a number,
   an infinite value, some but not all coordinates missing, a vector of the wrong
-  length) stops the load; the error names every bad line (CSV) or row (``.npz``);
+  length) stops the load; the error names the file and every bad line (CSV) or row
+  (``.npz``);
+* a file that cannot be read as a table (bytes that are not UTF-8 in a CSV, a damaged
+  or truncated ``.npz``, an ``.npz`` array of pickled Python objects) stops the load;
+  the error names the file and, for a CSV, the line;
 * a row whose vector is missing altogether, or whose norm is at most ``min_norm``, is
   dropped, and the number of such rows (and their lines) is in the :class:`LoadReport`;
 * vectors that occur more than once are kept and reported, separately for copies within
@@ -31,6 +35,8 @@ import io
 import json
 import math
 import re
+import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -243,13 +249,21 @@ def _pick_label_column(header: list[str], label_column: str | None, caller: str)
 
 
 def _read_csv(path: Path, label_column, embedding_columns, vector_column, caller):
-    text = path.read_text(encoding="utf-8-sig")
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise invalid("path", caller, "a UTF-8 text file",
+                      f"{path.name} line {line}: byte 0x{raw[exc.start]:02x} is not UTF-8",
+                      "Re-save the file as UTF-8; nothing was loaded.",
+                      given_is_text=True) from None
     reader = csv.reader(io.StringIO(text))
     try:
         header = next(reader)
     except StopIteration:
-        raise invalid("path", caller, "a CSV file with a header line", "an empty file",
-                      given_is_text=True) from None
+        raise invalid("path", caller, "a CSV file with a header line",
+                      f"{path.name}: an empty file", given_is_text=True) from None
     header = [h.strip() for h in header]
     label_at = _pick_label_column(header, label_column, caller)
     others = [i for i in range(len(header)) if i != label_at]
@@ -306,35 +320,62 @@ def _read_csv(path: Path, label_column, embedding_columns, vector_column, caller
             vectors.append(payload)
     if problems:
         raise invalid("path", caller, "a table whose every row holds a label and a vector",
-                      _listing(problems, "line"), "Repair or remove those lines; nothing was "
-                      "loaded.", given_is_text=True)
+                      f"{path.name}: {_listing(problems, 'line')}", "Repair or remove those "
+                      "lines; nothing was loaded.", given_is_text=True)
     return labels, vectors, locations, blank, {"format": "csv", "mode": mode,
                                                 "label_column": header[label_at],
                                                 "columns": len(header)}
 
 
+_NPZ_FIX = ("Save the table again with np.savez(path, embeddings=x.astype(float), "
+            "labels=y.astype(str)); nothing was loaded.")
+
+
 def _read_npz(path: Path, embeddings_key: str, labels_key: str, caller: str):
-    with np.load(path, allow_pickle=False) as data:
+    def refuse(problem: str) -> Exception:
+        return invalid("path", caller, "a readable .npz archive of numeric embeddings and "
+                       "string labels", f"{path.name}: {problem}", _NPZ_FIX, given_is_text=True)
+
+    try:
+        data = np.load(path, allow_pickle=False)
+    except (zipfile.BadZipFile, EOFError, OSError) as exc:
+        raise refuse(f"not a complete zip archive ({exc})") from exc
+    except ValueError as exc:  # numpy's answer to a file that is neither .npy nor .npz
+        raise refuse(f"not an .npz archive ({str(exc).split('.')[0]})") from exc
+    if not isinstance(data, np.lib.npyio.NpzFile):
+        raise refuse("a single .npy array, not an archive of named arrays")
+    with data:
         keys = list(data.keys())
         for key, parameter in ((embeddings_key, "embeddings_key"), (labels_key, "labels_key")):
             if key not in data:
                 raise invalid(parameter, caller, f"one of the arrays in the file {keys}", key)
-        x = np.asarray(data[embeddings_key])
-        y = np.asarray(data[labels_key])
-    return _from_arrays_checked(x, y, caller) + ({"format": "npz", "keys": keys},)
+        arrays = []
+        for key in (embeddings_key, labels_key):
+            try:
+                arrays.append(np.asarray(data[key]))
+            except ValueError as exc:
+                if "allow_pickle" in str(exc):  # never unpickle: it runs code from the file
+                    raise refuse(f"array '{key}' holds pickled Python objects (dtype object)"
+                                 ) from exc
+                raise refuse(f"array '{key}' is truncated or damaged ({exc})") from exc
+            except (zipfile.BadZipFile, EOFError, OSError, zlib.error) as exc:
+                raise refuse(f"array '{key}' is truncated or damaged ({exc})") from exc
+    x, y = arrays
+    return _from_arrays_checked(x, y, caller, path.name) + ({"format": "npz", "keys": keys},)
 
 
-def _from_arrays_checked(x: np.ndarray, y: np.ndarray, caller: str):
+def _from_arrays_checked(x: np.ndarray, y: np.ndarray, caller: str, name: str | None = None):
+    at = f"{name}: " if name else ""  # the file, when the arrays came from one
     if x.ndim != 2:
-        raise invalid("embeddings", caller, "a 2-D array (N, d)", f"shape {x.shape}",
+        raise invalid("embeddings", caller, "a 2-D array (N, d)", f"{at}shape {x.shape}",
                       given_is_text=True)
     if y.ndim != 1 or len(y) != len(x):
-        raise invalid("labels", caller, f"a 1-D array of length {len(x)}", f"shape {y.shape}",
-                      given_is_text=True)
+        raise invalid("labels", caller, f"a 1-D array of length {len(x)}",
+                      f"{at}shape {y.shape}", given_is_text=True)
     try:
         x = x.astype(np.float64)
     except (TypeError, ValueError):
-        raise invalid("embeddings", caller, "numeric", f"dtype {x.dtype}",
+        raise invalid("embeddings", caller, "numeric", f"{at}dtype {x.dtype}",
                       given_is_text=True) from None
     labels, vectors, locations, problems = [], [], [], []
     for i in range(len(x)):
@@ -353,8 +394,8 @@ def _from_arrays_checked(x: np.ndarray, y: np.ndarray, caller: str):
         vectors.append(None if status == "missing" else payload)
     if problems:
         raise invalid("embeddings", caller, "rows that each hold a label and a finite vector",
-                      _listing(problems, "row"), "Repair or remove those rows; nothing was "
-                      "loaded.", given_is_text=True)
+                      at + _listing(problems, "row"), "Repair or remove those rows; nothing "
+                      "was loaded.", given_is_text=True)
     return labels, vectors, locations, 0
 
 
@@ -451,8 +492,9 @@ def load_embedding_table(path: str | Path, *, label_column: str | None = None,
         duplicated vectors.
 
     Raises:
-        PrivlabValueError: a missing file, an unknown suffix or column, or malformed rows
-            (all named by line or row at once; nothing is loaded).
+        PrivlabValueError: a missing file, an unknown suffix or column, a file that is not
+            UTF-8 (CSV) or is damaged, truncated or pickled (``.npz``), or malformed rows
+            (the file and all bad lines or rows named at once; nothing is loaded).
 
     Example:
         >>> import tempfile, os
@@ -488,7 +530,7 @@ def load_embedding_table(path: str | Path, *, label_column: str | None = None,
         raise invalid("path", caller, "a .csv or .npz file", str(path),
                       "Save the table as CSV (label + embedding) or .npz (embeddings, labels).")
     if not vectors:
-        raise invalid("path", caller, "a table with at least one row", "no rows",
+        raise invalid("path", caller, "a table with at least one row", f"{path.name}: no rows",
                       given_is_text=True)
     prov = {"sha256": file_hash(path), "path": str(path), **fmt,
             "generation": dict(generation or {})}

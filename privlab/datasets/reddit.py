@@ -12,6 +12,8 @@ import bz2
 import gzip
 import json
 import lzma
+import numbers
+import zlib
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -20,13 +22,19 @@ from privlab.errors import invalid
 _REMOVED = {"[deleted]", "[removed]", ""}
 
 
-def _open_text(path: Path):
+def _open_binary(path: Path):
     suffix = path.suffix.lower()
     opener = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open, ".zst": None}.get(suffix, open)
     if opener is None:
         raise invalid("path", "read_comments", "plain, .gz, .bz2 or .xz JSON lines", str(path),
                       "Decompress .zst dumps first (zstd -d file.zst).")
-    return opener(path, "rt", encoding="utf-8")
+    return opener(path, "rb")
+
+
+def _not_utf8(where: str, data: bytes, exc: UnicodeDecodeError):
+    return invalid("path", "read_comments", "UTF-8 text",
+                   f"{where}: byte 0x{data[exc.start]:02x} at column {exc.start + 1} is not UTF-8",
+                   "Re-save the file as UTF-8.", given_is_text=True)
 
 
 def read_comments(path: str | Path) -> Iterator[tuple[str, str]]:
@@ -36,33 +44,59 @@ def read_comments(path: str | Path) -> Iterator[tuple[str, str]]:
     or ``selftext``/``title`` (submissions).
 
     Raises:
-        ValueError: a missing path, or a JSON line that cannot be read (line named).
+        PrivlabValueError: a missing path, a file that is not UTF-8, or a JSON line that
+            cannot be read (the file and line are named).
     """
     path = Path(path)
     if path.is_dir():
         for file in sorted(path.rglob("*.txt")):
-            text = file.read_text("utf-8", "replace").strip()
+            data = file.read_bytes()
+            try:
+                text = data.decode("utf-8-sig").strip()
+            except UnicodeDecodeError as exc:
+                line = data.count(b"\n", 0, exc.start) + 1
+                raise _not_utf8(f"{file.name} line {line}", data, exc) from None
             if text not in _REMOVED:
                 yield file.stem, text
         return
     if not path.is_file():
         raise invalid("path", "read_comments", "a JSON lines file or a folder of .txt files",
                       str(path))
-    with _open_text(path) as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise invalid("path", "read_comments", "JSON lines",
-                              f"line {number}: {exc}", given_is_text=True) from exc
-            body = record.get("body")
-            if body is None:
-                body = " ".join(x for x in (record.get("title"), record.get("selftext")) if x)
-            body = (body or "").strip()
-            if body not in _REMOVED:
-                yield str(record.get("id", number)), body
+    try:
+        with _open_binary(path) as handle:
+            for number, raw in enumerate(handle, 1):
+                try:
+                    line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+                except UnicodeDecodeError as exc:
+                    raise _not_utf8(f"{path.name} line {number}", raw, exc) from None
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise invalid("path", "read_comments", "JSON lines",
+                                  f"{path.name} line {number}: {exc}",
+                                  given_is_text=True) from exc
+                if not isinstance(record, dict):
+                    raise invalid("path", "read_comments", "one JSON object per line",
+                                  f"{path.name} line {number}: a {type(record).__name__}",
+                                  given_is_text=True)
+                body = record.get("body")
+                if body is None:
+                    body = " ".join(x for x in (record.get("title"), record.get("selftext")) if x)
+                body = (body or "").strip()
+                if body not in _REMOVED:
+                    yield str(record.get("id", number)), body
+    except (EOFError, OSError, lzma.LZMAError, zlib.error) as exc:  # a damaged archive
+        raise invalid("path", "read_comments", "a readable file", f"{path.name}: {exc}",
+                      "Copy or download the file again.", given_is_text=True) from exc
+
+
+def _check_count(value, parameter: str, caller: str) -> None:
+    """Refuse a count that is not a positive int (None means no bound)."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, numbers.Integral)
+                              or value < 1):
+        raise invalid(parameter, caller, "a positive int or None (no bound)", value)
 
 
 def select_comments(comments: Iterable[tuple[str, str]], keyword: str = "Avengers", *,
@@ -78,6 +112,8 @@ def select_comments(comments: Iterable[tuple[str, str]], keyword: str = "Avenger
     """
     if not isinstance(keyword, str) or not keyword:
         raise invalid("keyword", "select_comments", "a non-empty string", keyword)
+    _check_count(limit, "limit", "select_comments")
+    _check_count(max_words, "max_words", "select_comments")
     key = keyword if case_sensitive else keyword.lower()
     out = []
     for cid, body in comments:
@@ -100,13 +136,16 @@ def load_comments(path: str | Path, keyword: str = "Avengers", *,
         concepts: the concept list (default: the keyword).
         case_sensitive: match the keyword exactly.
         max_words: optional word limit.
-        limit: how many to keep (the paper's 49 by default; None for all).
+        limit: how many to keep (the paper's 49 by default; None for all); a positive int.
 
     Raises:
-        ValueError: nothing matched.
+        PrivlabValueError: a file :func:`read_comments` refuses, a ``limit`` or
+            ``max_words`` that is not a positive int or None, or nothing matched.
     """
     from privlab.datasets.text_corpora import TextCorpus
 
+    _check_count(limit, "limit", "load_comments")
+    _check_count(max_words, "max_words", "load_comments")
     chosen = select_comments(read_comments(path), keyword, case_sensitive=case_sensitive,
                              max_words=max_words, limit=limit)
     if not chosen:

@@ -271,6 +271,7 @@ class TextCorpus:
         leaks: per text, ``{leak type: phrase}`` (empty dicts when unknown).
         source: where the texts come from.
         ids: per text, an identifier in its source.
+        provenance: what the loader counted on the way in (e.g. skipped records).
     """
 
     name: str
@@ -282,6 +283,7 @@ class TextCorpus:
     source: str = "privlab default corpus"
     ids: tuple[str, ...] = ()
     proxy9: tuple[int, ...] = field(default=(), repr=False)
+    provenance: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -311,7 +313,8 @@ class TextCorpus:
                 raise invalid("which", "TextCorpus.subset", f"indices in [0, {len(self)})", bad)
         pick = lambda seq: tuple(seq[i] for i in index) if seq else ()  # noqa: E731
         return TextCorpus(f"{self.name}[{len(index)}]", pick(self.texts), self.target, self.names,
-                          self.concepts, pick(self.leaks), self.source, pick(self.ids))
+                          self.concepts, pick(self.leaks), self.source, pick(self.ids),
+                          provenance=dict(self.provenance))
 
     def leak_types(self) -> list[str]:
         """The seeded leak types, sorted."""

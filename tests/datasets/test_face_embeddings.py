@@ -32,7 +32,7 @@ def test_malformed_rows_are_all_named_by_line_and_nothing_loads(tmp_path):
         assert f"line {line}:" in message
     for line in (2, 4):
         assert f"line {line}:" not in message
-    assert "5 malformed rows" in message
+    assert "Got t.csv: 5 malformed rows" in message
     assert "'path' parameter of load_embedding_table" in message
 
 

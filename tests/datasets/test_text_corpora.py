@@ -6,6 +6,7 @@ import json
 import re
 import tarfile
 import zipfile
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -105,6 +106,7 @@ def test_real_mailbox_selection_matches_a_plain_count(shared_data):
             if re.search(r"(?<!\w)ken\s+lay(?!\w)", text, re.I) and len(text.split()) <= 500:
                 seen.add(text)
     assert len(corpus) == len(seen) == 1290
+    assert corpus.provenance == {"emails_read": 5929, "skipped": ()}
     assert all(re.search(r"ken\s+lay", t, re.I) for t in corpus.texts)
 
 
@@ -122,3 +124,115 @@ def test_reddit_loader_json_and_folder(tmp_path):
     assert reddit.load_comments(folder).texts == ("Avengers again",)
     with pytest.raises(ValueError, match="'keyword' parameter of load_comments"):
         reddit.load_comments(folder, "Watchmen")
+
+
+# ---- message bodies: transfer encodings and charsets --------------------------------
+
+def _message(ident: str, body: bytes, *, charset: str = "us-ascii", encoding: str = "7bit",
+             subject: bytes = b"board") -> bytes:
+    return (b"Message-ID: <" + ident.encode() + b">\nFrom: a@enron.com\nSubject: " + subject
+            + b"\nContent-Type: text/plain; charset=" + charset.encode()
+            + b"\nContent-Transfer-Encoding: " + encoding.encode() + b"\n\n" + body)
+
+
+def test_maildir_bodies_are_decoded_by_transfer_encoding_and_charset(tmp_path):
+    import base64
+    import quopri
+
+    box = tmp_path / "maildir" / "lay-k" / "inbox"
+    box.mkdir(parents=True)
+    texts = [f"Ken Lay will open meeting {k} at noon.\n" for k in range(4)]
+    # Three of the four mentions are base64: undecoded they match nothing.
+    for k in range(3):
+        (box / f"{k}.").write_bytes(_message(f"b{k}", base64.encodebytes(texts[k].encode()),
+                                             encoding="base64"))
+    (box / "3.").write_bytes(_message("plain", texts[3].encode()))
+    qp = "Ken Lay drinks caf\u00e9 = strong, and this line is long enough to be soft-wrapped " \
+         "by the quoted-printable encoder.\n"
+    (box / "4.").write_bytes(_message("qp", quopri.encodestring(qp.encode("latin-1")),
+                                      charset="iso-8859-1", encoding="quoted-printable",
+                                      subject=b"=?iso-8859-1?q?caf=E9?="))
+    (box / "5.").write_bytes(_message("latin", "Ken Lay in M\u00fcnchen\n".encode("latin-1"),
+                                      charset="iso-8859-1", encoding="8bit"))
+    (box / "6.").write_bytes(_message("utf8", "Ken Lay in Z\u00fcrich\n".encode(),
+                                      encoding="8bit"))  # UTF-8 under an ASCII label
+    emails = {e.id: e for e in enron.read_emails(tmp_path / "maildir")}
+    assert [emails[f"<b{k}>"].text for k in range(3)] == [t.strip() for t in texts[:3]]
+    assert emails["<qp>"].text == qp.strip() and emails["<qp>"].subject == "caf\u00e9"
+    assert emails["<latin>"].text == "Ken Lay in M\u00fcnchen"
+    assert emails["<utf8>"].text == "Ken Lay in Z\u00fcrich"
+    assert not any("\ufffd" in e.text or e.problem for e in emails.values())
+    chosen = enron.select_emails(emails.values())
+    assert len(chosen) == 7  # all four meeting mails, the QP, latin-1 and UTF-8 ones
+
+
+def test_undecodable_bodies_are_skipped_by_file_and_id_never_garbled(tmp_path):
+    import base64
+
+    box = tmp_path / "maildir" / "lay-k" / "inbox"
+    box.mkdir(parents=True)
+    (box / "1.").write_bytes(_message("good", b"Ken Lay said yes.\n"))
+    (box / "2.").write_bytes(_message("latin-as-ascii", "Ken Lay in M\u00fcnchen\n"
+                                      .encode("latin-1"), encoding="8bit"))
+    (box / "3.").write_bytes(_message("charset", b"Ken Lay\n", charset="x-no-such-charset"))
+    (box / "4.").write_bytes(_message("b64", b"S2Vu!S2\n", encoding="base64"))
+    (box / "7.").write_bytes(_message("b64len", b"S2VuS\n", encoding="base64"))
+    (box / "5.").write_bytes(_message("shift", base64.encodebytes(b"Ken Lay \xff\xfe"),
+                                      charset="utf-8", encoding="base64"))
+    (box / "6.").write_bytes(_message("good2", b"Ken Lay said no.\n"))
+    emails = list(enron.read_emails(tmp_path / "maildir"))
+    assert len(emails) == 7
+    problems = {e.id: e.problem for e in emails if e.problem}
+    assert set(problems) == {"<latin-as-ascii>", "<charset>", "<b64>", "<b64len>", "<shift>"}
+    assert "0xfc" in problems["<latin-as-ascii>"] and "nor UTF-8" in problems["<latin-as-ascii>"]
+    assert "x-no-such-charset" in problems["<charset>"]
+    assert "base64" in problems["<b64>"] and "base64" in problems["<b64len>"]
+    assert "0xff" in problems["<shift>"] and "utf-8" in problems["<shift>"]
+    assert all(e.text == "" for e in emails if e.problem)
+    with pytest.warns(UserWarning, match=r"5 of 7 messages in maildir could not be decoded"):
+        corpus = enron.load_mailbox(tmp_path / "maildir")
+    assert corpus.ids == ("<good>", "<good2>")  # the decodable ones are all kept
+    skipped = corpus.provenance["skipped"]
+    assert corpus.provenance["emails_read"] == 7 and len(skipped) == 5
+    assert {s["id"] for s in skipped} == set(problems)
+    assert {Path(s["file"]).name for s in skipped} == {"2.", "3.", "4.", "5.", "7."}
+    assert corpus.subset([0]).provenance == corpus.provenance
+
+
+def test_multipart_and_csv_bodies_are_decoded(tmp_path):
+    import base64
+    import csv
+
+    multipart = (b"Message-ID: <mp>\nContent-Type: multipart/alternative; boundary=XX\n\n"
+                 b"--XX\nContent-Type: text/plain; charset=utf-8\n"
+                 b"Content-Transfer-Encoding: base64\n\n"
+                 + base64.encodebytes("Ken Lay \u00e0 Paris\n".encode())
+                 + b"\n--XX\nContent-Type: text/html\n\n<p>Ken Lay</p>\n--XX--\n")
+    box = tmp_path / "maildir" / "lay-k"
+    box.mkdir(parents=True)
+    (box / "1.").write_bytes(multipart)
+    (box / "2.").write_bytes(b"Message-ID: <pdf>\nContent-Type: application/pdf\n"
+                             b"Content-Transfer-Encoding: base64\n\nJVBERi0=\n")
+    emails = {e.id: e for e in enron.read_emails(tmp_path / "maildir")}
+    assert emails["<mp>"].text == "Ken Lay \u00e0 Paris" and not emails["<mp>"].problem
+    assert "application/pdf" in emails["<pdf>"].problem
+    rows = [("a/1.", _message("csv64", base64.encodebytes(b"Ken Lay, encoded.\n"),
+                              encoding="base64").decode()),
+            ("a/2.", "Message-ID: <csv8>\nContent-Type: text/plain; charset=utf-8\n\n"
+                     "Ken Lay in Z\u00fcrich\n")]
+    path = tmp_path / "emails.csv"
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle).writerows([("file", "message"), *rows])
+    got = {e.id: e.text for e in enron.read_emails(path)}
+    assert got == {"<csv64>": "Ken Lay, encoded.", "<csv8>": "Ken Lay in Z\u00fcrich"}
+
+
+def test_load_mailbox_limit_keeps_exactly_that_many(tmp_path):
+    path = tmp_path / "box.jsonl"
+    path.write_text("".join(json.dumps({"text": f"Ken Lay note {k}", "mid": f"m{k}"}) + "\n"
+                            for k in range(5)))
+    assert enron.load_mailbox(path).ids == tuple(f"m{k}" for k in range(5))
+    assert enron.load_mailbox(path, limit=2).ids == ("m0", "m1")
+    assert len(enron.load_mailbox(path, limit=9)) == 5
+    with pytest.raises(ValueError, match=r"'limit' parameter of load_mailbox .* Got -1"):
+        enron.load_mailbox(path, limit=-1)

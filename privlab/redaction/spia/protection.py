@@ -6,6 +6,9 @@ Scoring follows the SPIA reference evaluation:
 
 * only gold PIIs with a non-empty keyword and certainty >= 3 count; a subject left with
   none is dropped;
+* predicted values with certainty 0 are dropped before matching and scoring (SPIA's
+  parser blanks them: certainty 0 means "not inferred"); how many were dropped is in
+  ``provenance["dropped_zero_certainty"]``;
 * predicted subjects are matched one-to-one to gold subjects; an unmatched gold subject
   is fully protected (nothing about them was inferred);
 * each counted gold PII gets a score of 1 (inferred), 0.5 (less precise) or 0 (not
@@ -22,7 +25,7 @@ protection against stronger adversaries, never a guarantee.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
 from privlab.errors import invalid, wrong_type
@@ -47,7 +50,8 @@ class ProtectionResult:
         subjects: per-subject rows (data_id, subject, description, target, O, A, protection).
         piis: per-PII rows (data_id, subject, tag, gold, predicted, score, rule).
         status: what the numbers are (descriptive, one adversary).
-        provenance: adversary, matcher, settings, data digest.
+        provenance: adversary, matcher, settings, data digest, and
+            ``dropped_zero_certainty``: predicted values with certainty 0 left unscored.
     """
 
     cpr: float
@@ -113,6 +117,34 @@ def _rates(rows: list[dict]) -> dict[str, float]:
             "n_subjects": len(rows), "n_piis": o}
 
 
+def _by_data_id(records: Sequence[SPIARecord], parameter: str) -> dict[str, SPIARecord]:
+    """``{data_id: record}``, refusing a non-record and a data_id given twice."""
+    table: dict[str, SPIARecord] = {}
+    first: dict[str, int] = {}
+    for index, record in enumerate(records):
+        if not isinstance(record, SPIARecord):
+            raise wrong_type(parameter, "protection", "a list of SPIARecord", record)
+        if record.data_id in table:
+            raise invalid(parameter, "protection", "one record per data_id",
+                          f"data_id {record.data_id!r} at positions {first[record.data_id]} "
+                          f"and {index}", given_is_text=True,
+                          fix="Keep one record per document; none is chosen silently.")
+        table[record.data_id] = record
+        first[record.data_id] = index
+    return table
+
+
+def _without_zero_certainty(record: SPIARecord) -> tuple[SPIARecord, int]:
+    """The record without certainty-0 values, and how many non-empty ones were dropped."""
+    dropped = sum(1 for s in record.subjects for p in s.piis
+                  if p.certainty == 0 and p.keyword.strip())
+    if not dropped:
+        return record, 0
+    subjects = tuple(replace(s, piis=tuple(p for p in s.piis if p.certainty > 0))
+                     for s in record.subjects)
+    return replace(record, subjects=subjects), dropped
+
+
 def score_subject(gold: Subject, predicted: Subject | None, *,
                   min_certainty: int = MIN_CERTAINTY,
                   fallback: ValueJudge | None = None,
@@ -168,10 +200,12 @@ def protection(gold: Sequence[SPIARecord], predicted: Sequence[SPIARecord], *,
         provenance: extra provenance to record (adversary name, anonymizer, ...).
 
     Returns:
-        A :class:`ProtectionResult`.
+        A :class:`ProtectionResult`. Predicted values with certainty 0 are not scored (as
+        in SPIA); their number is ``provenance["dropped_zero_certainty"]``.
 
     Raises:
-        PrivlabValueError: a gold data_id has no prediction, or a prediction has no gold.
+        PrivlabValueError: a gold data_id has no prediction, a prediction has no gold, or
+            either list holds a data_id twice.
 
     Example:
         >>> from privlab.redaction.spia import parse_spia_record
@@ -183,12 +217,8 @@ def protection(gold: Sequence[SPIARecord], predicted: Sequence[SPIARecord], *,
         (0.0, 1.0)
     """
     matcher = matcher or OfflineMatcher()
-    by_id = {}
-    for record in predicted:
-        if not isinstance(record, SPIARecord):
-            raise wrong_type("predicted", "protection", "a list of SPIARecord", record)
-        by_id[record.data_id] = record
-    gold_ids = {r.data_id for r in gold}
+    by_id = _by_data_id(predicted, "predicted")
+    gold_ids = set(_by_data_id(gold, "gold"))
     missing = [r.data_id for r in gold if r.data_id not in by_id]
     extra = [d for d in by_id if d not in gold_ids]
     if missing:
@@ -201,6 +231,10 @@ def protection(gold: Sequence[SPIARecord], predicted: Sequence[SPIARecord], *,
                       f"{len(extra)} unknown data_ids, e.g. {extra[:3]}", given_is_text=True)
     subject_rows: list[dict] = []
     pii_rows: list[dict] = []
+    dropped_zero = 0
+    for data_id in list(by_id):
+        by_id[data_id], n = _without_zero_certainty(by_id[data_id])
+        dropped_zero += n
     for record in gold:
         pred = by_id[record.data_id]
         counted = [s for s in record.subjects if s.counted_piis(min_certainty)]
@@ -231,7 +265,7 @@ def protection(gold: Sequence[SPIARecord], predicted: Sequence[SPIARecord], *,
     info = {"matcher": getattr(matcher, "name", type(matcher).__name__),
             "fallback": getattr(fallback, "name", None) if fallback else None,
             "min_certainty": min_certainty, "location_max_depth": location_max_depth,
-            "documents": len(gold)}
+            "documents": len(gold), "dropped_zero_certainty": dropped_zero}
     info.update(provenance or {})
     return ProtectionResult(
         cpr=overall["cpr"], ipr=overall["ipr"], n_subjects=overall["n_subjects"],

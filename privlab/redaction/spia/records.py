@@ -10,15 +10,25 @@ The record schema (one JSON object per line)::
      "subjects": [{"id": 0, "description": "...",
                    "PIIs": [{"tag": "NAME", "keyword": "Jacob M", "certainty": 5,
                              "hardness": 2}, ...]}]}
+
+Required: ``metadata.data_id``, ``text``, ``subjects`` and, per subject, ``id`` and
+``PIIs`` and, per PII, ``tag``, ``keyword`` (``""`` or null when absent) and
+``certainty``. Optional: a subject's ``description`` (``""``: predictions may leave a
+subject undescribed) and a PII's ``hardness`` (0: an annotation aid that is never
+scored and that predictions do not carry); every SPIA reference file has both. A key
+that looks like a misspelling of a schema key (``piis``, ``certainity``) is refused,
+never read as a missing field.
 """
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from privlab.io import read_jsonl, refuse_record, write_jsonl
+from privlab.errors import invalid
+from privlab.io import iter_jsonl, refuse_record, write_jsonl
 
 #: The five tags with a fixed format, inferred in a separate request by the LLM adversary.
 CODE_TAGS: tuple[str, ...] = ("IDENTIFICATION_NUMBER", "DRIVER_LICENSE_NUMBER",
@@ -34,6 +44,9 @@ TAGS: tuple[str, ...] = ("NAME",) + CODE_TAGS + NON_CODE_TAGS[1:]
 MIN_CERTAINTY = 3
 
 _EXPECTED = "SPIA JSON lines (see data/README.md)"
+_RECORD_KEYS = ("metadata", "text", "subjects")
+_SUBJECT_KEYS = ("id", "PIIs", "description")
+_PII_KEYS = ("tag", "keyword", "certainty", "hardness")
 
 
 @dataclass(frozen=True)
@@ -98,6 +111,22 @@ def _refuse(where: str, problem: str) -> Exception:
     return refuse_record("load_spia", _EXPECTED, where, problem)
 
 
+def _check_keys(obj: dict, required: tuple[str, ...], optional: tuple[str, ...],
+                where: str, at: str) -> None:
+    """Refuse a missing required key, or an unknown key that looks like a schema key."""
+    known = required + optional
+    unknown = [k for k in obj if isinstance(k, str) and k not in known]
+    for key in known:
+        if key in obj:
+            continue
+        close = [k for k in unknown
+                 if difflib.SequenceMatcher(None, k.lower(), key.lower()).ratio() >= 0.8]
+        if close:
+            raise _refuse(where, f"{at}{close[0]!r} is not a SPIA key; did you mean {key!r}?")
+        if key in required:
+            raise _refuse(where, f"{at}{key!r} is missing")
+
+
 def _int(value: Any) -> int | None:
     if isinstance(value, bool):
         return None
@@ -130,6 +159,7 @@ def parse_spia_record(obj: Any, where: str = "record") -> SPIARecord:
     """
     if not isinstance(obj, dict):
         raise _refuse(where, f"expected a JSON object, found {type(obj).__name__}")
+    _check_keys(obj, _RECORD_KEYS, (), where, "")
     meta = obj.get("metadata")
     if not isinstance(meta, dict) or not isinstance(meta.get("data_id"), str) \
             or not meta["data_id"]:
@@ -145,6 +175,7 @@ def parse_spia_record(obj: Any, where: str = "record") -> SPIARecord:
     for k, s in enumerate(raw_subjects):
         if not isinstance(s, dict):
             raise _refuse(where, f"subjects[{k}] must be an object")
+        _check_keys(s, _SUBJECT_KEYS[:2], _SUBJECT_KEYS[2:], where, f"subjects[{k}]: ")
         sid = _int(s.get("id"))
         if sid is None:
             raise _refuse(where, f"subjects[{k}].id must be an integer")
@@ -154,7 +185,7 @@ def parse_spia_record(obj: Any, where: str = "record") -> SPIARecord:
         desc = s.get("description", "")
         if not isinstance(desc, str):
             raise _refuse(where, f"subjects[{k}].description must be a string")
-        raw_piis = s.get("PIIs", [])
+        raw_piis = s["PIIs"]
         if not isinstance(raw_piis, list):
             raise _refuse(where, f"subjects[{k}].PIIs must be a list")
         piis = []
@@ -162,15 +193,16 @@ def parse_spia_record(obj: Any, where: str = "record") -> SPIARecord:
             at = f"subjects[{k}].PIIs[{j}]"
             if not isinstance(p, dict):
                 raise _refuse(where, f"{at} must be an object")
+            _check_keys(p, _PII_KEYS[:3], _PII_KEYS[3:], where, f"{at}: ")
             tag = p.get("tag")
             if tag not in TAGS:
                 raise _refuse(where, f"{at}.tag must be one of the 15 SPIA tags, got {tag!r}")
-            keyword = p.get("keyword", "")
+            keyword = p["keyword"]
             if keyword is None:
                 keyword = ""
             if not isinstance(keyword, str):
                 raise _refuse(where, f"{at}.keyword must be a string")
-            certainty = _int(p.get("certainty", 0))
+            certainty = _int(p["certainty"])
             if certainty is None or not 0 <= certainty <= 5:
                 raise _refuse(where, f"{at}.certainty must be an integer 0-5, "
                                      f"got {p.get('certainty')!r}")
@@ -193,8 +225,9 @@ def load_spia(path: str | Path) -> list[SPIARecord]:
         One :class:`SPIARecord` per non-blank line, in file order.
 
     Raises:
-        PrivlabValueError: a line is not JSON, breaks the schema, or repeats a data_id;
-            the message names the line.
+        PrivlabValueError: a missing or empty file, a line that is not UTF-8 or not
+            JSON, breaks the schema (a required key missing or misspelled), or repeats a
+            data_id; the message names the file and line.
 
     Example:
         >>> import tempfile, os
@@ -203,16 +236,30 @@ def load_spia(path: str | Path) -> list[SPIARecord]:
         >>> [r.data_id for r in load_spia(p)]
         ['a']
     """
+    path = Path(path)
+    if not path.is_file():
+        raise invalid("path", "load_spia", "an existing JSON-lines file", str(path))
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise invalid("path", "load_spia", "a UTF-8 text file",
+                      f"{path.name} line {line}: byte 0x{raw[exc.start]:02x} is not UTF-8",
+                      "Re-save the file as UTF-8.", given_is_text=True) from None
     records = []
     seen: dict[str, int] = {}
-    name = Path(path).name
-    for number, obj in read_jsonl(path, "load_spia"):
-        record = parse_spia_record(obj, f"{name} line {number}")
+    for number, obj in iter_jsonl(text.split("\n"), path.name, "load_spia"):
+        record = parse_spia_record(obj, f"{path.name} line {number}")
         if record.data_id in seen:
-            raise _refuse(f"{name} line {number}",
+            raise _refuse(f"{path.name} line {number}",
                           f"data_id {record.data_id!r} already used on line {seen[record.data_id]}")
         seen[record.data_id] = number
         records.append(record)
+    if not records:
+        raise invalid("path", "load_spia", _EXPECTED, f"{path.name}: no records (an empty file)",
+                      "Point to the SPIA .jsonl file itself; an adversary that found nothing "
+                      "still writes one record per document.", given_is_text=True)
     return records
 
 

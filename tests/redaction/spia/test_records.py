@@ -26,6 +26,24 @@ def test_counts_equal_readme_facts(shared_data, loaded, name):
     assert sum(len(r.subjects) for r in records) == all_subjects
 
 
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_reference_files_carry_every_schema_key(shared_data, name):
+    """The required keys are there in every line; the optional ones too (so no default
+    fills a count), and no certainty-0 value has a keyword (so none is dropped)."""
+    subjects = piis = 0
+    for line in (shared_data / "spia" / name).read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        assert {"metadata", "text", "subjects"} <= set(record)
+        for subject in record["subjects"]:
+            subjects += 1
+            assert {"id", "description", "PIIs"} <= set(subject)
+            for pii in subject["PIIs"]:
+                piis += 1
+                assert {"tag", "keyword", "certainty", "hardness"} <= set(pii)
+                assert pii["certainty"] > 0 or not pii["keyword"].strip()
+    assert subjects == FILES[name][2] and piis >= 15 * subjects  # every tag slot, or more
+
+
 def test_loader_refuses_malformed_lines_by_number(tmp_path):
     good = {"metadata": {"data_id": "a"}, "text": "t", "subjects": []}
     cases = {
