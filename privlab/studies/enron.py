@@ -83,6 +83,10 @@ def caveats(config: Config, corpus: TextCorpus) -> tuple[str, ...]:
     if corpus.name.startswith("enron:"):
         data = (f"real emails: {len(corpus)} selected from {Path(corpus.source).name} "
                 f"(mentioning {corpus.names[0]}, at most 500 words, repeated bodies dropped)")
+        skipped = corpus.provenance.get("skipped", ())
+        if skipped:
+            data += (f"; {len(skipped)} undecodable messages skipped "
+                     "(listed in corpus.provenance['skipped'])")
     else:
         data = (f"{len(corpus)} emails written by privlab about a fictional executive "
                 "(seeded leaks with ground truth), not the Enron corpus")
