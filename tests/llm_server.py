@@ -3,9 +3,11 @@
     with FakeLLMServer(lambda request: "answer text") as server:
         client = LLMClient(base_url=server.base_url, model="fake")
 
-The responder receives the parsed JSON request and returns either a string (the
-assistant's content), a dict (a full JSON body), or a ``Reply(status, body, delay)``.
-``server.requests`` records every request in order.
+The responder receives the parsed JSON request (with its path under ``"_path"`` and its
+headers under ``"_headers"``) and returns either a string (the assistant's content), a
+dict (a full JSON body), or a ``Reply``: a status and body, sent after ``delay`` seconds,
+one byte every ``trickle`` seconds, or not at all when ``drop`` (the connection is
+closed without a reply). ``server.requests`` records every request in order.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ class Reply:
     status: int = 200
     body: Any = None
     delay: float = 0.0
+    trickle: float = 0.0
+    drop: bool = False
 
 
 def chat_body(content: str) -> dict:
@@ -47,6 +51,7 @@ class FakeLLMServer:
                 ctype = self.headers.get("Content-Type", "")
                 request = json.loads(raw) if "json" in ctype else {"_raw": raw, "_path": self.path}
                 request["_path"] = self.path
+                request["_headers"] = dict(self.headers)
                 outer.requests.append(request)
                 reply = outer.responder(request)
                 if isinstance(reply, str):
@@ -55,6 +60,9 @@ class FakeLLMServer:
                     reply = Reply(200, reply)
                 if reply.delay:
                     time.sleep(reply.delay)
+                if reply.drop:
+                    self.close_connection = True
+                    return
                 payload = reply.body if isinstance(reply.body, (bytes, str)) else json.dumps(reply.body)
                 payload = payload.encode() if isinstance(payload, str) else payload
                 try:
@@ -62,7 +70,13 @@ class FakeLLMServer:
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(payload)))
                     self.end_headers()
-                    self.wfile.write(payload)
+                    if reply.trickle:
+                        for index in range(len(payload)):
+                            self.wfile.write(payload[index:index + 1])
+                            self.wfile.flush()
+                            time.sleep(reply.trickle)
+                    else:
+                        self.wfile.write(payload)
                 except (BrokenPipeError, ConnectionResetError):
                     pass
 

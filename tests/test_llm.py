@@ -84,3 +84,24 @@ def test_missing_endpoint_and_unreachable_server_say_what_to_do(monkeypatch):
 def test_parse_json_answer_refuses_prose():
     with pytest.raises(ValueError, match="not valid JSON"):
         parse_json_answer("I think the answer is yes.")
+
+
+def test_image_edits_share_the_retries_and_report_a_bad_image(monkeypatch, tmp_path):
+    import base64
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    monkeypatch.setenv("PRIVLAB_CACHE", str(tmp_path))
+    png = io.BytesIO()
+    Image.new("RGB", (3, 2), (0, 0, 0)).save(png, format="PNG")
+    good = {"data": [{"b64_json": base64.b64encode(png.getvalue()).decode()}]}
+    replies = iter([Reply(503, {"error": "busy"}), good, {"data": [{"b64_json": "bm90IGFu"}]}])
+    with FakeLLMServer(lambda request: next(replies)) as server:
+        client = LLMClient(server.base_url, "editor", backoff=0, cache=False)
+        edited = client.edit_image(np.full((2, 3, 3), 200, np.uint8), "remove the face")
+        assert edited.size == (3, 2) and np.asarray(edited).max() == 0
+        assert len(server.requests) == 2 and b"remove the face" in server.requests[0]["_raw"]
+        with pytest.raises(LLMError, match="without usable b64_json image data"):
+            client.edit_image(np.zeros((2, 3, 3), np.uint8), "x")

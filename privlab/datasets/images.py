@@ -2,8 +2,10 @@
 
 :func:`load_folder` reads every image in a folder in name order, applies the EXIF
 orientation, converts RGBA (on white), CMYK, palette and greyscale images to RGB and
-downscales large photos. A file that is not a readable image is named in the error,
-together with every other bad file, so nothing is silently dropped.
+downscales large photos. A file that is not a readable image, is damaged (a truncated
+file, a PNG checksum, a JPEG its decoder reports as corrupt) or has more pixels than
+``max_pixels`` is named in the error, together with every other bad file, so nothing
+is silently dropped and nothing damaged is silently read.
 
 :func:`download_commons` fetches files by title or by category through the MediaWiki
 API, saves them, and writes ``image_licenses.csv`` (title, author, licence, source URL)
@@ -25,7 +27,8 @@ import numpy as np
 
 from privlab.errors import invalid
 from privlab.hashing import bytes_hash
-from privlab.vision.images import as_rgb
+from privlab.vision.images import (DEFAULT_MAX_PIXELS, as_rgb, check_max_pixels,
+                                   open_image_file, unreadable)
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".gif", ".tif", ".tiff", ".webp")
 COMMONS_API = "https://commons.wikimedia.org/w/api.php"
@@ -51,61 +54,66 @@ class ImageFolder:
         return len(self.images)
 
 
-def read_image(path: str | Path, max_side: int | None = None) -> np.ndarray:
+def read_image(path: str | Path, max_side: int | None = None, *,
+               max_pixels: int | None = DEFAULT_MAX_PIXELS) -> np.ndarray:
     """One image file as ``(H, W, 3)`` uint8 RGB, upright per its EXIF orientation.
 
     Args:
         path: the file.
         max_side: downscale so the longer side is at most this (None keeps the size).
+        max_pixels: refuse an image with more pixels than this before decoding it
+            (None: no limit); raise it for a trusted huge scan.
 
     Returns:
         The RGB array.
 
     Raises:
-        ValueError: the file cannot be read as an image (the path is named).
+        UnreadableImageError: a ValueError naming the file: not an image, truncated,
+            damaged, or over ``max_pixels`` (its size is given).
     """
-    from PIL import Image, ImageOps, UnidentifiedImageError
+    from PIL import Image, ImageOps
 
-    path = Path(path)
+    im = open_image_file(path, max_pixels=max_pixels, caller="read_image")
     try:
-        with Image.open(path) as im:
-            im.load()
-            im = ImageOps.exif_transpose(im)
-            if im.mode == "CMYK":
-                im = im.convert("RGB")
-            elif im.mode in ("I;16", "I", "F"):
-                arr = np.asarray(im, dtype=np.float64)
-                span = max(arr.max() - arr.min(), 1e-12)
-                im = Image.fromarray(np.round(255 * (arr - arr.min()) / span).astype(np.uint8))
-            if max_side and max(im.size) > max_side:
-                im = im.copy()
-                im.thumbnail((max_side, max_side), Image.LANCZOS)
-            return as_rgb(im, "path", "read_image")
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
-        raise invalid("path", "read_image", "a readable image file", str(path),
-                      f"The file could not be decoded ({type(exc).__name__}: {exc}).",
-                      given_is_text=True) from exc
+        im = ImageOps.exif_transpose(im)
+        if im.mode == "CMYK":
+            im = im.convert("RGB")
+        elif im.mode in ("I;16", "I", "F"):
+            arr = np.asarray(im, dtype=np.float64)
+            span = max(arr.max() - arr.min(), 1e-12)
+            im = Image.fromarray(np.round(255 * (arr - arr.min()) / span).astype(np.uint8))
+        if max_side and max(im.size) > max_side:
+            im = im.copy()
+            im.thumbnail((max_side, max_side), Image.LANCZOS)
+        return as_rgb(im, "path", "read_image")
+    except (OSError, SyntaxError, ValueError) as exc:
+        raise unreadable(path, f"it could not be converted ({type(exc).__name__}: {exc})",
+                         "read_image") from exc
 
 
-def load_folder(folder: str | Path, *, max_side: int | None = 1024, recursive: bool = False
-                ) -> ImageFolder:
+def load_folder(folder: str | Path, *, max_side: int | None = 1024, recursive: bool = False,
+                max_pixels: int | None = DEFAULT_MAX_PIXELS) -> ImageFolder:
     """Every image in a folder, in name order (EXIF orientation, RGBA, CMYK, greyscale handled).
 
     Files whose suffix is not an image suffix are ignored only if hidden (``.name``);
-    any other file that cannot be decoded is reported, all at once.
+    any other file that cannot be decoded whole is reported, all at once: a damaged
+    photo stops the load rather than being skipped, so every result covers every file.
 
     Args:
         folder: the folder.
         max_side: downscale longer sides to this many pixels (None keeps the size).
         recursive: include sub-folders.
+        max_pixels: refuse images with more pixels than this (None: no limit).
 
     Returns:
         An :class:`ImageFolder`.
 
     Raises:
         ValueError: the folder does not exist or holds no image, or some files are not
-            readable images (every such file is named).
+            readable, undamaged images of at most ``max_pixels`` (every such file is
+            named with its reason).
     """
+    check_max_pixels(max_pixels, "load_folder")
     root = Path(folder)
     if not root.is_dir():
         raise invalid("folder", "load_folder", "an existing folder", str(root), given_is_text=True)
@@ -115,14 +123,16 @@ def load_folder(folder: str | Path, *, max_side: int | None = 1024, recursive: b
     images, names, bad = [], [], []
     for p in paths:
         try:
-            images.append(read_image(p, max_side))
+            images.append(read_image(p, max_side, max_pixels=max_pixels))
             names.append(str(p.relative_to(root)))
         except ValueError as exc:
-            bad.append(f"{p.name} ({str(exc.__cause__ or exc)[:80]})")
+            reason = getattr(exc, "reason", None) or str(exc.__cause__ or exc)
+            bad.append(f"{p.relative_to(root)} ({reason[:160]})")
     if bad:
-        raise invalid("folder", "load_folder", "a folder of readable images",
+        raise invalid("folder", "load_folder", "a folder of readable, undamaged images",
                       f"{len(bad)} unreadable file(s): {'; '.join(bad)}",
-                      "Remove or convert these files; the other images were read fine.",
+                      "Remove, re-copy or convert these files (or raise max_pixels for a "
+                      "trusted large image); the other images were read fine.",
                       given_is_text=True)
     if not images:
         raise invalid("folder", "load_folder", "a folder with at least one image", str(root),

@@ -83,7 +83,8 @@ class Encoder(ABC):
             return np.zeros((0, self.dim), dtype=np.float32)
         keys = [content_hash(item) for item in items]
         store = self._store() if cache else None
-        found = store.get_many(self.name, keys) if store else {}
+        # A damaged cache entry is dropped (with a warning) and so lands in `missing`.
+        found = store.get_many(self.name, keys, dim=getattr(self, "_dim", None)) if store else {}
         missing = [k for k in dict.fromkeys(keys) if k not in found]
         if missing:
             first_item = {}

@@ -2,6 +2,12 @@
 
 Re-running a notebook or switching back to a model re-encodes nothing: each embedding
 is stored once per model in one SQLite file under ``privlab.config.cache_dir()``.
+
+Every read is checked. An entry that does not decode to a finite, unit-norm float32
+vector of the model's dimension is deleted, with a warning naming the file, the model
+and the keys, so the encoder computes it again. A database file that SQLite reports as
+damaged (truncated, overwritten) is moved aside to ``<name>.damaged`` (``.damaged-2``
+and so on if that exists), with a warning saying where, and a fresh one is started.
 """
 
 from __future__ import annotations
@@ -9,16 +15,116 @@ from __future__ import annotations
 import io
 import sqlite3
 import threading
+import warnings
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
+from privlab.errors import invalid
+
 _LOCK = threading.Lock()
+
+# How far a stored vector's norm may be from 1; float32 rounding stays below 1e-6.
+UNIT_TOLERANCE = 1e-3
+
+_SCHEMA = ("CREATE TABLE IF NOT EXISTS emb (model TEXT, key TEXT, vec BLOB, "
+           "PRIMARY KEY (model, key))",
+           # The dimension each model's vectors have, so a stored vector of another
+           # length is recognised as damaged even when it is the only one read.
+           "CREATE TABLE IF NOT EXISTS dims (model TEXT PRIMARY KEY, dim INTEGER)")
+
+
+def is_damaged_database(exc: BaseException) -> bool:
+    """True when SQLite says the file itself is damaged (not locked, not full).
+
+    Example:
+        >>> error = sqlite3.DatabaseError("file is not a database")
+        >>> error.sqlite_errorname = "SQLITE_NOTADB"
+        >>> is_damaged_database(error), is_damaged_database(sqlite3.OperationalError("locked"))
+        (True, False)
+    """
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    return isinstance(exc, sqlite3.DatabaseError) and name.startswith(
+        ("SQLITE_CORRUPT", "SQLITE_NOTADB"))
+
+
+def set_aside(path: Path) -> Path:
+    """Rename a damaged file (and its journal files) to the first free ``.damaged`` name.
+
+    A stale journal left beside a fresh database would be replayed into it, so the
+    ``-journal``, ``-wal`` and ``-shm`` companions move too.
+
+    Returns:
+        Where the file now is.
+    """
+    number = 1
+    while True:
+        suffix = ".damaged" if number == 1 else f".damaged-{number}"
+        aside = path.with_name(path.name + suffix)
+        if not aside.exists():
+            break
+        number += 1
+    try:
+        path.rename(aside)
+    except FileNotFoundError:
+        pass  # another process set it aside first
+    for companion in ("-journal", "-wal", "-shm"):
+        extra = path.with_name(path.name + companion)
+        if extra.exists():
+            extra.rename(aside.with_name(aside.name + companion))
+    return aside
+
+
+def decode_vector(blob: Any, dim: int | None = None) -> tuple[np.ndarray | None, str]:
+    """A stored vector, or None and what is wrong with it.
+
+    Args:
+        blob: the stored ``.npy`` bytes.
+        dim: the dimension the vector must have (None skips that check).
+
+    Returns:
+        ``(vector, "")`` for a finite float32 vector of norm 1 (within
+        :data:`UNIT_TOLERANCE`), else ``(None, problem)``.
+
+    Example:
+        >>> buf = io.BytesIO(); np.save(buf, np.array([0.6, 0.8], dtype=np.float32))
+        >>> np.allclose(decode_vector(buf.getvalue())[0], [0.6, 0.8])
+        True
+        >>> decode_vector(buf.getvalue()[:-3])
+        (None, '5 bytes of data for a 2-vector (8 expected)')
+    """
+    if not isinstance(blob, bytes):
+        return None, f"a {type(blob).__name__} instead of bytes"
+    stream = io.BytesIO(blob)
+    try:
+        version = np.lib.format.read_magic(stream)
+        if version == (1, 0):
+            shape, _, dtype = np.lib.format.read_array_header_1_0(stream)
+        elif version == (2, 0):
+            shape, _, dtype = np.lib.format.read_array_header_2_0(stream)
+        else:
+            return None, f"a .npy file of format {version}, which put_many never writes"
+    except (ValueError, TypeError, SyntaxError, EOFError) as exc:
+        return None, f"not a .npy vector ({exc})"
+    if dtype.kind != "f" or dtype.itemsize != 4 or len(shape) != 1 or shape[0] < 1:
+        return None, f"a {dtype} array of shape {shape}, not a float32 vector"
+    data = len(blob) - stream.tell()
+    if data != 4 * shape[0]:
+        return None, f"{data} bytes of data for a {shape[0]}-vector ({4 * shape[0]} expected)"
+    if dim is not None and shape[0] != dim:
+        return None, f"dimension {shape[0]} where the model's is {dim}"
+    vector = np.frombuffer(blob, dtype=dtype, offset=stream.tell()).astype(np.float32)
+    if not np.isfinite(vector).all():
+        return None, "NaN or inf values"
+    norm = float(np.linalg.norm(vector.astype(np.float64)))
+    if abs(norm - 1.0) > UNIT_TOLERANCE:
+        return None, f"norm {norm:.6g} instead of 1"
+    return vector, ""
 
 
 class EmbeddingCache:
-    """SQLite store of float32 vectors: ``(model, key) -> vector``.
+    """SQLite store of unit float32 vectors: ``(model, key) -> vector``.
 
     Args:
         path: the database file (default ``<cache_dir>/embeddings.sqlite``).
@@ -31,48 +137,137 @@ class EmbeddingCache:
             path = cache_dir() / "embeddings.sqlite"
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self._connect() as con:
-            con.execute("CREATE TABLE IF NOT EXISTS emb (model TEXT, key TEXT, vec BLOB, "
-                        "PRIMARY KEY (model, key))")
+        self._run(lambda con: None)  # creates the tables, or replaces a damaged file
 
     def _connect(self) -> sqlite3.Connection:
-        return sqlite3.connect(self.path, timeout=60)
+        con = sqlite3.connect(self.path, timeout=60)
+        try:
+            for statement in _SCHEMA:
+                con.execute(statement)
+        except BaseException:
+            con.close()
+            raise
+        return con
 
-    def get_many(self, model: str, keys: list[str]) -> dict[str, np.ndarray]:
-        """Vectors found for ``keys`` (missing keys are absent from the result)."""
-        found: dict[str, np.ndarray] = {}
+    def _transaction(self, action: Callable[[sqlite3.Connection], Any]) -> Any:
+        con = self._connect()
+        try:
+            with con:
+                return action(con)
+        finally:
+            con.close()
+
+    def _run(self, action: Callable[[sqlite3.Connection], Any]) -> Any:
+        """``action(con)`` in one transaction, on a fresh file if this one is damaged."""
+        try:
+            return self._transaction(action)
+        except sqlite3.DatabaseError as exc:
+            if not is_damaged_database(exc):
+                raise
+            aside = set_aside(self.path)
+            warnings.warn(f"The embedding cache {self.path} is damaged ({exc}); moved it to "
+                          f"{aside} and started a fresh one, so embeddings are computed again.",
+                          RuntimeWarning, stacklevel=3)
+        return self._transaction(action)
+
+    def get_many(self, model: str, keys: list[str], dim: int | None = None
+                 ) -> dict[str, np.ndarray]:
+        """Vectors found for ``keys`` (missing keys are absent from the result).
+
+        A damaged entry is deleted and left out, with a warning, so it is computed again.
+
+        Args:
+            model: the encoder's name.
+            keys: content hashes.
+            dim: the dimension the model's vectors have (default: the one recorded when
+                they were stored).
+        """
         unique = list(dict.fromkeys(keys))
-        with _LOCK, self._connect() as con:
+
+        def read(con: sqlite3.Connection) -> tuple[dict[str, np.ndarray], list[tuple[str, str]]]:
+            expected = dim
+            if expected is None:
+                row = con.execute("SELECT dim FROM dims WHERE model=?", (model,)).fetchone()
+                expected = int(row[0]) if row and isinstance(row[0], int) else None
+            found: dict[str, np.ndarray] = {}
+            damaged: list[tuple[str, str]] = []
             for start in range(0, len(unique), 500):
                 chunk = unique[start:start + 500]
                 marks = ",".join("?" * len(chunk))
                 for key, blob in con.execute(
                         f"SELECT key, vec FROM emb WHERE model=? AND key IN ({marks})",
                         [model, *chunk]):
-                    found[key] = np.load(io.BytesIO(blob), allow_pickle=False)
+                    vector, problem = decode_vector(blob, expected)
+                    if vector is None:
+                        damaged.append((key, problem))
+                    else:
+                        found[key] = vector
+            if damaged:
+                con.executemany("DELETE FROM emb WHERE model=? AND key=?",
+                                [(model, key) for key, _ in damaged])
+            return found, damaged
+
+        with _LOCK:
+            found, damaged = self._run(read)
+        if damaged:
+            shown = "; ".join(f"{key[:12]}: {problem}" for key, problem in damaged[:5])
+            more = f"; and {len(damaged) - 5} more" if len(damaged) > 5 else ""
+            entries = "entry" if len(damaged) == 1 else "entries"
+            warnings.warn(f"Dropped {len(damaged)} damaged {entries} of model {model!r} from "
+                          f"the embedding cache {self.path} "
+                          f"({shown}{more}); they are computed again.", RuntimeWarning,
+                          stacklevel=2)
         return found
 
     def put_many(self, model: str, items: Iterable[tuple[str, np.ndarray]]) -> None:
-        """Store vectors (float32)."""
-        rows = []
+        """Store vectors as float32; they must be finite, of norm 1 and of one dimension.
+
+        Raises:
+            PrivlabValueError: a vector that is not finite, not unit-norm or of another
+                dimension than the others (its key is named).
+        """
+        rows, dims = [], set()
         for key, vec in items:
+            vector = np.asarray(vec, dtype=np.float32)
             buf = io.BytesIO()
-            np.save(buf, np.asarray(vec, dtype=np.float32), allow_pickle=False)
+            np.save(buf, vector, allow_pickle=False)
+            _, problem = decode_vector(buf.getvalue())
+            if problem:
+                raise invalid("items", "EmbeddingCache.put_many",
+                              "finite unit-norm vectors (normalise them first)",
+                              f"{problem} for key {key!r}", given_is_text=True)
+            dims.add(vector.shape[0])
             rows.append((model, key, buf.getvalue()))
-        with _LOCK, self._connect() as con:
+        if len(dims) > 1:
+            raise invalid("items", "EmbeddingCache.put_many", "vectors of one dimension",
+                          f"dimensions {sorted(dims)}", given_is_text=True)
+        if not rows:
+            return
+
+        def write(con: sqlite3.Connection) -> None:
             con.executemany("INSERT OR REPLACE INTO emb VALUES (?, ?, ?)", rows)
+            con.execute("INSERT OR REPLACE INTO dims VALUES (?, ?)", (model, dims.pop()))
+
+        with _LOCK:
+            self._run(write)
 
     def count(self, model: str | None = None) -> int:
         """Number of stored vectors (for one model, or all)."""
-        with self._connect() as con:
-            if model is None:
-                return con.execute("SELECT COUNT(*) FROM emb").fetchone()[0]
-            return con.execute("SELECT COUNT(*) FROM emb WHERE model=?", (model,)).fetchone()[0]
+        if model is None:
+            return self._run(lambda con: con.execute("SELECT COUNT(*) FROM emb").fetchone()[0])
+        return self._run(lambda con: con.execute(
+            "SELECT COUNT(*) FROM emb WHERE model=?", (model,)).fetchone()[0])
 
     def clear(self, model: str | None = None) -> None:
         """Forget vectors (of one model, or all)."""
-        with _LOCK, self._connect() as con:
+
+        def forget(con: sqlite3.Connection) -> None:
             if model is None:
                 con.execute("DELETE FROM emb")
+                con.execute("DELETE FROM dims")
             else:
                 con.execute("DELETE FROM emb WHERE model=?", (model,))
+                con.execute("DELETE FROM dims WHERE model=?", (model,))
+
+        with _LOCK:
+            self._run(forget)

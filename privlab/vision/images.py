@@ -1,16 +1,173 @@
 """Image inputs: every detector, reader and image member takes PIL images or uint8 arrays.
 
 :func:`as_rgb` turns either into the one form the detectors work on, an ``(H, W, 3)``
-uint8 RGB array.
+uint8 RGB array. :func:`open_image_file` decodes a file whole and refuses what Pillow
+would let through: an image over ``max_pixels`` (named with its size, before any pixel
+is decoded), a PNG whose checksums fail, and a JPEG whose decoder reports corrupt data
+(Pillow's JPEG decoder drops libjpeg's warnings, so the file is decoded once more by
+OpenCV's libjpeg, whose warnings are read).
 """
 
 from __future__ import annotations
 
+import re
+import threading
+import warnings
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from privlab.errors import invalid, wrong_type
+from privlab.errors import PrivlabValueError, invalid, wrong_type
+
+# Pillow's own refusal point (twice Image.MAX_IMAGE_PIXELS): about 179 megapixels.
+DEFAULT_MAX_PIXELS = 178_956_970
+
+# libjpeg's warnings that mean the data is damaged (JWRN_* messages).
+# libjpeg's warnings that mean the pixels are damaged (JWRN_* messages); stray bytes
+# between segments ("extraneous bytes before marker") leave the pixels intact.
+_JPEG_DAMAGE = re.compile(rb"premature end of data segment|bad Huffman code|"
+                          rb"Premature end of JPEG file|Invalid SOS parameters|"
+                          rb"Inconsistent progression sequence|Corrupt JPEG data: found marker")
+_PIL_LIMIT_LOCK = threading.Lock()
+
+
+class UnreadableImageError(PrivlabValueError):
+    """An image file that cannot be decoded whole.
+
+    Attributes:
+        path: the file.
+        reason: what is wrong, in a few words (for listing several files at once).
+    """
+
+    def __init__(self, message: str, path: str, reason: str):
+        super().__init__(message)
+        self.path = path
+        self.reason = reason
+
+
+def unreadable(path: str | Path, reason: str, caller: str, fix: str | None = None
+               ) -> UnreadableImageError:
+    """Build (not raise) the error for an image file that cannot be decoded whole."""
+    explanation = f"{reason[:1].upper()}{reason[1:]}. "
+    message = str(invalid("path", caller, "a readable, undamaged image file", str(path),
+                          explanation + (fix or "Re-copy or re-download the file, or remove it."),
+                          given_is_text=True))
+    return UnreadableImageError(message, str(path), reason)
+
+
+def check_max_pixels(max_pixels: Any, caller: str) -> None:
+    """Refuse a ``max_pixels`` that is neither None nor a positive int."""
+    if max_pixels is not None and (not isinstance(max_pixels, (int, np.integer))
+                                   or isinstance(max_pixels, bool) or max_pixels < 1):
+        raise invalid("max_pixels", caller, "a positive int or None (no limit)", max_pixels)
+
+
+def _open_header(handle):
+    """``Image.open`` (reads the header only), with Pillow's own pixel limit lifted."""
+    from PIL import Image
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # max_pixels rules
+        try:
+            return Image.open(handle)
+        except Image.DecompressionBombError:
+            handle.seek(0)
+        # Pillow's limit is a module global: lift it for this one header read only.
+        with _PIL_LIMIT_LOCK:
+            saved, Image.MAX_IMAGE_PIXELS = Image.MAX_IMAGE_PIXELS, None
+            try:
+                return Image.open(handle)
+            finally:
+                Image.MAX_IMAGE_PIXELS = saved
+
+
+def jpeg_warnings(data: bytes) -> list[str]:
+    """libjpeg's damage warnings for a JPEG stream, e.g. ``premature end of data segment``.
+
+    libjpeg only warns about damaged entropy-coded data and Pillow's decoder discards the
+    warning, so the stream is decoded again in libjpeg-turbo's strict mode, which turns
+    every warning into an error.
+
+    Returns:
+        The warnings (empty for an undamaged stream).
+
+    Example:
+        >>> import io
+        >>> from PIL import Image
+        >>> buffer = io.BytesIO()
+        >>> Image.new("RGB", (16, 16), "red").save(buffer, "JPEG")
+        >>> jpeg_warnings(buffer.getvalue())
+        []
+    """
+    import simplejpeg
+
+    try:
+        simplejpeg.decode_jpeg(data, strict=True, colorspace="GRAY", min_factor=8)
+    except ValueError as exc:
+        message = str(exc).strip()
+        return [message] if _JPEG_DAMAGE.search(message.encode()) else []
+    return []
+
+
+def open_image_file(path: str | Path, *, max_pixels: int | None = DEFAULT_MAX_PIXELS,
+                    caller: str = "open_image_file"):
+    """A file decoded whole as a PIL image, refusing oversized and damaged files.
+
+    Args:
+        path: the image file.
+        max_pixels: refuse images with more pixels than this, before decoding them
+            (None: no limit). Raise it for a trusted huge scan or panorama.
+        caller: the public function named in errors.
+
+    Returns:
+        The loaded PIL image (its file already closed).
+
+    Raises:
+        UnreadableImageError: a ValueError naming the file and why: too many pixels
+            (with the size and the ``max_pixels`` to pass), not an image, truncated,
+            or damaged.
+        PrivlabValueError: ``max_pixels`` is not a positive int or None.
+    """
+    from PIL import Image
+
+    check_max_pixels(max_pixels, caller)
+    path = Path(path)
+    try:
+        handle = path.open("rb")
+    except OSError as exc:
+        raise unreadable(path, f"it cannot be opened ({type(exc).__name__}: {exc})", caller,
+                         "Check the path.") from exc
+    with handle:
+        try:
+            image = _open_header(handle)
+        except (OSError, SyntaxError, ValueError) as exc:  # UnidentifiedImageError: an OSError
+            raise unreadable(path, f"it is not an image Pillow can open ({type(exc).__name__}: "
+                             f"{exc})", caller, "Convert it to PNG or JPEG, or remove it.") from exc
+        width, height = image.size
+        if max_pixels is not None and width * height > max_pixels:
+            raise unreadable(
+                path, f"it is {width} x {height} = {width * height:,} pixels, over "
+                f"max_pixels={max_pixels:,}", caller,
+                f"If you trust the file, pass max_pixels={width * height} or more (None lifts "
+                "the limit); the limit guards against decompression bombs.")
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+                image.load()
+            if image.format == "PNG":
+                handle.seek(0)
+                _open_header(handle).verify()  # every chunk's checksum
+        except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as exc:
+            raise unreadable(path, f"it is truncated or damaged ({type(exc).__name__}: {exc})",
+                             caller) from exc
+        if image.format in ("JPEG", "MPO"):
+            handle.seek(0)
+            damage = jpeg_warnings(handle.read())
+            if damage:
+                raise unreadable(path, "the JPEG decoder reports damage "
+                                 f"({'; '.join(damage[:3])})", caller)
+    return image
 
 
 def as_rgb(item: Any, parameter: str = "image", caller: str = "as_rgb") -> np.ndarray:
@@ -63,4 +220,5 @@ def as_rgb(item: Any, parameter: str = "image", caller: str = "as_rgb") -> np.nd
     return np.ascontiguousarray(item)
 
 
-__all__ = ["as_rgb"]
+__all__ = ["DEFAULT_MAX_PIXELS", "UnreadableImageError", "as_rgb", "check_max_pixels",
+           "jpeg_warnings", "open_image_file", "unreadable"]

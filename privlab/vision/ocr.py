@@ -2,12 +2,17 @@
 
 The text sanitizer blacks out what :func:`read_text` finds; the describe-then-embed
 member embeds the words :func:`filter_words` keeps.
+
+A cached reading that is not a well-formed list of words (a truncated or overwritten
+JSON file) is deleted with a warning naming the file, and the image is read again.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
+import warnings
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -46,6 +51,41 @@ def _ocr_cache_file(key: str) -> Path:
     return cache_dir() / "ocr" / f"rapidocr-{key[:40]}.json"
 
 
+def _cached_word(entry: Any) -> OCRWord:
+    """One stored reading, refusing anything :func:`read_text` would not have written."""
+    if not isinstance(entry, dict):
+        raise ValueError(f"a {type(entry).__name__} where a word was expected")
+    text, box, confidence = entry["text"], entry["box"], entry["confidence"]
+    if not isinstance(text, str):
+        raise ValueError(f"text {text!r} is not a string")
+    if (not isinstance(box, list) or len(box) != 4
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in box)):
+        raise ValueError(f"box {box!r} is not four integers")
+    if (not isinstance(confidence, (int, float)) or isinstance(confidence, bool)
+            or not math.isfinite(confidence)):
+        raise ValueError(f"confidence {confidence!r} is not a finite number")
+    return OCRWord(text, tuple(box), float(confidence))
+
+
+def _read_cached(path: Path) -> list[OCRWord] | None:
+    """The readings stored at ``path``; None when absent or damaged (then deleted)."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    try:
+        entries = json.loads(raw.decode("utf-8"))
+        if not isinstance(entries, list):
+            raise ValueError(f"a {type(entries).__name__} where a list of words was expected")
+        return [_cached_word(entry) for entry in entries]
+    except (ValueError, KeyError, TypeError) as exc:
+        problem = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
+        path.unlink(missing_ok=True)
+        warnings.warn(f"Dropped the damaged OCR cache file {path} ({problem}); the image is "
+                      "read again.", RuntimeWarning, stacklevel=3)
+        return None
+
+
 def read_text(image: Any) -> list[OCRWord]:
     """Every text line rapidocr finds, cached on disk by the image's pixels.
 
@@ -65,10 +105,8 @@ def read_text(image: Any) -> list[OCRWord]:
     if key in _OCR_MEMO:
         return _OCR_MEMO[key]
     path = _ocr_cache_file(key)
-    if path.is_file():
-        words = [OCRWord(w["text"], tuple(w["box"]), w["confidence"])
-                 for w in json.loads(path.read_text())]
-    else:
+    words = _read_cached(path)
+    if words is None:
         result, _ = _rapidocr()(cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR), use_cls=False)
         words = []
         for quad, text, conf in result or []:

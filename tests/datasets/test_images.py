@@ -87,7 +87,8 @@ def test_downloader_on_loopback(tmp_path):
     finally:
         server.shutdown()
         server.server_close()
-    rows = list(csv.DictReader(open(path, encoding="utf-8")))
+    with open(path, encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
     assert [r["file"] for r in rows] == ["Scene_one.png", "Scene_two.png"]
     assert rows[0]["author"] == "Jane Doe" and rows[0]["licence"] == "CC BY-SA 4.0"
     assert rows[1]["source_url"].endswith("/wiki/1") and len(served) == 2

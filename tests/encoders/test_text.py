@@ -51,6 +51,19 @@ def test_cache_keeps_models_apart(tmp_path):
     assert cache.get_many("a", ["k"]) == {}
 
 
+def test_the_cache_stores_only_finite_unit_vectors_of_one_dimension(tmp_path):
+    cache = EmbeddingCache(tmp_path / "e.sqlite")
+    with pytest.raises(ValueError, match=r"norm 2 instead of 1 for key 'k'"):
+        cache.put_many("a", [("k", np.array([2.0, 0.0]))])
+    with pytest.raises(ValueError, match="NaN or inf values for key 'n'"):
+        cache.put_many("a", [("n", np.array([np.nan, 1.0]))])
+    with pytest.raises(ValueError, match=r"one dimension.*\[2, 3\]"):
+        cache.put_many("a", [("x", np.array([1.0, 0.0])), ("y", np.array([0.0, 0.0, 1.0]))])
+    assert cache.count() == 0  # nothing of a refused batch is stored
+    cache.put_many("a", [("k", np.array([0.6, 0.8]))])
+    np.testing.assert_allclose(cache.get_many("a", ["k", "missing"])["k"], [0.6, 0.8], rtol=1e-7)
+
+
 def test_wrong_items_are_refused_with_their_index():
     with pytest.raises(TypeError, match=r"items\[1\]"):
         CountingEncoder().encode(["ok", 3])

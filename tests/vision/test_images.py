@@ -37,3 +37,24 @@ def test_as_rgb_keeps_the_sample_photos_pixels():
     assert out.flags["C_CONTIGUOUS"] and np.array_equal(out, photo[:, ::-1])
     with pytest.raises(ValueError, match="shaped"):
         as_rgb(np.zeros((4, 4, 2), dtype=np.uint8))
+
+
+def test_jpeg_warnings_report_damage_and_ignore_stray_bytes():
+    import io
+
+    from PIL import Image
+    from skimage import data
+
+    from privlab.vision import images
+
+    buffer = io.BytesIO()
+    Image.fromarray(data.astronaut()).save(buffer, "JPEG", quality=90)
+    clean = buffer.getvalue()
+    assert images.jpeg_warnings(clean) == []
+    zeroed = bytearray(clean)
+    zeroed[len(clean) // 3:len(clean) // 3 + 2000] = bytes(2000)
+    assert images.jpeg_warnings(bytes(zeroed)) == [
+        "Corrupt JPEG data: premature end of data segment"]
+    # Bytes between the last segment and the end marker: a warning, but no damage.
+    stray = clean[:-2] + b"abc" + clean[-2:]
+    assert images.jpeg_warnings(stray) == []
