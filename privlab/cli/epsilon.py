@@ -6,13 +6,19 @@
 Each setting yields one row per identity pair and method, with the exact pairwise ε, the
 method's value and its status (diagnostic, uncertified population bound, descriptive or
 finite-sample certificate). Finished settings are stored in the cache, so repeating a
-command, or a sweep over several values, only computes what is missing.
+command, or a sweep over several values, only computes what is missing; a damaged stored
+setting is recomputed with a warning naming its file. Every argument and the --out path
+are checked before anything is computed.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import tempfile
 from pathlib import Path
+
+_CALLER = "privlab epsilon-benchmark"
 
 
 def register(subparsers) -> None:
@@ -20,18 +26,22 @@ def register(subparsers) -> None:
     from privlab.epsilon.benchmark import BENCHMARK_METHODS, DEFAULT_METHODS, N_PAIRS
     from privlab.epsilon.mechanisms import GEOMETRIES, MECHANISMS
 
+    # Names are checked by the benchmark itself (one error line naming the parameter),
+    # so the choices are listed in the help rather than enforced by argparse.
     parser = subparsers.add_parser(
         "epsilon-benchmark", help="run known-ε benchmark settings and write a tidy CSV",
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--mechanism", nargs="+", choices=MECHANISMS, default=["laplace"])
-    parser.add_argument("--geometry", nargs="+", choices=GEOMETRIES, default=["dispersed"])
+    parser.add_argument("--mechanism", nargs="+", default=["laplace"], metavar="NAME",
+                        help=f"one or more of: {', '.join(MECHANISMS)}")
+    parser.add_argument("--geometry", nargs="+", default=["dispersed"], metavar="NAME",
+                        help=f"one or more of: {', '.join(GEOMETRIES)}")
     parser.add_argument("--epsilon", nargs="+", type=float, default=[0.0],
                         help="target global ε values (0 is the exact null)")
     parser.add_argument("--n", nargs="+", type=int, default=[100],
-                        help="outputs per identity")
+                        help="outputs per identity (at least 10)")
     parser.add_argument("--repetition", nargs="+", type=int, default=[0])
-    parser.add_argument("--methods", nargs="+", choices=BENCHMARK_METHODS,
-                        default=list(DEFAULT_METHODS))
+    parser.add_argument("--methods", nargs="+", default=list(DEFAULT_METHODS), metavar="NAME",
+                        help=f"auditors, from: {', '.join(BENCHMARK_METHODS)}")
     parser.add_argument("--pairs", type=int, default=N_PAIRS, help="identity pairs per setting")
     parser.add_argument("--mmd-permutations", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
@@ -41,10 +51,60 @@ def register(subparsers) -> None:
     parser.set_defaults(handler=run)
 
 
+def check_out(path: Path) -> Path:
+    """Refuse an output path the CSV could not be written to, before anything is computed.
+
+    The path must not be a folder or an existing non-file, and its nearest existing folder
+    must accept a new file (missing folders below it are created when the CSV is written).
+
+    Raises:
+        PrivlabValueError: naming ``--out`` and the fix.
+
+    Example:
+        >>> import tempfile
+        >>> folder = Path(tempfile.mkdtemp())
+        >>> check_out(folder / "new" / "table.csv") == folder / "new" / "table.csv"
+        True
+        >>> try:
+        ...     check_out(folder)
+        ... except ValueError as exc:
+        ...     print(str(exc)[:50], "(a folder)" in str(exc))
+        The '--out' parameter of privlab epsilon-benchmark True
+    """
+    from privlab.errors import invalid
+
+    def refuse(problem: str, fix: str):
+        return invalid("--out", _CALLER, "the path of a CSV file in a writable folder",
+                       f"{str(path)!r} ({problem})", fix=fix, given_is_text=True)
+
+    path = Path(path)
+    if path.is_dir():
+        raise refuse("a folder", f"Name a file inside it, e.g. --out {path / 'table.csv'}.")
+    if path.exists() and not path.is_file():
+        raise refuse("an existing entry that is not a regular file",
+                     "Choose another file name.")
+    if path.is_file() and not os.access(path, os.W_OK):
+        raise refuse("a file you may not write", "Choose another file name or folder.")
+    folder = path.absolute().parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise refuse(f"{folder} is a file, not a folder", "Choose a path inside a folder.")
+    try:  # a real probe: permission bits do not tell about root or read-only mounts
+        handle, probe = tempfile.mkstemp(prefix=".privlab-probe-", dir=folder)
+        os.close(handle)
+        os.unlink(probe)
+    except OSError as exc:
+        raise refuse(f"the folder {folder} is not writable: {exc.strerror}",
+                     "Choose a folder you can write to.") from None
+    return path
+
+
 def run(args) -> int:
     """Run the requested grid and write the CSV; prints a per-method summary."""
-    from privlab.epsilon.benchmark import grid, per_setting, run_sweep
+    from privlab.epsilon.benchmark import format_epsilon, grid, per_setting, run_sweep
 
+    check_out(args.out)
     settings = grid(args.mechanism, args.geometry, args.epsilon, args.n, args.repetition)
     frame = run_sweep(settings, methods=args.methods, n_pairs=args.pairs,
                       mmd_permutations=args.mmd_permutations, n_jobs=args.jobs,
@@ -53,6 +113,7 @@ def run(args) -> int:
     frame.to_csv(args.out, index=False)
     summary = per_setting(frame)[["mechanism", "geometry", "epsilon", "n", "repetition",
                                   "method", "status", "median", "infinite", "exact_median"]]
+    summary["epsilon"] = summary["epsilon"].map(format_epsilon)  # every digit that matters
     print(summary.to_string(index=False))
     print(f"wrote {len(frame)} rows to {args.out}")
     return 0

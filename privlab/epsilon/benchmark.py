@@ -6,7 +6,9 @@ One *setting* is (mechanism, geometry, target global ε, n per identity, repetit
 per pair and method, with the exact pairwise ε beside each value and its status.
 :func:`run_sweep` runs any list of settings with a progress bar on several processes and
 stores each finished setting under ``privlab.config.cache_dir()`` so an interrupted sweep
-resumes where it stopped. The summaries rebuild the paper's null table
+resumes where it stopped: a stored setting is read back only when its completion marker's
+checksum, row count, columns and setting match, and is recomputed with a warning naming
+the file otherwise. The summaries rebuild the paper's null table
 (:func:`null_table`), the method curves (:func:`method_curves`), the power curves of the
 reserved test (:func:`power_curves`) and its validity check (:func:`validity_summary`).
 The Laplace family's population-optimal AUC is estimated in :mod:`privlab.epsilon.reference`
@@ -16,7 +18,6 @@ The Laplace family's population-optimal AUC is estimated in :mod:`privlab.epsilo
 from __future__ import annotations
 
 import functools
-import json
 import math
 import os
 import zlib
@@ -36,8 +37,9 @@ from privlab.epsilon.auditors.kde import KDELR
 from privlab.epsilon.auditors.mmd import MMDTV
 from privlab.epsilon.auditors.reserved import ReservedTest
 from privlab.epsilon.auditors.table import AUDITORS, get_auditor
+from privlab.epsilon.store import exit_with_parent, read_stored, store_table
 from privlab.errors import invalid
-from privlab.hashing import bytes_hash
+from privlab.hashing import settings_hash
 
 #: Target global ε values of the main grid (Section 6.2).
 EPSILON_GRID = (0.0, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0)
@@ -70,7 +72,18 @@ def benchmark_methods() -> tuple[str, ...]:
 
 #: :func:`benchmark_methods` when the built-in auditors are registered (widgets, the CLI).
 BENCHMARK_METHODS = benchmark_methods()
-_CACHE_VERSION = "1"
+#: Version of the code behind a stored setting (:func:`run_setting`, the mechanisms and
+#: the auditors). It is part of every cache key: bump it whenever any of them changes what
+#: a setting computes, so no stored result of the old code is read back.
+BENCHMARK_VERSION = 2
+#: The columns of a :func:`run_setting` table, in order.
+TABLE_COLUMNS = ("mechanism", "geometry", "epsilon", "n", "repetition", "delta", "pair_index",
+                 "id_a", "id_b", "l1", "l2", "exact_epsilon", "method", "status", "value",
+                 "auc", "corner", "attainable", "optimal_auc", "mmd_tighter", "p_value", "seed")
+# Columns a finished table never leaves empty (the others are NaN when a method has no
+# such quantity); a NaN there means the stored file was cut or edited.
+_NOT_NULL = ("mechanism", "geometry", "epsilon", "n", "repetition", "delta", "pair_index",
+             "id_a", "id_b", "l1", "l2", "exact_epsilon", "method", "status", "corner", "seed")
 
 #: Table 4 of the paper (averages over both geometries, both mechanisms, 3 repetitions).
 PAPER_TABLE4 = pd.DataFrame(
@@ -78,6 +91,17 @@ PAPER_TABLE4 = pd.DataFrame(
      "MMD-TV": [0.003, 0.003, 0.001], "GaussMech": [28.60, 15.51, 8.96],
      "KDE-LR α=.01": [1526.0, 1210.0, 962.0]},
     index=pd.Index([30, 100, 300], name="n"))
+
+
+def format_epsilon(epsilon: float) -> str:
+    """ε as short text that reads back as the same number: ``{:g}`` when exact, else repr.
+
+    Example:
+        >>> format_epsilon(0.25), format_epsilon(256.0), format_epsilon(1.0000001)
+        ('0.25', '256', '1.0000001')
+    """
+    short = f"{float(epsilon):g}"
+    return short if float(short) == float(epsilon) else repr(float(epsilon))
 
 
 @dataclass(frozen=True)
@@ -112,18 +136,31 @@ class Setting:
         if isinstance(self.repetition, bool) or not isinstance(self.repetition, (int, np.integer)) \
                 or self.repetition < 0:
             raise invalid("repetition", "Setting", "a nonnegative integer", self.repetition)
-        object.__setattr__(self, "epsilon", float(self.epsilon))
+        # + 0.0 turns -0.0 into 0.0: one setting, one key
+        object.__setattr__(self, "epsilon", float(self.epsilon) + 0.0)
         object.__setattr__(self, "n", int(self.n))
         object.__setattr__(self, "repetition", int(self.repetition))
 
     def key(self) -> str:
-        """A file-name-safe identifier, e.g. ``laplace-dispersed-eps0-n100-r0``."""
-        return (f"{self.mechanism}-{self.geometry}-eps{self.epsilon:g}-n{self.n}"
-                f"-r{self.repetition}")
+        """A readable, exact, file-name-safe identifier.
+
+        ε is written with ``{:g}`` when that short form reads back as the same number
+        (every ε of the paper's grids) and with ``repr`` otherwise, so two settings share
+        a key only when they are equal, and the key, hence the seed, of every ε that
+        ``{:g}`` writes exactly is the one it always had.
+
+        Example:
+            >>> Setting("laplace", "dispersed", 1.0, 100).key()
+            'laplace-dispersed-eps1-n100-r0'
+            >>> Setting("laplace", "dispersed", 1.0000001, 100).key()
+            'laplace-dispersed-eps1.0000001-n100-r0'
+        """
+        return (f"{self.mechanism}-{self.geometry}-eps{format_epsilon(self.epsilon)}"
+                f"-n{self.n}-r{self.repetition}")
 
     @property
     def seed(self) -> int:
-        """Deterministic seed derived from the key (stable across runs and machines)."""
+        """Deterministic seed: the crc32 of :meth:`key` (stable across runs and machines)."""
         return zlib.crc32(self.key().encode())
 
     @property
@@ -325,11 +362,6 @@ def run_setting(setting: Setting, methods: Sequence[str] = DEFAULT_METHODS,
     return pd.DataFrame(rows)
 
 
-def _options_hash(methods, n_pairs, mmd_permutations, family_alpha) -> str:
-    blob = json.dumps([_CACHE_VERSION, list(methods), n_pairs, mmd_permutations, family_alpha])
-    return bytes_hash(blob.encode(), 10)
-
-
 def cache_folder() -> Path:
     """Where finished settings are stored (``<cache>/epsilon-benchmark``)."""
     path = cache_dir() / "epsilon-benchmark"
@@ -337,21 +369,71 @@ def cache_folder() -> Path:
     return path
 
 
-def _cache_path(setting: Setting, options: str) -> Path:
-    return cache_folder() / f"{setting.key()}__{options}.csv"
+def setting_path(setting: Setting, methods: Sequence[str] = DEFAULT_METHODS,
+                 n_pairs: int = N_PAIRS, mmd_permutations: int = 0,
+                 family_alpha: float = FAMILY_ALPHA) -> Path:
+    """Where :func:`run_sweep` stores one setting: its readable key, then a hash.
+
+    The hash covers every field of the setting and every option at full precision and
+    :data:`BENCHMARK_VERSION`, so a file is read back only for exactly the same settings
+    computed by the same code.
+
+    Example:
+        >>> a = setting_path(Setting("laplace", "dispersed", 1.0, 100))
+        >>> b = setting_path(Setting("laplace", "dispersed", 1.0000001, 100))
+        >>> a.name.startswith("laplace-dispersed-eps1-n100-r0__"), a == b
+        (True, False)
+    """
+    digest = settings_hash({"version": BENCHMARK_VERSION, "setting": asdict(setting),
+                            "methods": list(methods), "n_pairs": int(n_pairs),
+                            "mmd_permutations": int(mmd_permutations),
+                            "family_alpha": float(family_alpha)}, 12)
+    return cache_folder() / f"{setting.key()}__{digest}.csv"
+
+
+def _setting_problem(frame: pd.DataFrame, setting: Setting, methods, n_pairs) -> str | None:
+    """Why ``frame`` is not the finished table of ``setting`` (None when it is)."""
+    if tuple(frame.columns) != TABLE_COLUMNS:
+        return f"its columns are {list(frame.columns)}, not {list(TABLE_COLUMNS)}"
+    if len(frame) != n_pairs * len(methods):
+        return f"it has {len(frame)} rows, expected {n_pairs * len(methods)}"
+    empty = [c for c in _NOT_NULL if frame[c].isna().any()]
+    if empty:
+        return f"columns {empty} have missing values"
+    if any((frame[k] != v).any() for k, v in asdict(setting).items()):
+        return f"its rows are not those of setting {setting.key()}"
+    if sorted(zip(frame["pair_index"], frame["method"])) != sorted(
+            (k, m) for k in range(n_pairs) for m in methods):
+        return "its (pair, method) rows are not the expected ones"
+    return None
 
 
 def _run_and_store(setting: Setting, methods, n_pairs, mmd_permutations, family_alpha,
-                   path: Path | None) -> pd.DataFrame:
+                   path: Path | None, parent: int) -> pd.DataFrame:
     from threadpoolctl import threadpool_limits
 
+    exit_with_parent(parent)
     with threadpool_limits(1):
         frame = run_setting(setting, methods, n_pairs, mmd_permutations, family_alpha)
     if path is not None:
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
-        frame.to_csv(tmp, index=False)
-        os.replace(tmp, path)
+        store_table(frame, path)
     return frame
+
+
+def _check_options(settings, n_pairs, mmd_permutations, family_alpha, n_jobs, caller) -> None:
+    """Refuse bad sweep options before anything is computed."""
+    if not settings or not all(isinstance(s, Setting) for s in settings):
+        raise invalid("settings", caller, "a nonempty list of Setting", settings)
+    for g in dict.fromkeys(s.geometry for s in settings):
+        select_pairs(prototypes(g), n_pairs)  # refuses a bad n_pairs, naming it
+    if isinstance(mmd_permutations, bool) or not isinstance(mmd_permutations, (int, np.integer)) \
+            or mmd_permutations < 0:
+        raise invalid("mmd_permutations", caller, "an integer >= 0", mmd_permutations)
+    if isinstance(family_alpha, bool) or not isinstance(family_alpha, (int, float)) \
+            or not 0 < family_alpha < 1:
+        raise invalid("family_alpha", caller, "a number in (0, 1)", family_alpha)
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs < 1:
+        raise invalid("n_jobs", caller, "a positive integer", n_jobs)
 
 
 def run_sweep(settings: Sequence[Setting], methods: Sequence[str] = DEFAULT_METHODS,
@@ -360,9 +442,11 @@ def run_sweep(settings: Sequence[Setting], methods: Sequence[str] = DEFAULT_METH
               progress: bool = True) -> pd.DataFrame:
     """Run many settings; resume from the on-disk store; show a progress bar.
 
-    Each finished setting is written to ``cache_folder()`` (one CSV per setting and
-    option set) before the next one starts, so rerunning after an interruption only
-    computes what is missing.
+    Each finished setting is written to :func:`setting_path` (a CSV, then a completion
+    marker with its checksum) as soon as it is done, so rerunning after an interruption
+    only computes what is missing. A stored setting is read back only when its checksum,
+    row count, columns and setting match; otherwise it is recomputed with a
+    ``RuntimeWarning`` naming the file. Worker processes exit when the sweep's process dies.
 
     Args:
         settings: the settings to run (e.g. from :func:`grid`).
@@ -378,36 +462,37 @@ def run_sweep(settings: Sequence[Setting], methods: Sequence[str] = DEFAULT_METH
         The concatenated tidy table of all settings.
 
     Raises:
-        PrivlabValueError: on an empty or malformed list of settings or methods.
+        PrivlabValueError: on an empty or malformed list of settings or methods, or a bad
+            option; before anything is computed.
     """
     settings = list(settings)
-    if not settings or not all(isinstance(s, Setting) for s in settings):
-        raise invalid("settings", "run_sweep", "a nonempty list of Setting", settings)
+    _check_options(settings, n_pairs, mmd_permutations, family_alpha, n_jobs, "run_sweep")
     methods = _check_methods(methods, "run_sweep")
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs < 1:
-        raise invalid("n_jobs", "run_sweep", "a positive integer", n_jobs)
-    options = _options_hash(methods, n_pairs, mmd_permutations, family_alpha)
+    options = (methods, n_pairs, mmd_permutations, family_alpha)
     frames: dict[Setting, pd.DataFrame] = {}
     todo = []
-    for s in settings:
-        path = _cache_path(s, options) if cache else None
-        if path is not None and path.is_file():
-            frames[s] = pd.read_csv(path)
+    for s in dict.fromkeys(settings):
+        path = setting_path(s, *options) if cache else None
+        stored = None if path is None else read_stored(
+            path, functools.partial(_setting_problem, setting=s, methods=methods,
+                                    n_pairs=n_pairs), "ε-benchmark setting")
+        if stored is not None:
+            frames[s] = stored
         else:
             todo.append((s, path))
     from tqdm.auto import tqdm
 
-    bar = tqdm(total=len(settings), initial=len(frames), desc="ε benchmark",
+    bar = tqdm(total=len(frames) + len(todo), initial=len(frames), desc="ε benchmark",
                disable=not progress, unit="setting")
-    args = (methods, n_pairs, mmd_permutations, family_alpha)
+    parent = os.getpid()
     if n_jobs == 1 or len(todo) <= 1:
         for s, path in todo:
-            frames[s] = _run_and_store(s, *args, path)
+            frames[s] = _run_and_store(s, *options, path, parent)
             bar.update(1)
     else:
         from joblib import Parallel, delayed
 
-        jobs = (delayed(_run_and_store)(s, *args, path) for s, path in todo)
+        jobs = (delayed(_run_and_store)(s, *options, path, parent) for s, path in todo)
         results = Parallel(n_jobs=min(n_jobs, len(todo)), return_as="generator")(jobs)
         for (s, _), frame in zip(todo, results):
             frames[s] = frame

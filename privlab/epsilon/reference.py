@@ -3,13 +3,15 @@
 For product Laplace noise the most powerful test scores with the exact likelihood ratio,
 and its AUC has no closed form: :func:`laplace_reference_auc` estimates it by Monte Carlo
 for every predeclared pair of :func:`privlab.epsilon.benchmark.select_pairs`, and stores
-the table beside the benchmark's settings so a second call reads it back. (The Gaussian
+the table beside the benchmark's settings so a second call reads it back (checked on read:
+a damaged table is recomputed with a warning naming the file). (The Gaussian
 family's optimal AUC has a closed form and sits in each benchmark table's
 ``optimal_auc`` column.)
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -23,17 +25,25 @@ import pandas as pd
 import privlab.epsilon.mechanisms as M
 from privlab.epsilon.benchmark import EPSILON_GRID, N_PAIRS, cache_folder, prototypes, \
     select_pairs
+from privlab.epsilon.store import exit_with_parent, read_stored, store_table
 from privlab.errors import invalid
 from privlab.hashing import bytes_hash
 
-_LAPLACE_REFERENCE_VERSION = "1"
+#: Version of the code behind a stored reference table, part of its cache key: bump it
+#: when the Monte Carlo estimate or the table changes (2: tables carry a completion marker).
+_LAPLACE_REFERENCE_VERSION = "2"
+#: The columns of a reference table, in order; none is ever empty.
+REFERENCE_COLUMNS = ("geometry", "epsilon", "pair_index", "id_a", "id_b", "l1", "l2",
+                     "exact_epsilon", "draws", "seed", "optimal_auc")
 
 
 def _laplace_reference_rows(geometry: str, epsilon: float, pairs, draws: int,
-                            pair_seeds) -> list[dict]:
+                            pair_seeds, parent: int | None = None) -> list[dict]:
     """Monte Carlo optimal AUC of every pair at one ε (one worker task)."""
     from threadpoolctl import threadpool_limits
 
+    if parent is not None:
+        exit_with_parent(parent)
     protos = prototypes(geometry)
     mech = M.build_mechanism("laplace", protos, epsilon)
     c = protos.prototypes
@@ -47,6 +57,23 @@ def _laplace_reference_rows(geometry: str, epsilon: float, pairs, draws: int,
                          "seed": int(seed),
                          "optimal_auc": M.optimal_auc_monte_carlo(mech, i, j, draws, int(seed))})
     return rows
+
+
+def _reference_problem(table: pd.DataFrame, geometry, epsilons, pairs, draws,
+                       pair_seeds) -> str | None:
+    """Why ``table`` is not the reference table of these arguments (None when it is)."""
+    if tuple(table.columns) != REFERENCE_COLUMNS:
+        return f"its columns are {list(table.columns)}, not {list(REFERENCE_COLUMNS)}"
+    if len(table) != len(epsilons) * len(pairs):
+        return f"it has {len(table)} rows, expected {len(epsilons) * len(pairs)}"
+    if table.isna().any().any():
+        return f"columns {list(table.columns[table.isna().any()])} have missing values"
+    expected = pd.DataFrame([{"geometry": geometry, "epsilon": e, "pair_index": k, "id_a": i,
+                              "id_b": j, "draws": draws, "seed": s} for e in epsilons
+                             for k, ((i, j), s) in enumerate(zip(pairs, pair_seeds))])
+    if not table[list(expected.columns)].astype(object).equals(expected.astype(object)):
+        return "its rows are not those of these arguments (geometry, ε, pairs, draws, seeds)"
+    return None
 
 
 def laplace_reference_path(geometry: str, epsilons: Sequence[float], n_pairs: int = N_PAIRS,
@@ -78,7 +105,9 @@ def laplace_reference_auc(geometry: str, epsilons: Sequence[float] = EPSILON_GRI
     Each pair uses one seed (derived from ``seed``, the geometry and the pair) at every ε,
     so the curve over ε is computed with common random numbers. The table is stored under
     ``cache_folder()`` keyed by geometry, epsilons, n_pairs, draws and seed; a second call
-    with the same arguments reads it back. ``n_jobs`` changes only the speed.
+    with the same arguments reads it back, after checking its completion marker, checksum,
+    rows and columns (a damaged table is recomputed with a ``RuntimeWarning`` naming it).
+    ``n_jobs`` changes only the speed.
 
     Args:
         geometry: ``"dispersed"`` or ``"clustered"``.
@@ -122,13 +151,15 @@ def laplace_reference_auc(geometry: str, epsilons: Sequence[float] = EPSILON_GRI
     draws, seed, n_jobs = int(draws), int(seed), int(n_jobs)
     protos = prototypes(geometry)
     pairs = select_pairs(protos, n_pairs)
+    geometry_key = zlib.crc32(geometry.encode())
+    pair_seeds = [int(np.random.SeedSequence([seed, geometry_key, i, j]).generate_state(1)[0])
+                  for i, j in pairs]
     path = laplace_reference_path(geometry, epsilons, len(pairs), draws, seed) if cache else None
-    if path is not None and path.is_file():
-        table = pd.read_csv(path)
-    else:
-        geometry_key = zlib.crc32(geometry.encode())
-        pair_seeds = [int(np.random.SeedSequence([seed, geometry_key, i, j]).generate_state(1)[0])
-                      for i, j in pairs]
+    table = None if path is None else read_stored(
+        path, functools.partial(_reference_problem, geometry=geometry, epsilons=epsilons,
+                                pairs=pairs, draws=draws, pair_seeds=pair_seeds),
+        "Laplace reference table")
+    if table is None:
         args = [(geometry, e, pairs, draws, pair_seeds) for e in epsilons]
         if n_jobs == 1 or len(args) == 1:
             chunks = [_laplace_reference_rows(*a) for a in args]
@@ -136,11 +167,9 @@ def laplace_reference_auc(geometry: str, epsilons: Sequence[float] = EPSILON_GRI
             from joblib import Parallel, delayed
 
             chunks = Parallel(n_jobs=min(n_jobs, len(args)))(
-                delayed(_laplace_reference_rows)(*a) for a in args)
+                delayed(_laplace_reference_rows)(*a, os.getpid()) for a in args)
         table = pd.DataFrame([row for chunk in chunks for row in chunk])
         if path is not None:
-            tmp = path.with_suffix(f".tmp{os.getpid()}")
-            table.to_csv(tmp, index=False)
-            os.replace(tmp, path)
+            store_table(table, path)
     median = table.groupby("epsilon", sort=False)["optimal_auc"].median()
     return table, median

@@ -180,3 +180,49 @@ def test_validity_sweep_reserved_never_above_exact():
                     progress=False)
     v = B.validity_summary(f)
     assert (v["violations"] == 0).all() and (v["possible"] > 0).all()
+
+
+def _old_key(s):
+    """The key as every release before exact keys wrote it (ε with {:g})."""
+    return f"{s.mechanism}-{s.geometry}-eps{s.epsilon:g}-n{s.n}-r{s.repetition}"
+
+
+def test_seeds_of_every_published_grid_are_unchanged():
+    import zlib
+
+    grids = [B.EPSILON_GRID, B.VALIDITY_GRID, B.ANISOTROPIC_GRID, B.RR_GRID_EPSILONS]
+    settings = [s for eps in grids for s in B.grid(M.MECHANISMS, M.GEOMETRIES, eps,
+                                                   B.SAMPLE_SIZES + (12, 20), B.REPETITIONS)]
+    assert len(settings) > 1000
+    for s in settings:
+        assert s.key() == _old_key(s)
+        assert s.seed == zlib.crc32(_old_key(s).encode())
+    assert B.Setting("laplace", "dispersed", 0.0, 100).seed == 3998781437
+
+
+def test_keys_are_exact_where_the_short_form_is_not():
+    one = B.Setting("laplace", "dispersed", 1.0, 100)
+    near = B.Setting("laplace", "dispersed", 1.0000001, 100)
+    assert _old_key(near) == _old_key(one)  # the collision exact keys remove
+    assert near.key() == "laplace-dispersed-eps1.0000001-n100-r0" != one.key()
+    assert near.seed != one.seed
+    assert B.Setting("laplace", "dispersed", -0.0, 100).key() == B.Setting(
+        "laplace", "dispersed", 0.0, 100).key()
+    for e in (1 / 3, 123456789.0, 1e-300, 2.5e17, 0.1 + 0.2):
+        assert float(B.format_epsilon(e)) == e
+
+
+def test_table_columns_are_those_of_run_setting():
+    f = B.run_setting(B.Setting("laplace", "dispersed", 1.0, 10), ["gaussmech"], 2)
+    assert tuple(f.columns) == B.TABLE_COLUMNS
+    assert f[list(B._NOT_NULL)].notna().all().all()
+
+
+def test_stored_settings_carry_a_completion_marker():
+    import json
+
+    settings = B.grid(["gaussian"], ["dispersed"], [1.0], [12], [0])
+    B.run_sweep(settings, methods=["gaussmech"], n_pairs=3, n_jobs=1, progress=False)
+    path = B.setting_path(settings[0], ["gaussmech"], 3)
+    meta = json.loads(path.with_name(path.name + ".done").read_text())
+    assert meta["rows"] == 3 and meta["columns"] == list(B.TABLE_COLUMNS)

@@ -96,3 +96,16 @@ def test_stored_and_read_back_without_recomputing(monkeypatch):
 def test_bad_arguments_are_named(kw, parameter):
     with pytest.raises(PrivlabValueError, match=f"'{parameter}'"):
         _reference(**kw)
+
+
+def test_a_cut_table_is_recomputed_with_a_warning_naming_it():
+    kw = dict(epsilons=(0.0, 16.0), n_pairs=2, draws=300, cache=True)
+    first, _ = _reference(**kw)
+    path = R.laplace_reference_path("dispersed", [0.0, 16.0], 2, 300, 3)
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.warns(RuntimeWarning, match=f"{path.name} is damaged"):
+        again, _ = _reference(**kw)
+    assert len(again) == 4
+    pd.testing.assert_frame_equal(first, again, check_dtype=False)
+    assert path.read_bytes() == data
