@@ -21,7 +21,15 @@ at the end in float64, one pair at a time, by a routine that does not depend on 
 The reported values, witness, top-k and per-item maxima are the float64 values of
 the winners, ties broken by the smallest audited index, then the smallest reference
 index. Reference rows equal to zero (the sanitizer left that reference unchanged for
-this encoder) give exactly 0 for every audited item and are handled analytically.
+this encoder) give exactly 0 for every audited item and are handled analytically; only
+exact zeros are: a row of tiny entries is scored like any other.
+
+Magnitudes: when T's largest entry lies beyond ``2**±60``, the screening pass sees T
+times a power of two that brings it near 1 (float32 would otherwise overflow or flush it
+to zero), and the rescoring scales each such row by its own power of two and undoes it
+exactly. The rounding bound also allows for underflow, so the answer stays exact for
+rows of any finite magnitude. Half-precision inputs (float16, bfloat16) are widened
+exactly to float32 for computing.
 
 Memory is the inputs, one block and the candidate lists: ``O((m + n) d + block)``.
 Inputs where very many trials tie within rounding (for example thousands of identical
@@ -38,6 +46,7 @@ trial is non-positive, and then the resolution is 0 either way).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,14 +54,20 @@ import numpy as np
 
 from privlab.errors import invalid, wrong_type
 
-# Relative tolerance for "unit length" rows of S (embeddings stored in float16 or
-# averaged ensembles drift by ~1e-4; anything farther is not a normalised embedding).
+# Relative tolerance for "unit length" rows of S (averaged ensembles drift by ~1e-4;
+# anything farther is not a normalised embedding).
 UNIT_TOLERANCE = 1e-3
+# Half-precision rows are allowed this many machine epsilons: normalising in float16 or
+# bfloat16 drifts by up to ~0.75 eps, so a bfloat16 unit row can be 0.6% off length 1.
+HALF_UNIT_EPS = 2.0
 DEFAULT_BLOCK_SIZE = 2048
 # Which library screens blocks on the CPU: NumPy's BLAS measured faster than torch's on
 # the development machine; "torch" is the path CUDA takes, kept selectable for tests.
 CPU_SCREENING = "numpy"
 _UNIT_ROUNDOFF = {"float32": 2.0**-24, "float64": 2.0**-53}
+# Rows whose largest entry lies within 2**±60 are computed as given; beyond, they are
+# scaled by a power of two (exactly) so that no product overflows or underflows.
+_SAFE_EXPONENT = 60
 
 
 @dataclass(frozen=True)
@@ -67,7 +82,8 @@ class Resolution:
         max_difference: ``a_max``, the largest signed difference (may be negative).
         witness: ``(i, j)``, a decisive witness: audited item ``i`` against reference
             ``j`` attains ``max_difference``; ties go to the smallest i, then j.
-        top: the ``top_k`` largest trials as ``(i, j, difference)``, descending.
+        top: the ``top_k`` largest trials (all ``m * n`` if fewer) as
+            ``(i, j, difference)``, descending.
         per_audited: ``(m,)`` float64, the largest signed difference of each audited
             item (flag or withhold items whose value is at or above a chosen delta).
         per_audited_reference: ``(m,)`` int64, the reference attaining each item's maximum.
@@ -138,24 +154,38 @@ class Resolution:
 
 
 def _to_array(value: Any, parameter: str, caller: str):
-    """Return a 2-D float array view (numpy or torch) of ``value`` after validation."""
+    """Validate ``value``; return a 2-D real float array (numpy or torch) and the
+    tolerance its rows get when checked for unit length.
+
+    float16 and bfloat16 are widened to float32 (exactly) for computing; their
+    tolerance fits their own precision.
+    """
     import torch
 
+    tolerance = UNIT_TOLERANCE
     if isinstance(value, torch.Tensor):
         array = value.detach()
-        if not (array.is_floating_point()):
+        if array.is_complex():
+            raise _complex_refusal(parameter, caller, array.dtype)
+        if array.dtype in (torch.float16, torch.bfloat16):
+            tolerance = max(UNIT_TOLERANCE, HALF_UNIT_EPS * torch.finfo(array.dtype).eps)
+            array = array.float()
+        elif not array.is_floating_point():
             array = array.double()
-    elif isinstance(value, np.ndarray):
-        array = value if value.dtype.kind == "f" else value.astype(np.float64)
-    elif isinstance(value, (list, tuple)):
-        try:
-            array = np.asarray(value, dtype=np.float64)
-        except (TypeError, ValueError) as exc:
-            raise invalid(parameter, caller, "a numeric 2-D array", "a ragged or non-numeric list",
-                          given_is_text=True) from exc
     else:
-        raise wrong_type(parameter, caller, "a NumPy array or torch tensor of shape (rows, d)",
-                         value)
+        if isinstance(value, (list, tuple)):
+            try:
+                value = np.asarray(value)
+            except (TypeError, ValueError) as exc:
+                raise invalid(parameter, caller, "a numeric 2-D array",
+                              "a ragged or non-numeric list", given_is_text=True) from exc
+        elif not isinstance(value, np.ndarray):
+            raise wrong_type(parameter, caller,
+                             "a NumPy array or torch tensor of shape (rows, d)", value)
+        array = _real_numpy(value, parameter, caller)
+        if array.dtype == np.float16:
+            tolerance = max(UNIT_TOLERANCE, HALF_UNIT_EPS * float(np.finfo(np.float16).eps))
+            array = array.astype(np.float32)
     if array.ndim != 2:
         raise invalid(parameter, caller, "2-D with shape (rows, d)",
                       f"an array with shape {tuple(array.shape)}", "Stack one embedding per row.",
@@ -166,26 +196,94 @@ def _to_array(value: Any, parameter: str, caller: str):
     if not _all_finite(array):
         raise invalid(parameter, caller, "finite (no NaN or inf)", "non-finite entries",
                       "Check the encoder's output for the affected rows.", given_is_text=True)
-    return array
+    return array, tolerance
+
+
+def _complex_refusal(parameter: str, caller: str, dtype) -> Exception:
+    return invalid(parameter, caller, "real (embeddings have no imaginary part)",
+                   f"complex dtype {dtype}", "Pass the real part (x.real) if that is what you mean.",
+                   given_is_text=True)
+
+
+def _real_numpy(value: np.ndarray, parameter: str, caller: str) -> np.ndarray:
+    """A float NumPy array of ``value``: integers and booleans widen to float64, object
+    arrays are accepted only when every entry is a real number."""
+    kind = value.dtype.kind
+    if kind == "f":
+        return value
+    if kind in "iub":
+        return value.astype(np.float64)
+    if kind == "c":
+        raise _complex_refusal(parameter, caller, value.dtype)
+    if kind == "O":
+        real = (int, float, np.integer, np.floating, np.bool_)
+        bad = [x for x in value.flat if not isinstance(x, real)][:1]
+        if bad:
+            raise invalid(parameter, caller, "a numeric array",
+                          f"an object array holding {type(bad[0]).__name__} {bad[0]!r:.40}",
+                          "Convert it with np.asarray(x, dtype=np.float32) first.",
+                          given_is_text=True)
+        return value.astype(np.float64)
+    raise invalid(parameter, caller, "a numeric array", f"dtype {value.dtype}",
+                  "Embeddings are float arrays; convert text or records before passing them.",
+                  given_is_text=True)
 
 
 _CHUNK_ROWS = 8192  # rows per pass when checking inputs, to keep memory O(block)
 
 
-def _row_norms(array) -> np.ndarray:
-    """float64 row norms, computed a chunk of rows at a time."""
+def _exponents(absmax: np.ndarray) -> np.ndarray:
+    """Power-of-two exponents bringing extreme magnitudes near 1; 0 within 2**±60.
+
+    ``absmax * 2**-e`` lies in [0.5, 1) wherever ``e`` is not 0; zero rows keep 0.
+    """
+    e = np.frexp(np.asarray(absmax, dtype=np.float64))[1].astype(np.int64)
+    return np.where(np.abs(e) > _SAFE_EXPONENT, e, 0)
+
+
+def _times_pow2(array, exponents: np.ndarray):
+    """float64 ``array * 2**exponents[:, None]`` (NumPy or torch, exact barring underflow)."""
     import torch
 
-    out = np.empty(array.shape[0])
+    if isinstance(array, torch.Tensor):
+        # Two factors, each a finite float64, whose product is the power of two.
+        first = np.clip(exponents, -1000, 1000)
+        out = array.double()
+        for part in (first, exponents - first):
+            out = out * torch.as_tensor(np.ldexp(1.0, part), device=out.device)[:, None]
+        return out
+    return np.ldexp(np.asarray(array, dtype=np.float64), exponents[:, None])
+
+
+def _row_stats(array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row: the largest magnitude, its exponent (see :func:`_exponents`) and the norm
+    of the row times ``2**-exponent``, so that no square overflows or underflows."""
+    import torch
+
+    absmax, exps, norms = (np.empty(array.shape[0]), np.empty(array.shape[0], dtype=np.int64),
+                           np.empty(array.shape[0]))
     for start in range(0, array.shape[0], _CHUNK_ROWS):
         chunk = array[start:start + _CHUNK_ROWS]
+        stop = start + chunk.shape[0]
         if isinstance(chunk, torch.Tensor):
-            out[start:start + chunk.shape[0]] = torch.linalg.vector_norm(
-                chunk.double(), dim=1).cpu().numpy()
+            absmax[start:stop] = chunk.abs().amax(dim=1).double().cpu().numpy()
+        else:
+            absmax[start:stop] = np.abs(chunk).max(axis=1)
+        e = exps[start:stop] = _exponents(absmax[start:stop])
+        if e.any():
+            chunk = _times_pow2(chunk, -e)
+        if isinstance(chunk, torch.Tensor):
+            norms[start:stop] = torch.linalg.vector_norm(chunk.double(), dim=1).cpu().numpy()
         else:
             chunk = chunk.astype(np.float64, copy=False)
-            out[start:start + chunk.shape[0]] = np.sqrt(np.einsum("ij,ij->i", chunk, chunk))
-    return out
+            norms[start:stop] = np.sqrt(np.einsum("ij,ij->i", chunk, chunk))
+    return absmax, exps, norms
+
+
+def _row_norms(array) -> np.ndarray:
+    """float64 row norms, computed a chunk of rows at a time."""
+    _, exps, norms = _row_stats(array)
+    return np.ldexp(norms, exps)
 
 
 def _all_finite(array) -> bool:
@@ -209,14 +307,20 @@ def _normalize_rows(array, parameter: str, caller: str):
     import torch
 
     if isinstance(array, torch.Tensor):
-        return array / torch.as_tensor(norms, dtype=array.dtype, device=array.device)[:, None]
+        info = torch.finfo(array.dtype)
+        if np.all((norms >= info.tiny) & (norms <= info.max)):
+            return array / torch.as_tensor(norms, dtype=array.dtype, device=array.device)[:, None]
+        # Norms the tensor's dtype cannot hold: divide in float64, round once.
+        return (array.double() / torch.as_tensor(norms, device=array.device)[:, None]).to(
+            array.dtype)
     return array / norms[:, None]
 
 
-def _check_unit(array, parameter: str, caller: str) -> np.ndarray:
+def _check_unit(array, parameter: str, caller: str, tolerance: float = UNIT_TOLERANCE
+                ) -> np.ndarray:
     """Refuse rows that are not unit length; returns the row norms."""
     norms = _row_norms(array)
-    bad = np.flatnonzero(np.abs(norms - 1.0) > UNIT_TOLERANCE)
+    bad = np.flatnonzero(np.abs(norms - 1.0) > tolerance)
     if bad.size:
         raise invalid(parameter, caller, "made of unit-length rows (normalised embeddings)",
                       f"{bad.size} rows with other lengths, e.g. row {bad[0]} has length "
@@ -235,17 +339,24 @@ def _as_numpy64_rows(array, index: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(np.asarray(array)[index], dtype=np.float64)
 
 
-def _canonical_dots(S, T, rows: np.ndarray, cols: np.ndarray, chunk: int = 4096) -> np.ndarray:
+def _canonical_dots(S, T, rows: np.ndarray, cols: np.ndarray, t_exps: np.ndarray,
+                    chunk: int = 4096) -> np.ndarray:
     """float64 ``S[rows[k]] . T[cols[k]]``, computed pair by pair.
 
     Each value comes from the same elementwise product and pairwise sum whatever the
-    other pairs are, so it does not depend on how trials were batched.
+    other pairs are, so it does not depend on how trials were batched. A row of T with
+    a non-zero exponent in ``t_exps`` is scaled by ``2**-exponent`` first and the sum
+    scaled back, which changes nothing but the underflow or overflow it avoids.
     """
     out = np.empty(rows.size, dtype=np.float64)
     for start in range(0, rows.size, chunk):
         r = rows[start:start + chunk]
         c = cols[start:start + chunk]
-        out[start:start + chunk] = np.sum(_as_numpy64_rows(S, r) * _as_numpy64_rows(T, c), axis=1)
+        s, t, e = _as_numpy64_rows(S, r), _as_numpy64_rows(T, c), t_exps[c]
+        if e.any():
+            out[start:start + chunk] = np.ldexp(np.sum(s * np.ldexp(t, -e[:, None]), axis=1), e)
+        else:
+            out[start:start + chunk] = np.sum(s * t, axis=1)
     return out + 0.0  # turns -0.0 into 0.0
 
 
@@ -292,10 +403,12 @@ def resolution(S, T, *, top_k: int = 5, normalize: bool = False, dtype: str = "f
 
     Args:
         S: ``(m, d)`` unit rows ``E(X_c(x_i))``, the sanitized audited items. NumPy array
-            or torch tensor (any device).
+            or torch tensor (any device) of real numbers; float16 and bfloat16 rows may
+            be off unit length by two of their machine epsilons.
         T: ``(n, d)`` rows ``E(y_j) - E(X_c(y_j))`` for the references, not normalised
-            (see :func:`reference_directions`).
-        top_k: how many of the largest trials to return in ``top`` (0 for none).
+            (see :func:`reference_directions`); any finite magnitude.
+        top_k: how many of the largest trials to return in ``top`` (0 for none; more
+            than ``m * n`` lists every trial).
         normalize: normalise the rows of S instead of refusing rows that are not unit.
         dtype: ``"float32"`` (default) or ``"float64"``, the precision of the screening
             pass. Reported values are float64 either way.
@@ -307,9 +420,9 @@ def resolution(S, T, *, top_k: int = 5, normalize: bool = False, dtype: str = "f
         A :class:`Resolution`.
 
     Raises:
-        ValueError: non-2-D, empty or non-finite inputs, different ``d``, S rows that
-            are not unit length (unless ``normalize=True``), a bad ``top_k``, ``dtype``,
-            ``device`` or ``block_size``.
+        ValueError: non-2-D, empty, non-finite, complex or non-numeric inputs, different
+            ``d``, S rows that are not unit length (unless ``normalize=True``), a bad
+            ``top_k``, ``dtype``, ``device`` or ``block_size`` (which must be positive).
         TypeError: inputs that are not arrays.
 
     Example:
@@ -326,17 +439,20 @@ def resolution(S, T, *, top_k: int = 5, normalize: bool = False, dtype: str = "f
 
     caller = "resolution"
     top_k = check_top_k(top_k, caller)
-    if dtype not in _UNIT_ROUNDOFF:
+    if not isinstance(dtype, str) or dtype not in _UNIT_ROUNDOFF:
         raise invalid("dtype", caller, "'float32' or 'float64'", dtype)
-    device = device or _default_device()
-    if device not in ("cpu", "cuda") and not str(device).startswith("cuda:"):
+    device = str(device or _default_device())
+    if not re.fullmatch(r"cpu|cuda(:[0-9]+)?", device):
         raise invalid("device", caller, "'cpu', 'cuda' or 'cuda:N'", device)
-    if str(device).startswith("cuda") and not torch.cuda.is_available():
+    if device.startswith("cuda") and not torch.cuda.is_available():
         raise invalid("device", caller, "a device torch can see", device,
                       "No CUDA device is available here: use device='cpu'.")
+    if device.startswith("cuda:") and int(device[5:]) >= torch.cuda.device_count():
+        raise invalid("device", caller, "a device torch can see", device,
+                      f"This machine has {torch.cuda.device_count()} CUDA device(s).")
     bm, bn = _parse_block(block_size, caller)
-    S = _to_array(S, "S", caller)
-    T = _to_array(T, "T", caller)
+    S, s_tolerance = _to_array(S, "S", caller)
+    T, _ = _to_array(T, "T", caller)
     if S.shape[1] != T.shape[1]:
         raise invalid("T", caller, f"of the same dimension d as S (d={S.shape[1]})",
                       f"d={T.shape[1]}", "Encode audited items and references with the same encoder.",
@@ -345,8 +461,8 @@ def resolution(S, T, *, top_k: int = 5, normalize: bool = False, dtype: str = "f
         S = _normalize_rows(S, "S", caller)
         s_norm = _row_norms(S)
     else:
-        s_norm = _check_unit(S, "S", caller)
-    return _exact_kernel(S, T, s_norm, top_k=int(top_k), dtype=dtype, device=str(device),
+        s_norm = _check_unit(S, "S", caller, s_tolerance)
+    return _exact_kernel(S, T, s_norm, top_k=int(top_k), dtype=dtype, device=device,
                          bm=bm, bn=bn)
 
 
@@ -360,16 +476,24 @@ def _exact_kernel(S, T, s_norm: np.ndarray, *, top_k: int, dtype: str, device: s
                   bn: int) -> Resolution:
     m, d = S.shape
     n = T.shape[0]
+    top_k = min(top_k, m * n)  # there are only m * n trials to list
     k = max(top_k, 1)
-    t_norm = _row_norms(T)
+    t_absmax, t_exps, t_scaled_norm = _row_stats(T)
+    # Screening, bounds and pruning work on T * 2**-shift (its largest entry near 1 when
+    # T is extreme); reported values stay in T's own units.
+    shift = int(_exponents(t_absmax.max()))
+    t_norm = np.ldexp(t_scaled_norm, t_exps - shift)
     s_max = float(s_norm.max())
     # Forward error bound of any summation order, plus the float64 rescoring's own:
-    # |fl(s.t) - s.t| <= gamma_(d+2) ||s|| ||t||  (inputs rounded to the working dtype).
+    # |fl(s.t) - s.t| <= gamma_(d+2) ||s|| ||t||  (inputs rounded to the working dtype),
+    # plus, for underflow (or flush-to-zero), the working dtype's smallest normal number
+    # per input rounding, product and sum: at most 4 (d + 2) tiny max(1, ||s||).
     gamma_work = _gamma(d + 2, _UNIT_ROUNDOFF[dtype])
     gamma_64 = _gamma(d + 2, _UNIT_ROUNDOFF["float64"])
-    tolerance = (gamma_work + gamma_64) * s_max * t_norm  # (n,)
-    zero_cols = np.flatnonzero(t_norm == 0)
-    live_cols = np.flatnonzero(t_norm > 0)
+    underflow = 4 * (d + 2) * float(np.finfo(dtype).tiny) * max(1.0, s_max)
+    tolerance = (gamma_work + gamma_64) * s_max * t_norm + underflow  # (n,)
+    zero_cols = np.flatnonzero(t_absmax == 0)  # exact zeros only
+    live_cols = np.flatnonzero(t_absmax > 0)
 
     pending_rows: list[np.ndarray] = []  # candidates found by screening, not yet rescored
     pending_cols: list[np.ndarray] = []
@@ -380,7 +504,7 @@ def _exact_kernel(S, T, s_norm: np.ndarray, *, top_k: int, dtype: str, device: s
     rescored = 0
 
     screening = _NumpyBlocks if device == "cpu" and CPU_SCREENING == "numpy" else _TorchBlocks
-    backend = screening(S, T, live_cols, dtype, device)
+    backend = screening(S, T, live_cols, dtype, device, shift)
     tol_live = tolerance[live_cols]
     with _exact_matmul(device):
         for j0 in range(0, live_cols.size, bn):
@@ -401,12 +525,12 @@ def _exact_kernel(S, T, s_norm: np.ndarray, *, top_k: int, dtype: str, device: s
                     pending_cols.append(live_cols[hit % (j1 - j0) + j0])
                     pending += hit.size
                 if pending > 4 * (m + k) + 65536:  # keep the lists short on long runs
-                    kept, count = kept.absorb(pending_rows, pending_cols, S, T)
-                    kept = kept.prune(row_bound, kth_bounds[-1], tolerance)
+                    kept, count = kept.absorb(pending_rows, pending_cols, S, T, t_exps)
+                    kept = kept.prune(row_bound, kth_bounds[-1], tolerance, shift)
                     rescored += count
                     pending_rows, pending_cols, pending = [], [], 0
 
-    kept, count = kept.absorb(pending_rows, pending_cols, S, T)
+    kept, count = kept.absorb(pending_rows, pending_cols, S, T, t_exps)
     rescored += count
     rows, cols, values = kept.rows, kept.cols, kept.values
     if zero_cols.size:
@@ -474,20 +598,23 @@ class _Candidates:
         none = np.empty(0, dtype=np.int64)
         return _Candidates(none, none, np.empty(0))
 
-    def absorb(self, rows: list, cols: list, S, T) -> tuple["_Candidates", int]:
+    def absorb(self, rows: list, cols: list, S, T, t_exps: np.ndarray
+               ) -> tuple["_Candidates", int]:
         """Rescore new candidates and add them; returns (candidates, number rescored)."""
         if not rows:
             return self, 0
         r = np.concatenate(rows)
         c = np.concatenate(cols)
-        v = _canonical_dots(S, T, r, c)
+        v = _canonical_dots(S, T, r, c, t_exps)
         return _Candidates(np.concatenate([self.rows, r]), np.concatenate([self.cols, c]),
                            np.concatenate([self.values, v])), int(r.size)
 
-    def prune(self, row_bound: np.ndarray, kth_bound: float, tolerance: np.ndarray
-              ) -> "_Candidates":
-        """Drop trials whose value is below both their row's bound and the k-th bound."""
-        keep = self.values + tolerance[self.cols] >= np.minimum(row_bound[self.rows], kth_bound)
+    def prune(self, row_bound: np.ndarray, kth_bound: float, tolerance: np.ndarray,
+              shift: int) -> "_Candidates":
+        """Drop trials whose value is below both their row's bound and the k-th bound
+        (bounds and tolerance are in units of ``2**shift``)."""
+        scaled = np.ldexp(self.values, -shift)
+        keep = scaled + tolerance[self.cols] >= np.minimum(row_bound[self.rows], kth_bound)
         return _Candidates(self.rows[keep], self.cols[keep], self.values[keep])
 
 
@@ -502,7 +629,7 @@ class _NumpyBlocks:
     """Screening on the CPU with NumPy's BLAS (faster than torch's here, and zero-copy
     for float32 NumPy inputs)."""
 
-    def __init__(self, S, T, live_cols: np.ndarray, dtype: str, device: str):
+    def __init__(self, S, T, live_cols: np.ndarray, dtype: str, device: str, shift: int):
         import torch
 
         def host(array):
@@ -511,6 +638,10 @@ class _NumpyBlocks:
             return np.asarray(array, dtype=dtype)
 
         self.S = host(S)
+        if shift:  # an extreme T: screen a scaled copy, T * 2**-shift
+            T = T.detach().cpu().numpy() if isinstance(T, torch.Tensor) else np.asarray(T)
+            self.Tt = _times_pow2(T[live_cols], np.full(live_cols.size, -shift)).astype(dtype).T
+            return
         T = host(T)
         self.Tt = (T if live_cols.size == T.shape[0] else T[live_cols]).T  # a view: no copy
 
@@ -543,7 +674,7 @@ class _NumpyBlocks:
 class _TorchBlocks:
     """Screening with torch on a CUDA device."""
 
-    def __init__(self, S, T, live_cols: np.ndarray, dtype: str, device: str):
+    def __init__(self, S, T, live_cols: np.ndarray, dtype: str, device: str, shift: int):
         import torch
 
         torch_dtype = torch.float32 if dtype == "float32" else torch.float64
@@ -551,6 +682,8 @@ class _TorchBlocks:
         T = torch.as_tensor(T)
         if live_cols.size != T.shape[0]:
             T = T.index_select(0, torch.as_tensor(live_cols, device=T.device))
+        if shift:  # an extreme T: screen T * 2**-shift
+            T = _times_pow2(T, np.full(T.shape[0], -shift))
         self.T = T.to(device=device, dtype=torch_dtype)
 
     def product(self, i0: int, i1: int, j0: int, j1: int):
@@ -617,8 +750,8 @@ def reference_directions(E_ref, E_ref_sanitized, *, normalize: bool = False) -> 
     import torch
 
     caller = "reference_directions"
-    E_ref = _to_array(E_ref, "E_ref", caller)
-    E_san = _to_array(E_ref_sanitized, "E_ref_sanitized", caller)
+    E_ref, ref_tolerance = _to_array(E_ref, "E_ref", caller)
+    E_san, san_tolerance = _to_array(E_ref_sanitized, "E_ref_sanitized", caller)
     if tuple(E_ref.shape) != tuple(E_san.shape):
         raise invalid("E_ref_sanitized", caller, f"of the same shape as E_ref {tuple(E_ref.shape)}",
                       f"shape {tuple(E_san.shape)}",
@@ -627,8 +760,8 @@ def reference_directions(E_ref, E_ref_sanitized, *, normalize: bool = False) -> 
         E_ref = _normalize_rows(E_ref, "E_ref", caller)
         E_san = _normalize_rows(E_san, "E_ref_sanitized", caller)
     else:
-        _check_unit(E_ref, "E_ref", caller)
-        _check_unit(E_san, "E_ref_sanitized", caller)
+        _check_unit(E_ref, "E_ref", caller, ref_tolerance)
+        _check_unit(E_san, "E_ref_sanitized", caller, san_tolerance)
     if isinstance(E_ref, torch.Tensor) or isinstance(E_san, torch.Tensor):
         return (torch.as_tensor(E_ref).double().cpu() - torch.as_tensor(E_san).double().cpu()).numpy()
     return np.asarray(E_ref, dtype=np.float64) - np.asarray(E_san, dtype=np.float64)

@@ -72,6 +72,29 @@ def test_matches_double_loop_on_every_field(screening, problem):
     assert not mismatches, "\n".join(mismatches)
 
 
+# Row scales that float32 cannot hold or that underflow its products: tiny, huge, mixed.
+MAGNITUDES = [1.0, 2.0**-1000, 2.0**-150, 2.0**-70, 2.0**70, 2.0**130, 2.0**900]
+
+
+@settings(max_examples=120, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(problem=problems(), data=st.data())
+def test_matches_double_loop_at_extreme_magnitudes(screening, problem, data):
+    S, T, block, top_k = problem
+    scales = np.array(data.draw(st.lists(st.sampled_from(MAGNITUDES), min_size=len(T),
+                                         max_size=len(T))))
+    if data.draw(st.booleans()):
+        scales[:] = scales[0]  # one magnitude for every row
+    T = T * scales[:, None]
+    a_max, witness, top = brute_force_resolution(S, T, top_k=top_k)
+    per_row = [max(float(np.sum(S[i] * T[j])) + 0.0 for j in range(len(T)))
+               for i in range(len(S))]
+    for dtype in ("float32", "float64"):
+        res = resolution(S, T, top_k=top_k, block_size=block, dtype=dtype)
+        assert (res.max_difference, res.witness, res.top) == (a_max, witness, top), dtype
+        assert res.per_audited.tolist() == per_row, dtype
+
+
 def test_witness_reproduces_the_maximum_exactly():
     rng = np.random.default_rng(7)
     S = unit_rows(rng.standard_normal((300, 64)))

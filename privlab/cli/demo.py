@@ -8,8 +8,9 @@ headline per notebook: the study, the number that matters, what kind of claim it
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
+
+from privlab.errors import invalid
 
 
 def register(subparsers) -> None:
@@ -24,16 +25,37 @@ def register(subparsers) -> None:
     parser.set_defaults(handler=run)
 
 
+_CALLER = "privlab demo"
+
+
+def _check_folders(args) -> None:
+    """Refuse a --notebooks that is not a folder and an --out that is a file."""
+    if args.notebooks is not None and not args.notebooks.is_dir():
+        state = "a file" if args.notebooks.exists() else "it does not exist"
+        raise invalid("--notebooks", _CALLER, "an existing folder",
+                      f"{args.notebooks} ({state})", given_is_text=True)
+    if args.out is not None and args.out.exists() and not args.out.is_dir():
+        raise invalid("--out", _CALLER, "a folder (created if missing)",
+                      f"{args.out} (a file)", given_is_text=True)
+
+
 def run(args) -> int:
     """Execute the notebooks in order; exit status 1 if any failed."""
     from privlab.cli.run_notebooks import notebook_paths, run_notebook
 
+    _check_folders(args)
     paths = notebook_paths(args.notebooks)
+    if not paths:
+        raise invalid("--notebooks", _CALLER, "a folder holding NN_*.ipynb notebooks",
+                      f"{args.notebooks or 'the repository notebooks/ folder'} (it holds none)",
+                      "Run make notebooks, or pass the folder that holds them.",
+                      given_is_text=True)
     if args.only:
         paths = [p for p in paths if p.name[:2] in set(args.only)]
-    if not paths:
-        print("privlab demo: no notebooks found", file=sys.stderr)
-        return 1
+        if not paths:
+            raise invalid("--only", _CALLER, "notebook numbers that exist",
+                          " ".join(args.only), "Pass two-digit prefixes such as 00 05.",
+                          given_is_text=True)
     failed = 0
     print(f"Running {len(paths)} notebooks headless"
           f"{' on smoke settings' if args.smoke else ' on their embedded defaults'}...",

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
+from privlab.errors import invalid
+
 
 def register(subparsers) -> None:
     """Add the ``resolution`` subcommand."""
@@ -30,46 +32,117 @@ def register(subparsers) -> None:
                       help=".npy file, (n, d) unit rows E(y); needs --reference-sanitized")
     parser.add_argument("--reference-sanitized", type=Path,
                         help=".npy file, (n, d) unit rows E(X_c(y))")
-    parser.add_argument("--top-k", type=int, default=5, help="largest trials to list (default 5)")
+    parser.add_argument("--top-k", type=_count(0), default=5,
+                        help="largest trials to list (default 5; 0 for none)")
     parser.add_argument("--normalize", action="store_true",
                         help="normalise audited rows instead of refusing non-unit rows")
     parser.add_argument("--dtype", choices=["float32", "float64"], default="float32")
     parser.add_argument("--device", default=None, help="cpu or cuda (default: cuda if available)")
-    parser.add_argument("--block-size", type=int, default=None)
+    parser.add_argument("--block-size", type=_count(1), default=None,
+                        help="rows per block, a positive integer (memory and speed only)")
     parser.add_argument("--json", action="store_true", help="print every field as JSON")
     parser.set_defaults(handler=run)
 
 
+def _count(minimum: int):
+    """An argparse type: an integer of at least ``minimum``, refused in one line."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < minimum:
+            raise argparse.ArgumentTypeError(f"must be an integer >= {minimum}; got {text!r}")
+        return value
+
+    return parse
+
+
+_CALLER = "privlab resolution"
+_NPY_MAGIC = b"\x93NUMPY"
+_SAVE_HINT = "Save the embeddings with numpy.save(path, array) from a float array."
+
+
 def _load(path: Path, option: str) -> np.ndarray:
-    if not path.is_file():
-        raise FileNotFoundError(f"The '{option}' file {path} does not exist.")
+    """The 2-D real array in the .npy file ``path``, or a refusal naming ``option`` and
+    the file (missing, a directory, unreadable, empty, not .npy, pickled, truncated)."""
+    _check_npy_file(path, option)
     try:
-        return np.load(path, allow_pickle=False)
-    except ValueError as exc:
-        raise ValueError(f"The '{option}' file {path} is not a NumPy .npy array: {exc}") from exc
+        array = np.load(path, allow_pickle=False)
+    except OSError as exc:
+        raise _unreadable(path, option, exc) from exc
+    except (EOFError, ValueError) as exc:
+        reason = ("it holds pickled Python objects, which are never loaded"
+                  if "allow_pickle" in str(exc) else f"it is truncated or damaged: {exc}")
+        raise invalid(option, _CALLER, "a readable NumPy .npy array", f"{path} ({reason})",
+                      _SAVE_HINT, given_is_text=True) from exc
+    if array.dtype.kind not in "fiub":
+        raise invalid(option, _CALLER, "a .npy file of real numbers",
+                      f"{path} holding dtype {array.dtype}",
+                      "Embeddings are float arrays (complex, text and records are refused).",
+                      given_is_text=True)
+    if array.ndim != 2:
+        raise invalid(option, _CALLER, "a .npy file of shape (rows, d)",
+                      f"{path} holding shape {array.shape}", "Stack one embedding per row.",
+                      given_is_text=True)
+    return array
+
+
+def _check_npy_file(path: Path, option: str) -> None:
+    """Refuse a path that is not an existing, readable file starting like a .npy file."""
+    if path.is_dir():
+        raise invalid(option, _CALLER, "a .npy file", f"{path} (a directory)",
+                      "Name the .npy file itself.", given_is_text=True)
+    if not path.exists():
+        raise invalid(option, _CALLER, "an existing .npy file", f"{path} (it does not exist)",
+                      given_is_text=True)
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(len(_NPY_MAGIC))
+    except OSError as exc:  # permission denied, a device that cannot be read ...
+        raise _unreadable(path, option, exc) from exc
+    if not head:
+        raise invalid(option, _CALLER, "a NumPy .npy file", f"{path} (empty: 0 bytes)",
+                      _SAVE_HINT, given_is_text=True)
+    if head != _NPY_MAGIC:
+        kind = "a .npz archive" if head.startswith(b"PK") else "a file of another kind"
+        raise invalid(option, _CALLER, "a NumPy .npy file", f"{path} ({kind}: no .npy signature)",
+                      _SAVE_HINT, given_is_text=True)
+
+
+def _unreadable(path: Path, option: str, exc: OSError) -> ValueError:
+    return invalid(option, _CALLER, "a readable .npy file",
+                   f"{path} (it cannot be read: {exc.strerror or exc})", given_is_text=True)
 
 
 def run(args) -> int:
     """Execute the subcommand; prints JSON or a short report."""
     from privlab.resolution import DEFAULT_BLOCK_SIZE, reference_directions, resolution
 
+    if args.references is not None and args.reference_sanitized is not None:
+        raise invalid("--reference-sanitized", _CALLER, "used only with --reference-originals",
+                      f"it with --references {args.references}",
+                      "Pass either --references or both --reference-* files.",
+                      given_is_text=True)
     S = _load(args.audited, "--audited")
     if args.references is not None:
         T = _load(args.references, "--references")
     else:
         if args.reference_sanitized is None:
-            raise ValueError("The '--reference-sanitized' option is required with "
-                             "--reference-originals. Pass the .npy of E(X_c(y)).")
+            raise invalid("--reference-sanitized", _CALLER, "given with --reference-originals",
+                          "nothing", "Pass the .npy of E(X_c(y)).", given_is_text=True)
         T = reference_directions(_load(args.reference_originals, "--reference-originals"),
                                  _load(args.reference_sanitized, "--reference-sanitized"))
     res = resolution(S, T, top_k=args.top_k, normalize=args.normalize, dtype=args.dtype,
-                     device=args.device, block_size=args.block_size or DEFAULT_BLOCK_SIZE)
+                     device=args.device,
+                     block_size=DEFAULT_BLOCK_SIZE if args.block_size is None else args.block_size)
     if args.json:
         print(json.dumps(res.to_dict()))
     else:
+        # Six significant digits: a tiny positive resolution must not print as zero.
         i, j = res.witness
-        print(f"resolution {res.value:.6f} (max difference {res.max_difference:+.6f}); "
+        print(f"resolution {res.value:.6g} (max difference {res.max_difference:+.6g}); "
               f"decisive witness: audited {i} vs reference {j}")
         for i, j, v in res.top:
-            print(f"  audited {i:>6}  reference {j:>6}  difference {v:+.6f}")
+            print(f"  audited {i:>6}  reference {j:>6}  difference {v:+.6g}")
     return 0
