@@ -2,10 +2,14 @@
 much of everything else is lost?
 
 Each strategy redacts every document under each of its policies; a judge decides for
-every proposition whether it is still inferable. Security = TN / (TN + FP) is the share
-of sensitive propositions removed, Utility = TP / (TP + FN) the share of harmless ones
-kept. The default judge is the offline heuristic judge, a weak stand-in whose error
-rates against gold labels are reported with the scores.
+every proposition whether it can still be inferred. Security = TN / (TN + FP) is the
+share of sensitive propositions removed, Utility = TP / (TP + FN) the share of harmless
+ones kept; BLEU and ROUGE-L say how much of the wording survived.
+
+The judge is measured first, on the data's hand labels (its false "inferable" and false
+"not inferable" rates), and the headline reports the strategy named in the Config
+(``headline``, chosen before anything is computed) beside the unredacted baseline
+``none``, never the strategy that happened to score best, and never an oracle.
 """
 
 from __future__ import annotations
@@ -15,9 +19,12 @@ from pathlib import Path
 
 from privlab.config import shared_data_dir
 from privlab.errors import invalid
+from privlab.hashing import file_hash
 from privlab.redaction.redacbench import (
+    Confusion,
     Iterative,
     JudgeErrors,
+    OracleJudge,
     RedacBenchResult,
     derive_from_spia,
     evaluate,
@@ -25,11 +32,16 @@ from privlab.redaction.redacbench import (
     judges,
     load_redacbench,
     sample_path,
+    score_redactions,
     strategies,
 )
 from privlab.studies.contract import Headline, StudyConfig, registry
 
 STUDY = "07 RedacBench"
+BASELINE = "none"
+
+#: RedacBench's reported Masking Security range over its models (LLM judge), for context.
+REDACBENCH_MASKING_SECURITY = (0.359, 0.516)
 
 
 def data_options() -> list[str]:
@@ -49,10 +61,15 @@ class Config(StudyConfig):
     """Settings of the RedacBench study.
 
     Attributes:
-        data: ``"sample"`` (privlab-written), ``"spia"`` (derived from the shared SPIA
-            PANORAMA-151 file) or a path to a RedacBench JSON-lines file.
-        strategies: names in :data:`privlab.redaction.redacbench.strategies`.
-        judge: a name in :data:`privlab.redaction.redacbench.judges`.
+        data: ``"sample"`` (privlab-written, with hand labels), ``"spia"`` (derived from
+            the shared SPIA PANORAMA-151 file; no hand labels) or a path to a RedacBench
+            JSON-lines file.
+        strategies: names in :data:`privlab.redaction.redacbench.strategies`; the
+            unredacted baseline ``"none"`` is always run too.
+        judge: a non-oracle name in :data:`privlab.redaction.redacbench.judges` (the
+            hand-label reference is computed anyway, see :meth:`RedacBenchStudyResult.to_frame`).
+        headline: the strategy the headline reports, chosen before computing; one of
+            ``strategies``, not ``"none"``, not an oracle.
         rounds: Iterative rounds run for the LLM strategies (1 = a single pass).
         max_documents: use the first this many documents (None: all).
     """
@@ -60,6 +77,7 @@ class Config(StudyConfig):
     data: str = "sample"
     strategies: tuple[str, ...] = ("none", "regex-pii", "masking")
     judge: str = "heuristic"
+    headline: str = "masking"
     rounds: int = 2
     max_documents: int | None = None
 
@@ -69,65 +87,124 @@ class Config(StudyConfig):
         return {"max_documents": 4}
 
 
+def _describe_data(data: str, documents: list) -> str:
+    n = len(documents)
+    props = sum(len(d.propositions) for d in documents)
+    policies = sum(len(d.policies) for d in documents)
+    domains = sorted({d.domain for d in documents})
+    if data == "sample":
+        return (f"{n} short documents written for privlab ({', '.join(domains)}), "
+                f"{props} propositions, {policies} policies, keyword lists and hand labels "
+                "by the same author; RedacBench has 514 human-written texts, 187 policies "
+                "and 8,053 propositions")
+    if data == "spia":
+        return (f"{n} documents derived from SPIA PANORAMA-151 ({props} propositions, one "
+                "per counted PII; masking keywords are the gold values)")
+    return f"{n} documents from {Path(data).name} ({props} propositions, {policies} policies)"
+
+
 @dataclass
 class RedacBenchStudyResult:
-    """Scores per strategy (and round), with the judge's error rates.
+    """Scores per strategy (and round), with the judge's error rates on hand labels.
 
     Attributes:
         config: the settings.
-        results: label (strategy, or "strategy xk" for round k) -> result.
-        judge_errors: the judge against gold labels.
+        results: label (strategy, or "strategy xk" for round k) -> result under the judge.
+        judge_errors: the judge against the hand labels.
         documents: the benchmark used.
+        hand: label -> the same redacted texts scored by the hand labels (an oracle
+            reference), or None where some redacted text has no hand label.
+        oracle: label -> whether the strategy read the answer key on this data.
         status: what the numbers are.
-        provenance: data, judge.
+        provenance: data, digest, judge, headline strategy.
     """
 
     config: Config
     results: dict[str, RedacBenchResult]
     judge_errors: JudgeErrors
     documents: list
+    hand: dict[str, Confusion | None] = field(default_factory=dict)
+    oracle: dict[str, bool] = field(default_factory=dict)
     status: str = ""
     provenance: dict = field(default_factory=dict)
 
     def to_frame(self):
-        """One row per strategy: confusion counts, Security, Utility."""
+        """One row per strategy: counts, Security, Utility (under the judge), BLEU,
+        ROUGE-L, and ``hand security`` / ``hand utility``: the same texts scored by the
+        hand labels (oracle reference; nan where a text has no hand label)."""
         import pandas as pd
 
-        frames = [r.to_frame().assign(strategy=label) for label, r in self.results.items()]
-        return pd.concat(frames, ignore_index=True)
+        rows = []
+        for label, result in self.results.items():
+            row = result.to_frame().assign(strategy=label).iloc[0].to_dict()
+            ref = self.hand.get(label)
+            row["hand security"] = ref.security if ref is not None else float("nan")
+            row["hand utility"] = ref.utility if ref is not None else float("nan")
+            row["oracle"] = self.oracle.get(label, False)
+            rows.append(row)
+        return pd.DataFrame(rows)
 
-    def best(self) -> str:
-        """The strategy (or round) with the highest Security."""
-        frame = self.to_frame()
-        return str(frame.sort_values("security", ascending=False).iloc[0]["strategy"])
+    def headline_strategy(self) -> str | None:
+        """The Config's headline strategy, or None when it is an oracle on this data."""
+        name = self.config.headline
+        return None if self.oracle.get(name, False) else name
 
     def summary(self) -> str:
-        """The most secure strategy's Security and Utility, beside the judge's error rate."""
-        best = self.best()
-        chosen = self.results[best]
-        return (f"{best}: security {chosen.security:.2f}, utility {chosen.utility:.2f} "
-                f"(judge {self.provenance['judge']}, false 'not inferable' "
-                f"{self.judge_errors.false_not_inferable:.2f})")
+        """The chosen strategy against the unredacted baseline, with the judge's errors."""
+        name = self.headline_strategy()
+        n = len(self.documents)
+        if name is None:
+            return (f"no headline: {self.config.headline} reads the answer key on this data "
+                    "(an oracle); choose another headline strategy")
+        chosen, base = self.results[name], self.results[BASELINE]
+        u = chosen.text_utility
+        return (f"{name} on {n} {self._data_words()}: security {chosen.security:.2f} "
+                f"(unredacted {base.security:.2f}), utility {chosen.utility:.2f} "
+                f"(unredacted {base.utility:.2f}), BLEU {u['bleu']:.2f}, ROUGE-L "
+                f"{u['rougeL']:.2f}; judge {self.provenance['judge']}: "
+                f"{self.judge_errors.summary()}")
+
+    def _data_words(self) -> str:
+        data = self.config.data
+        if data == "sample":
+            return "privlab-written documents"
+        if data == "spia":
+            return "SPIA-derived documents"
+        return f"documents of {Path(data).name}"
 
     def headline(self) -> Headline:
         """:meth:`summary` with its status and what it rests on."""
-        data = self.config.data
-        if data == "sample":
-            data_note = (f"{len(self.documents)} short documents written by privlab, with "
-                         "propositions and policies written by the same author")
-        elif data == "spia":
-            data_note = f"{len(self.documents)} documents derived from SPIA PANORAMA-151"
+        judge = self.provenance["judge"]
+        e = self.judge_errors
+        if self.provenance.get("judge_weak"):
+            judge_note = (f"judge {judge} is a weak offline stand-in (embedding cosine + "
+                          "word overlap, no reasoning); on the unredacted texts it already "
+                          f"misses {self.results[BASELINE].security:.0%} of the sensitive "
+                          "propositions, so its Security overstates what a redaction removes")
         else:
-            data_note = f"{len(self.documents)} documents from {Path(data).name}"
-        return Headline(STUDY, self.summary(), self.status,
-                        (data_note, f"judge: {self.provenance['judge']}",
-                         "headline shows the strategy with the highest Security"))
+            judge_note = (f"judge {judge}: RedacBench's GPT-4.1-mini judge erred at 2.62% "
+                          "false 'inferable' and 1.45% false 'not inferable' on 8,053 "
+                          "propositions")
+        errors_note = (f"judge error rates measured on {e.labels} hand labels of "
+                       f"{sum(len(d.checks) for d in self.documents)} redacted texts "
+                       f"({e.counts['gold inferable']} inferable, "
+                       f"{e.counts['gold not inferable']} not)" if e.labels else
+                       "the data has no hand labels: the judge's error rates are unmeasured")
+        caveats = [_describe_data(self.config.data, self.documents), judge_note, errors_note,
+                   f"headline strategy '{self.config.headline}' fixed in the Config before "
+                   "computing; the table shows every strategy"]
+        if self.config.headline == "masking" and self.headline_strategy() is not None:
+            low, high = REDACBENCH_MASKING_SECURITY
+            caveats.append("masking removes the data file's keyword lists (a stand-in for the "
+                           "model-proposed keywords of RedacBench, whose Masking Security is "
+                           f"{low:.0%}-{high:.0%} across models)")
+        caveats.append("BLEU and ROUGE-L compare each redacted text with its original "
+                       "(sacrebleu, rouge-score): surviving wording, not meaning")
+        return Headline(STUDY, self.summary(), self.status, tuple(caveats))
 
     def _repr_html_(self) -> str:
-        e = self.judge_errors
-        return (f"<p><b>RedacBench</b> — judge {self.provenance.get('judge')}: false "
-                f"'inferable' {e.false_inferable:.3f}, false 'not inferable' "
-                f"{e.false_not_inferable:.3f}. <i>{self.status}</i></p>"
+        return (f"<p><b>RedacBench</b> — judge {self.provenance.get('judge')}: "
+                f"{self.judge_errors.summary()}. <i>{self.status}</i></p>"
                 + self.to_frame().to_html(index=False, float_format="%.3f"))
 
 
@@ -157,9 +234,36 @@ def load_data(data: str, max_documents: int | None = None) -> list:
     return docs[:max_documents] if max_documents is not None else docs
 
 
+def _data_digest(data: str) -> str:
+    if data == "sample":
+        return file_hash(sample_path(), 16)
+    if data != "spia" and Path(data).is_file():
+        return file_hash(data, 16)
+    return data
+
+
+def _check(config: Config) -> tuple[str, ...]:
+    caller = "studies.redacbench Config"
+    if not isinstance(config.rounds, int) or config.rounds < 1:
+        raise invalid("rounds", caller, "an int >= 1", config.rounds)
+    names = tuple(config.strategies)
+    for name in names:
+        strategies.entry(name)  # unknown names list the known ones
+    if config.headline not in names or config.headline == BASELINE:
+        raise invalid("headline", caller, f"one of the strategies {list(names)} other than "
+                      f"'{BASELINE}'", config.headline,
+                      "Name the strategy to report before running; 'none' is the baseline.")
+    if strategies.entry(config.headline).meta.get("oracle", False):
+        raise invalid("headline", caller, "a strategy that is not an oracle", config.headline)
+    if judges.entry(config.judge).meta.get("oracle", False):
+        raise invalid("judge", caller, "a judge that is not an oracle", config.judge,
+                      "The hand-label reference is computed anyway ('hand' columns).")
+    return names if BASELINE in names else (BASELINE,) + names
+
+
 @registry.member("redacbench", number="07", title=STUDY, notebook="07_redacbench")
 def run(config: Config | None = None) -> RedacBenchStudyResult:
-    """Redact, judge and score every strategy: the whole RedacBench study in one call.
+    """Measure the judge on the hand labels, then redact, judge and score every strategy.
 
     Args:
         config: settings (default :meth:`Config.for_notebook`).
@@ -167,27 +271,52 @@ def run(config: Config | None = None) -> RedacBenchStudyResult:
     Returns:
         A :class:`RedacBenchStudyResult`.
 
+    Raises:
+        PrivlabValueError: bad rounds, an unknown strategy, a headline strategy that is
+            not among the strategies (or is ``none`` or an oracle), an oracle judge.
+
     Example:
-        >>> r = run(Config(strategies=("none",), max_documents=1))
+        >>> r = run(Config(strategies=("masking",), max_documents=1))
         >>> r.to_frame()["strategy"].tolist()
-        ['none']
+        ['none', 'masking']
     """
     config = config or Config.for_notebook()
-    if not isinstance(config.rounds, int) or config.rounds < 1:
-        raise invalid("rounds", "studies.redacbench Config", "an int >= 1", config.rounds)
+    names = _check(config)
     docs = load_data(config.data, config.max_documents)
     judge = judges.create(config.judge)
-    results: dict[str, RedacBenchResult] = {}
-    for name in config.strategies:
-        strategy = strategies.create(name)
-        offline = strategies.entry(name).meta.get("offline", True)
-        results[name] = evaluate(docs, strategy, judge)
-        if not offline:
-            for k in range(2, config.rounds + 1):
-                results[f"{name} x{k}"] = evaluate(docs, Iterative(strategy, k), judge)
     errors = judge_errors(docs, judge)
-    status = ("descriptive; the judge is a weak offline stand-in (see its error rates)"
-              if judge.weak else "descriptive: depends on the judge (see its error rates)")
-    return RedacBenchStudyResult(config, results, errors, docs, status,
-                                 {"data": config.data, "judge": judge.name,
-                                  "documents": len(docs)})
+    reference = OracleJudge.from_documents(docs)
+    results: dict[str, RedacBenchResult] = {}
+    for name in names:
+        strategy = strategies.create(name)
+        runs = [(name, strategy)]
+        if not strategies.entry(name).meta.get("offline", True):
+            runs += [(f"{name} x{k}", Iterative(strategy, k))
+                     for k in range(2, config.rounds + 1)]
+        for label, s in runs:
+            results[label] = evaluate(docs, s, judge)
+    hand: dict[str, Confusion | None] = {}
+    oracle: dict[str, bool] = {}
+    for label, result in results.items():
+        oracle[label] = bool(result.provenance.get("strategy_oracle"))
+        covered = all(reference.knows(text, next(d for d in docs if d.id == key[0]).propositions)
+                      for key, text in result.redacted.items())
+        hand[label] = (score_redactions(docs, result.redacted, reference).overall
+                       if covered else None)
+    if not errors.labels:
+        status = ("descriptive; the judge is " + ("a weak offline stand-in, " if judge.weak
+                                                  else "") +
+                  "unmeasured (the data has no hand labels)")
+    else:
+        status = ("descriptive; the judge is a weak offline stand-in (see its error rates on "
+                  "the hand labels)" if judge.weak else
+                  "descriptive: depends on the judge (see its error rates on the hand labels)")
+    return RedacBenchStudyResult(
+        config, results, errors, docs, hand, oracle, status,
+        {"data": config.data, "data_digest": _data_digest(config.data),
+         "judge": judge.name, "judge_weak": judge.weak, "documents": len(docs),
+         "headline": config.headline, "strategies": list(names)})
+
+
+__all__ = ["BASELINE", "Config", "REDACBENCH_MASKING_SECURITY", "RedacBenchStudyResult",
+           "data_options", "load_data", "run"]

@@ -6,13 +6,18 @@ For each anonymizer, the study measures two things on the same documents:
 * subject-level protection — what can an adversary still infer about *every* person?
   ``CPR = 1 - sum_i A_i / sum_i O_i`` and ``IPR = mean_i (1 - A_i / O_i)``.
 
-The gap between the two is SPIA's finding. The default adversary is the offline NER
-adversary, which is weak: its CPR overstates protection; the LLM adversary (an
-OpenAI-compatible endpoint) is the one SPIA uses.
+The gap between the two is SPIA's finding. The headline reports a realistic anonymizer
+(Presidio, or the best non-oracle one run) against the adversary used, beside what the
+same adversary recovers from the unredacted text. The default adversary is the offline
+contextual one, which is weak (its CPR overstates protection); SPIA's is the LLM adversary
+(an OpenAI-compatible endpoint). Anonymizers that read the annotation they are scored on
+(``gold-spans``, ``gold-direct``, ``names-list``) are oracles: shown as upper bounds on
+span masking, never chosen for the headline.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,10 +25,17 @@ from privlab.config import shared_data_dir
 from privlab.errors import invalid
 from privlab.hashing import file_hash
 from privlab.redaction.spia import ProtectionResult, load_spia, protection
-from privlab.redaction.spia.spans import SpanRecall, anonymize, anonymizer_options, span_recall
+from privlab.redaction.spia.spans import (
+    SpanRecall,
+    anonymize,
+    anonymizer_options,
+    is_oracle,
+    span_recall,
+)
 from privlab.studies.contract import Headline, StudyConfig, registry
 
 STUDY = "08 SPIA"
+VALUE_DECIDERS = ("rule", "rule+llm")
 
 
 def default_data() -> str:
@@ -45,17 +57,28 @@ class Config(StudyConfig):
     Attributes:
         data: a SPIA JSON-lines file, or ``"sample"`` for the privlab-written sample.
         anonymizers: names from :func:`privlab.redaction.spia.spans.anonymizer_options`;
-            unavailable ones are skipped with the reason recorded.
-        adversary: a name in :data:`privlab.redaction.spia.adversaries.adversaries`.
+            unavailable ones are skipped with the reason recorded. Keep ``"none"``: the
+            headline states what the adversary recovers from the unredacted text.
+        adversary: a name in :data:`privlab.redaction.spia.adversaries.adversaries`
+            (``"contextual"``: the strongest offline one; ``"llm"``: SPIA's).
         matcher: a name in :data:`privlab.redaction.spia.matching.matchers`.
+        value_decider: ``"rule"`` (the per-tag rules only) or ``"rule+llm"`` (SPIA's rule
+            then LLM: the model decides where a rule says 0; needs an endpoint).
+        reference_date: the date ages are inferred at (SPIA: 2025-09-01).
+        headline_anonymizer: the anonymizer the headline reports (None: ``"presidio"``
+            when it ran, else the non-oracle one with the highest token recall); an
+            oracle is refused.
         max_documents: use the first this many documents (None: all).
     """
 
     data: str = field(default_factory=default_data)
-    anonymizers: tuple[str, ...] = ("none", "regex-pii", "names-list", "presidio",
+    anonymizers: tuple[str, ...] = ("none", "regex-pii", "presidio", "names-list",
                                     "gold-direct", "gold-spans")
-    adversary: str = "ner"
+    adversary: str = "contextual"
     matcher: str = "offline"
+    value_decider: str = "rule"
+    reference_date: str = "2025-09-01"
+    headline_anonymizer: str | None = None
     max_documents: int | None = None
 
     @classmethod
@@ -75,8 +98,13 @@ class SPIAStudyResult:
         texts: anonymizer -> anonymized texts (in document order).
         skipped: anonymizer -> why it did not run.
         documents: the gold records used.
+        predicted: anonymizer -> the adversary's records (failed documents included).
+        failed: anonymizer -> ``{data_id: why}`` of documents the adversary could not
+            read; they are left out of that anonymizer's CPR and IPR.
+        unmatched: anonymizer -> share of counted gold subjects the matcher paired with
+            no predicted subject.
         status: what the numbers are.
-        provenance: data digest, adversary, matcher.
+        provenance: data digest, adversary, matcher, value decider, reference date.
     """
 
     config: Config
@@ -85,40 +113,86 @@ class SPIAStudyResult:
     texts: dict[str, list[str]]
     skipped: dict[str, str]
     documents: list
+    predicted: dict[str, list] = field(default_factory=dict)
+    failed: dict[str, dict[str, str]] = field(default_factory=dict)
+    unmatched: dict[str, float] = field(default_factory=dict)
     status: str = ""
     provenance: dict = field(default_factory=dict)
 
     def to_frame(self):
-        """One row per anonymizer: span recall next to CPR / IPR, and the gap."""
+        """One row per anonymizer: span recall next to CPR / IPR, and the gap.
+
+        Columns include ``oracle`` (the anonymizer reads the annotation it is scored on:
+        an upper bound on span masking, not a result), ``recovered`` (1 - CPR: the share
+        of PIIs the adversary inferred), ``unmatched subjects`` and ``failed documents``.
+        """
         import pandas as pd
 
         rows = []
         for name, p in self.protection.items():
             s = self.spans[name]
-            rows.append({"anonymizer": name, "token recall": s.token_recall,
+            rows.append({"anonymizer": name, "oracle": is_oracle(name),
+                         "token recall": s.token_recall,
                          "entity recall DIRECT": s.entity_recall_direct,
                          "entity recall QUASI": s.entity_recall_quasi,
-                         "CPR": p.cpr, "IPR": p.ipr, "CPR target": p.target["cpr"],
-                         "CPR non-target": p.non_target["cpr"],
+                         "CPR": p.cpr, "IPR": p.ipr, "recovered": 1.0 - p.cpr,
+                         "CPR target": p.target["cpr"], "CPR non-target": p.non_target["cpr"],
                          "gap (token recall - CPR)": s.token_recall - p.cpr,
+                         "unmatched subjects": self.unmatched.get(name, float("nan")),
+                         "failed documents": len(self.failed.get(name, {})),
                          "subjects": p.n_subjects, "PIIs": p.n_piis})
         return pd.DataFrame(rows)
+
+    def headline_anonymizer(self) -> str | None:
+        """The anonymizer the headline reports: the configured one, else ``"presidio"``
+        when it ran, else the non-oracle one (other than ``"none"``) with the highest
+        token recall; None when only oracles and ``"none"`` ran. Never an oracle."""
+        chosen = self.config.headline_anonymizer
+        if chosen is not None:
+            return chosen if chosen in self.protection else None
+        if "presidio" in self.protection:
+            return "presidio"
+        real = [n for n in self.protection if not is_oracle(n) and n != "none"]
+        return max(real, key=lambda n: self.spans[n].token_recall) if real else None
 
     def worst_subjects(self, anonymizer: str, n: int = 5):
         """The least protected subjects under ``anonymizer``, with what was inferred."""
         frame = self.protection[anonymizer].subject_frame().head(n)
         piis = self.protection[anonymizer].pii_frame()
+        if not len(piis):
+            return frame
         inferred = piis[piis["score"] > 0].groupby(["data_id", "subject"])["gold"] \
             .apply(lambda v: ", ".join(v)).rename("inferred")
         return frame.merge(inferred, how="left", left_on=["data_id", "subject"],
                            right_index=True)
 
+    def departures(self, anonymizer: str):
+        """CPR of ``anonymizer`` under privlab's scoring and under each of SPIA's own
+        choices, with the same subject pairs (pandas DataFrame; see
+        :mod:`privlab.redaction.spia.departures`)."""
+        import pandas as pd
+
+        from privlab.redaction.spia.departures import reference_variants
+
+        failed = self.failed.get(anonymizer, {})
+        gold = [r for r in self.documents if r.data_id not in failed]
+        predicted = [r for r in self.predicted[anonymizer] if r.data_id not in failed]
+        return pd.DataFrame(reference_variants(gold, predicted, self.protection[anonymizer]))
+
     def summary(self) -> str:
-        """The anonymizer with the highest token recall: its recall beside CPR and IPR."""
-        table = self.to_frame()
-        row = table.sort_values("token recall", ascending=False).iloc[0]
-        return (f"{row['anonymizer']}: token recall {row['token recall']:.2f}, "
-                f"CPR {row['CPR']:.2f}, IPR {row['IPR']:.2f} ({self.provenance['adversary']})")
+        """The realistic anonymizer's span recall beside its CPR, and the adversary's
+        recovery from the unredacted text, in one line."""
+        adversary = self.provenance["adversary"]
+        baseline = self.protection.get("none")
+        base = (f"from the unredacted text the same adversary recovers "
+                f"{1 - baseline.cpr:.0%} of the PIIs (CPR {baseline.cpr:.2f})"
+                if baseline is not None else "the unredacted baseline ('none') was not run")
+        name = self.headline_anonymizer()
+        if name is None:
+            return f"no non-oracle anonymizer was run; {base} ({adversary})"
+        s, p = self.spans[name], self.protection[name]
+        return (f"{name}: token recall {s.token_recall:.2f}, CPR {p.cpr:.2f}, IPR {p.ipr:.2f}"
+                f" (gap {s.token_recall - p.cpr:+.2f}) against {adversary}; {base}")
 
     def headline(self) -> Headline:
         """:meth:`summary` with its status and what it rests on."""
@@ -126,11 +200,26 @@ class SPIAStudyResult:
             data = f"{len(self.documents)} documents written by privlab in SPIA's schema"
         else:
             data = f"{len(self.documents)} documents of {Path(self.config.data).name} (real)"
-        notes = [data, f"adversary: {self.provenance['adversary']}, matcher: "
-                       f"{self.provenance['matcher']}"]
-        if any(name.startswith("gold") for name in self.protection):
-            notes.append("'gold-' anonymizers mask the annotated spans they are scored on "
-                         "(oracles)")
+        weak = self.provenance.get("weak")
+        notes = [data, f"adversary: {self.provenance['adversary']}" + (
+            " (a weak offline stand-in for SPIA's LLM adversary: its CPR overstates "
+            "protection)" if weak else " (not an offline stand-in)"),
+            f"matcher: {self.provenance['matcher']}; value decider: "
+            f"{self.provenance['value_decider']}; ages at {self.config.reference_date}"]
+        name = self.headline_anonymizer()
+        if name in self.unmatched and not math.isnan(self.unmatched[name]):
+            notes.append(f"{self.unmatched[name]:.0%} of the gold subjects under {name} "
+                         "were paired with no predicted subject (counted as protected)")
+        oracles = [n for n in self.protection if is_oracle(n)]
+        if oracles:
+            best = max(oracles, key=lambda n: self.spans[n].token_recall)
+            notes.append(f"oracles ({', '.join(oracles)}) read the annotation they are scored "
+                         f"on; {best}: token recall {self.spans[best].token_recall:.2f}, CPR "
+                         f"{self.protection[best].cpr:.2f} (an upper bound on span masking)")
+        for anonymizer, failed in self.failed.items():
+            if failed:
+                notes.append(f"{len(failed)} of {len(self.documents)} documents failed under "
+                             f"{anonymizer} and are left out of its CPR")
         return Headline(STUDY, self.summary(), self.status, tuple(notes))
 
     def _repr_html_(self) -> str:
@@ -141,9 +230,32 @@ class SPIAStudyResult:
                 + (f"<p>Skipped:</p><ul>{skipped}</ul>" if skipped else ""))
 
 
+def _load(config: Config):
+    from privlab.redaction.spia.sample import entities_from_profiles, sample_records
+    from privlab.redaction.spia.spans import entity_file_for, load_entities
+
+    if config.data == "sample":
+        records = sample_records()
+        return records, "privlab sample", entities_from_profiles(records), \
+            "derived from the profiles"
+    path = Path(config.data)
+    if not path.is_file():
+        raise invalid("data", "studies.spia.run", "a SPIA JSON-lines file or 'sample'",
+                      config.data)
+    records, digest = load_spia(path), file_hash(path, 16)
+    entity_path = entity_file_for(path)
+    if entity_path is not None:
+        return records, digest, load_entities(entity_path), entity_path.name
+    return records, digest, entities_from_profiles(records), "derived from the profiles"
+
+
 @registry.member("spia", number="08", title=STUDY, notebook="08_spia")
 def run(config: Config | None = None) -> SPIAStudyResult:
     """Anonymize, attack and score: the whole SPIA study in one call.
+
+    A document the adversary cannot read (an LLM answer that never holds) is recorded
+    as failed, left out of that anonymizer's CPR and counted in the headline; the run
+    goes on.
 
     Args:
         config: settings (default :meth:`Config.for_notebook`).
@@ -152,59 +264,69 @@ def run(config: Config | None = None) -> SPIAStudyResult:
         A :class:`SPIAStudyResult`.
 
     Raises:
-        PrivlabValueError: unknown adversary, matcher or data file.
+        PrivlabValueError: unknown adversary, matcher, value decider or data file, or a
+            headline anonymizer that is an oracle.
 
     Example:
         >>> r = run(Config(data="sample", anonymizers=("none", "gold-spans"), adversary="none"))
-        >>> r.to_frame()[["anonymizer", "CPR"]].values.tolist()
-        [['none', 1.0], ['gold-spans', 1.0]]
+        >>> r.to_frame()[["anonymizer", "oracle", "CPR"]].values.tolist()
+        [['none', False, 1.0], ['gold-spans', True, 1.0]]
     """
-    from privlab.redaction.spia.adversaries import adversaries
+    from privlab.redaction.spia.adversaries import LLMValueJudge, adversaries
     from privlab.redaction.spia.matching import matchers
-    from privlab.redaction.spia.sample import entities_from_profiles, sample_records
-    from privlab.redaction.spia.spans import entity_file_for, load_entities
+    from privlab.redaction.spia.prompts import reference_date
 
     config = config or Config.for_notebook()
-    if config.data == "sample":
-        records, digest = sample_records(), "privlab sample"
-        entities, span_source = entities_from_profiles(records), "derived from the profiles"
-    else:
-        path = Path(config.data)
-        if not path.is_file():
-            raise invalid("data", "studies.spia.run", "a SPIA JSON-lines file or 'sample'",
-                          config.data)
-        records, digest = load_spia(path), file_hash(path, 16)
-        entity_path = entity_file_for(path)
-        if entity_path is not None:
-            entities, span_source = load_entities(entity_path), entity_path.name
-        else:
-            entities, span_source = entities_from_profiles(records), "derived from the profiles"
+    if config.value_decider not in VALUE_DECIDERS:
+        raise invalid("value_decider", "studies.spia.run", f"one of {list(VALUE_DECIDERS)}",
+                      config.value_decider)
+    if config.headline_anonymizer is not None and is_oracle(config.headline_anonymizer):
+        raise invalid("headline_anonymizer", "studies.spia.run", "a non-oracle anonymizer",
+                      config.headline_anonymizer,
+                      "Oracles read the annotation they are scored on; report a real one.")
+    when = reference_date(config.reference_date, "studies.spia.run")
+    records, digest, entities, span_source = _load(config)
     if config.max_documents is not None:
         records = records[: config.max_documents]
     entities = {r.data_id: entities[r.data_id] for r in records if r.data_id in entities}
-    adversary = adversaries.create(config.adversary)
-    matcher = matchers.create(config.matcher)
+    options = {"reference_date": when} if config.adversary in ("contextual", "llm") else {}
+    adversary = adversaries.create(config.adversary, **options)
+    fallback = LLMValueJudge() if config.value_decider == "rule+llm" else None
     available = {a.name: a for a in anonymizer_options()}
-    results, spans, texts, skipped = {}, {}, {}, {}
+    result = SPIAStudyResult(config, {}, {}, {}, {}, list(records))
     ids = [r.data_id for r in records]
+    matcher_name = ""
     for name in config.anonymizers:
         info = available.get(name)
         if info is not None and not info.available:
-            skipped[name] = info.reason
+            result.skipped[name] = info.reason
             continue
         if name.startswith("gold") and len(entities) < len(records):
-            skipped[name] = "no span annotation for some documents"
+            result.skipped[name] = "no span annotation for some documents"
             continue
         anonymized = anonymize(name, records, entities)
-        predicted = adversary.infer(anonymized, ids)
-        results[name] = protection(records, predicted, matcher=matcher,
-                                   provenance={"adversary": adversary.name, "anonymizer": name})
-        spans[name] = span_recall(entities, dict(zip(ids, anonymized)))
-        texts[name] = anonymized
-    weak = getattr(adversary, "weak", False)
-    status = ("descriptive; the adversary is a weak offline stand-in, so CPR/IPR overstate "
-              "protection" if weak else "descriptive: protection against this adversary")
-    return SPIAStudyResult(config, results, spans, texts, skipped, list(records), status,
-                           {"data": config.data, "data_digest": digest,
-                            "adversary": adversary.name, "matcher": matcher.name,
-                            "spans": span_source})
+        predicted = adversary.infer(anonymized, ids, on_failure="record")
+        failed = {r.data_id: r.metadata["failed"] for r in predicted if r.metadata.get("failed")}
+        matcher = matchers.create(config.matcher)
+        matcher_name = matcher.name
+        scored = [r for r in records if r.data_id not in failed]
+        result.protection[name] = protection(
+            scored, [r for r in predicted if r.data_id not in failed], matcher=matcher,
+            fallback=fallback, provenance={"adversary": adversary.name, "anonymizer": name})
+        result.unmatched[name] = (matcher.unmatched_fraction()
+                                  if hasattr(matcher, "unmatched_fraction") else float("nan"))
+        result.spans[name] = span_recall(entities, dict(zip(ids, anonymized)))
+        result.texts[name] = anonymized
+        result.predicted[name] = predicted
+        result.failed[name] = failed
+    weak = bool(getattr(adversary, "weak", False))
+    result.status = ("descriptive; the adversary is a weak offline stand-in, so CPR/IPR "
+                     "overstate protection" if weak else
+                     "descriptive: protection against this adversary on this data")
+    result.provenance = {"data": config.data, "data_digest": digest,
+                         "adversary": adversary.name, "weak": weak,
+                         "matcher": matcher_name or config.matcher,
+                         "value_decider": "rule then "
+                         f"{fallback.name}" if fallback else "rule only",
+                         "reference_date": when.isoformat(), "spans": span_source}
+    return result

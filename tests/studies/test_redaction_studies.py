@@ -13,9 +13,22 @@ def test_spia_study_on_the_sample_shows_the_span_inference_gap():
     table = result.to_frame().set_index("anonymizer")
     assert table.loc["none", "token recall"] == 0.0
     assert table.loc["gold-spans", "token recall"] == 1.0
-    assert 0.0 < table.loc["none", "CPR"] < 1.0
+    assert table["oracle"].to_dict() == {"none": False, "gold-spans": True, "regex-pii": False}
+    # the contextual adversary reads most of the sample unredacted, and some of it
+    # after every annotated span is masked
+    assert 1 - table.loc["none", "CPR"] > 0.7
+    assert 0.0 < 1 - table.loc["gold-spans", "CPR"] < 0.5
     assert result.provenance["data_digest"] == "privlab sample"
     assert "weak" in result.status
+    headline = result.headline()
+    # never an oracle: regex-pii is the only real anonymizer here
+    assert headline.text.startswith("regex-pii:") and "unredacted text" in headline.text
+    assert any("oracles (gold-spans)" in c for c in headline.caveats)
+    assert any("weak offline stand-in" in c for c in headline.caveats)
+    with pytest.raises(ValueError, match="non-oracle"):
+        spia.run(spia.Config(data="sample", headline_anonymizer="gold-spans"))
+    with pytest.raises(ValueError, match="value_decider"):
+        spia.run(spia.Config(data="sample", value_decider="human"))
 
 
 def test_spia_study_records_why_an_anonymizer_was_skipped(monkeypatch):
@@ -24,25 +37,123 @@ def test_spia_study_records_why_an_anonymizer_was_skipped(monkeypatch):
 
     missing = "not-yet-written"  # a sanitizer nobody has registered
     scratch = Registry("SPIA anonymizer")
-    scratch.register("none", spia_spans.anonymizers.entry("none").factory)
+    scratch.register("none", spia_spans.anonymizers.entry("none").factory, oracle=False)
     scratch.register("future", lambda **kw: spia_spans.SanitizerAnonymizer(missing, **kw),
                      sanitizer=missing)
     monkeypatch.setattr(spia_spans, "anonymizers", scratch)
     result = spia.run(spia.Config(data="sample", anonymizers=("none", "future"),
                                   adversary="none"))
     assert list(result.protection) == ["none"] and "not-yet-written" in result.skipped["future"]
+    assert result.headline().text.startswith("no non-oracle anonymizer was run")
+
+
+def test_spia_study_llm_paths_failed_documents_and_value_decider(monkeypatch):
+    """SPIA's LLM adversary and rule -> LLM decider through the study, one document failing."""
+    import json
+
+    from llm_server import FakeLLMServer
+
+    def responder(request):
+        prompt = request["messages"][-1]["content"]
+        first = request["messages"][0]["content"]
+        if "Do they state the same fact" in first:
+            return json.dumps({"verdict": "less precise"})
+        if "kiri_walker" in first:
+            return "no JSON here"  # the forum post fails every time
+        if "Find every person" in first:
+            name = "Tomas Rehak" if "Rehak" in first else "Marta Lindqvist"
+            return json.dumps({"subjects": [{"id": 0, "name": name, "description": "someone"}]})
+        if "- EMAIL_ADDRESS:" in first:
+            return json.dumps({"subjects": []})
+        return json.dumps({"subjects": [{"id": 0, "PIIs": [
+            {"tag": "OCCUPATION", "keyword": "worker", "certainty": 2}]}]})
+
+    with FakeLLMServer(responder) as server:
+        monkeypatch.setenv("PRIVLAB_LLM_BASE_URL", server.base_url)
+        monkeypatch.setenv("PRIVLAB_LLM_MODEL", "fake")
+        result = spia.run(spia.Config(data="sample", anonymizers=("none",), adversary="llm",
+                                      value_decider="rule+llm"))
+    assert list(result.failed["none"]) == ["SAMPLE-forum"]
+    table = result.to_frame().set_index("anonymizer")
+    assert table.loc["none", "failed documents"] == 1
+    assert result.protection["none"].provenance["documents"] == 2
+    assert "rule then llm" in result.provenance["value_decider"]
+    judged = [r for r in result.protection["none"].piis if r["score"] == 0.5]
+    assert judged and all(r["tag"] == "OCCUPATION" for r in judged)
+    assert any("1 of 3 documents failed under none" in c for c in result.headline().caveats)
+    assert not result.provenance["weak"] and "not an offline stand-in" in " ".join(
+        result.headline().caveats)
 
 
 def test_spia_study_on_shared_data_smoke(shared_data):
     result = spia.run(spia.Config.smoke())
     assert result.provenance["spans"] == "entity_panorama_151.jsonl"
-    assert result.to_frame().set_index("anonymizer").loc["gold-spans", "token recall"] == 1.0
+    table = result.to_frame().set_index("anonymizer")
+    assert table.loc["gold-spans", "token recall"] == 1.0
+    assert result.headline_anonymizer() == "regex-pii"
+    assert len(result.departures("none")) == 6
+
+
+@pytest.mark.slow
+def test_spia_gap_on_panorama_151(shared_data):
+    """The finding on real data: the oracle span masker removes every annotated span, yet
+    the contextual adversary still infers some PIIs; presidio leaves far more."""
+    result = spia.run(spia.Config(anonymizers=("none", "presidio", "gold-spans")))
+    table = result.to_frame().set_index("anonymizer")
+    none, oracle = table.loc["none"], table.loc["gold-spans"]
+    assert 0.45 < none["recovered"] < 0.6
+    gap = oracle["token recall"] - oracle["CPR"]
+    assert 0.02 < gap < 0.2  # positive: span recall overstates protection
+    assert table.loc["presidio", "CPR"] < oracle["CPR"]
+    assert result.headline_anonymizer() == "presidio"
 
 
 def test_redacbench_study_smoke():
     result = redacbench.run(redacbench.Config.smoke())
     table = result.to_frame().set_index("strategy")
     assert table.loc["masking", "security"] > table.loc["none", "security"]
-    assert result.judge_errors.counts["gold inferable"] > 0
+    # the first four documents: 16 sensitive propositions, 5 removed by masking (by hand)
+    assert table.loc["masking", "hand security"] == pytest.approx(5 / 16)
+    assert table.loc["none", "hand security"] == 0.0 and not table["oracle"].any()
+    assert table.loc["none", "BLEU"] == 1.0 and table.loc["masking", "ROUGE-L"] < 1.0
+    # 4 documents x (2 masked texts + 1 rewrite) x 8 or 9 propositions, all by hand
+    assert result.judge_errors.labels == 3 * (8 + 8 + 8 + 9)
     with pytest.raises(ValueError, match="rounds"):
         redacbench.run(redacbench.Config(rounds=0))
+
+
+def test_redacbench_headline_reports_the_chosen_strategy_against_none():
+    result = redacbench.run(redacbench.Config(strategies=("regex-pii", "masking"),
+                                              headline="regex-pii", max_documents=2))
+    assert list(result.results) == ["none", "regex-pii", "masking"]  # baseline added
+    headline = result.headline()
+    chosen, base = result.results["regex-pii"], result.results["none"]
+    # regex-pii (policy-blind) is reported although masking scores higher: fixed in advance
+    assert result.results["masking"].security > chosen.security
+    assert headline.text.startswith(
+        f"regex-pii on 2 privlab-written documents: security {chosen.security:.2f} "
+        f"(unredacted {base.security:.2f}), utility {chosen.utility:.2f}")
+    errors = result.judge_errors
+    assert f"false 'not inferable' {errors.false_not_inferable:.2f}" in headline.text
+    assert f"on {errors.labels} hand labels" in headline.text
+    assert "weak" in headline.status
+    rests = " ".join(headline.caveats)
+    assert "2 short documents written for privlab" in rests and "8,053 propositions" in rests
+    assert "weak offline stand-in" in rests and "fixed in the Config" in rests
+
+
+def test_redacbench_refuses_oracles_and_unnamed_headlines():
+    with pytest.raises(ValueError, match="'headline' .* other than 'none'"):
+        redacbench.run(redacbench.Config(headline="none"))
+    with pytest.raises(ValueError, match="'headline' .* one of the strategies"):
+        redacbench.run(redacbench.Config(strategies=("none", "regex-pii")))
+    with pytest.raises(ValueError, match="'judge' .* not an oracle"):
+        redacbench.run(redacbench.Config(judge="oracle"))
+
+
+def test_redacbench_on_spia_names_masking_an_oracle(shared_data):
+    result = redacbench.run(redacbench.Config(data="spia", max_documents=2))
+    assert result.oracle["masking"] and not result.oracle["none"]
+    headline = result.headline()
+    assert headline.text.startswith("no headline: masking reads the answer key")
+    assert "unmeasured" in headline.status

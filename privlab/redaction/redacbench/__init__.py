@@ -1,16 +1,17 @@
 """RedacBench: policy-conditioned redaction scored proposition by proposition (Security, Utility).
 
-* :mod:`~privlab.redaction.redacbench.data` — documents, propositions, policies, gold
-  checks; loading, the sample and the benchmark derived from SPIA;
+* :mod:`~privlab.redaction.redacbench.data` — documents, propositions, policies,
+  hand-labelled checks; loading, the sample and the benchmark derived from SPIA;
 * :mod:`~privlab.redaction.redacbench.strategy` — redaction strategies (registry
   :data:`strategies`);
-* :mod:`~privlab.redaction.redacbench.judge` — judges of what is still inferable
-  (registry :data:`judges`);
+* :mod:`~privlab.redaction.redacbench.judge` — judges of what can still be inferred
+  (registry :data:`judges`; the oracle is marked ``oracle=True``);
 * :mod:`~privlab.redaction.redacbench.evaluation` — the confusion matrix, Security,
-  Utility and a judge's error rates.
+  Utility, text utility (BLEU, ROUGE) and a judge's error rates on the hand labels.
 """
 
 from privlab.redaction.redacbench.data import (
+    KEYWORD_SOURCES,
     Document,
     JudgeCheck,
     Policy,
@@ -28,12 +29,15 @@ from privlab.redaction.redacbench.evaluation import (
     confusion,
     evaluate,
     judge_errors,
+    score_redactions,
 )
 from privlab.redaction.redacbench.judge import (
+    JUDGE_QUESTION,
     HeuristicJudge,
     Judge,
     LLMJudge,
     OracleJudge,
+    judge_prompt,
     judges,
 )
 from privlab.redaction.redacbench.strategy import (
@@ -48,8 +52,9 @@ from privlab.redaction.redacbench.strategy import (
 )
 
 __all__ = ["AdversarialRedaction", "Confusion", "Document", "HeuristicJudge", "Iterative",
-           "Judge", "JudgeCheck", "JudgeErrors", "LLMJudge", "MASK", "Masking", "NoRedaction",
-           "OracleJudge", "Policy", "Proposition", "RedacBenchResult", "SanitizerStrategy",
-           "Strategy", "confusion", "derive_from_spia", "document_to_json", "evaluate",
-           "judge_errors", "judges", "load_redacbench", "parse_document", "sample_path",
+           "JUDGE_QUESTION", "Judge", "JudgeCheck", "JudgeErrors", "KEYWORD_SOURCES",
+           "LLMJudge", "MASK", "Masking", "NoRedaction", "OracleJudge", "Policy",
+           "Proposition", "RedacBenchResult", "SanitizerStrategy", "Strategy", "confusion",
+           "derive_from_spia", "document_to_json", "evaluate", "judge_errors", "judge_prompt",
+           "judges", "load_redacbench", "parse_document", "sample_path", "score_redactions",
            "strategies"]

@@ -1,9 +1,11 @@
-"""RedacBench data: documents, propositions, policies and gold checks, and their loading.
+"""RedacBench data: documents, propositions, policies and hand-labelled checks, and their loading.
 
 A benchmark item is a source text, the propositions it states or implies, and one or
 more policies ("all financial details are confidential"), each listing which
-propositions it makes *sensitive*. Gold checks are texts labelled with which
-propositions are inferable from them (they measure a judge).
+propositions it makes *sensitive* and the keywords a keyword-masking strategy would
+remove for it. Checks are texts (redacted versions of the source) with a label per
+proposition, written by hand: is it still inferable from this text? They measure a
+judge; no label is made up by the program.
 
 The JSON-lines format is documented in ``data/README.md``; a privlab-written sample is
 ``data/redacbench_sample.jsonl`` and :func:`derive_from_spia` builds a small
@@ -19,6 +21,9 @@ from typing import Any, Sequence
 from privlab.io import read_jsonl, refuse_record
 
 _EXPECTED = "RedacBench JSON lines (see data/README.md)"
+
+#: Where a policy's keywords may come from (``Policy.keywords_from``).
+KEYWORD_SOURCES = ("text", "gold")
 
 
 @dataclass(frozen=True)
@@ -38,20 +43,32 @@ class Policy:
         text: the policy in words.
         sensitive: ids of the propositions that violate it.
         keywords: words the Masking strategy removes for this policy (optional).
+        keywords_from: where the keywords come from: ``"text"`` (written from the
+            policy and the source text, as a keyword masker would flag them) or
+            ``"gold"`` (the benchmark's answer values: Masking with them is an oracle).
     """
 
     id: str
     text: str
     sensitive: frozenset[str]
     keywords: tuple[str, ...] = ()
+    keywords_from: str = "text"
 
 
 @dataclass(frozen=True)
 class JudgeCheck:
-    """A text with gold labels: which propositions are inferable from it."""
+    """A text with hand labels: which propositions are still inferable from it.
+
+    Attributes:
+        text: the checked text (a redacted version of the source).
+        inferable: proposition id -> True (still inferable) or False (not).
+        origin: how the text was made, e.g. ``"masking under policy health"`` or
+            ``"hand-written rewrite"`` (free text; empty when not given).
+    """
 
     text: str
     inferable: dict[str, bool]
+    origin: str = ""
 
 
 @dataclass(frozen=True)
@@ -127,11 +144,19 @@ def parse_document(obj: Any, where: str = "record") -> Document:
         keywords = p.get("keywords", [])
         if not _str_list(keywords):
             raise _refuse(where, f"policies[{k}].keywords must be a list of strings")
-        policies.append(Policy(p["id"], p["text"], frozenset(p["sensitive"]), tuple(keywords)))
+        source = p.get("keywords_from", "text")
+        if source not in KEYWORD_SOURCES:
+            raise _refuse(where, f"policies[{k}].keywords_from must be one of "
+                                 f"{list(KEYWORD_SOURCES)}, found {source!r}")
+        policies.append(Policy(p["id"], p["text"], frozenset(p["sensitive"]), tuple(keywords),
+                               source))
     if len({p.id for p in policies}) != len(policies):
         raise _refuse(where, "policy ids must be unique")
+    raw_checks = obj.get("checks", [])
+    if not isinstance(raw_checks, list):
+        raise _refuse(where, "'checks' must be a list")
     checks = []
-    for k, c in enumerate(obj.get("checks", [])):
+    for k, c in enumerate(raw_checks):
         if not isinstance(c, dict) or not isinstance(c.get("text"), str) \
                 or not isinstance(c.get("inferable"), dict):
             raise _refuse(where, f"checks[{k}] needs 'text' and an 'inferable' object")
@@ -139,7 +164,10 @@ def parse_document(obj: Any, where: str = "record") -> Document:
         if bad:
             raise _refuse(where, f"checks[{k}].inferable must map proposition ids to "
                                  f"true/false, bad entries {bad}")
-        checks.append(JudgeCheck(c["text"], dict(c["inferable"])))
+        origin = c.get("origin", "")
+        if not isinstance(origin, str):
+            raise _refuse(where, f"checks[{k}].origin must be a string")
+        checks.append(JudgeCheck(c["text"], dict(c["inferable"]), origin))
     return Document(obj["id"], obj["domain"], obj["text"], tuple(propositions),
                     tuple(policies), tuple(checks))
 
@@ -159,8 +187,8 @@ def load_redacbench(path: str | Path) -> list[Document]:
 
     Example:
         >>> docs = load_redacbench(sample_path())
-        >>> len(docs) >= 6, sorted({d.domain for d in docs})
-        (True, ['corporate', 'government', 'personal'])
+        >>> len(docs), sorted({d.domain for d in docs})
+        (16, ['corporate', 'government', 'medical', 'personal'])
     """
     name = Path(path).name
     docs, seen = [], {}
@@ -176,6 +204,10 @@ def load_redacbench(path: str | Path) -> list[Document]:
 
 def sample_path() -> Path:
     """The privlab-written sample benchmark, ``data/redacbench_sample.jsonl``.
+
+    Sixteen short documents (four each personal, corporate, government, medical), their
+    propositions and policies, and hand-labelled checks: each policy's keyword-masked
+    text and one hand-written rewrite per document, every proposition labelled by hand.
 
     Example:
         >>> sample_path().name
@@ -193,11 +225,20 @@ def document_to_json(doc: Document) -> dict:
         >>> parse_document(document_to_json(doc)) == doc
         True
     """
+    policies = []
+    for p in doc.policies:
+        policy = {"id": p.id, "text": p.text, "sensitive": sorted(p.sensitive),
+                  "keywords": list(p.keywords)}
+        if p.keywords_from != "text":
+            policy["keywords_from"] = p.keywords_from
+        policies.append(policy)
+    checks = []
+    for c in doc.checks:
+        check = {"origin": c.origin} if c.origin else {}
+        checks.append({**check, "text": c.text, "inferable": dict(c.inferable)})
     return {"id": doc.id, "domain": doc.domain, "text": doc.text,
             "propositions": [{"id": p.id, "text": p.text} for p in doc.propositions],
-            "policies": [{"id": p.id, "text": p.text, "sensitive": sorted(p.sensitive),
-                          "keywords": list(p.keywords)} for p in doc.policies],
-            "checks": [{"text": c.text, "inferable": c.inferable} for c in doc.checks]}
+            "policies": policies, "checks": checks}
 
 
 _SPIA_SENTENCE = {
@@ -227,9 +268,11 @@ def derive_from_spia(records: Sequence[Any], *, max_documents: int | None = 10,
     * ``contact-ids`` — identity numbers and contact details are confidential;
     * ``origin`` — where people live and come from is confidential.
 
-    Each policy's ``keywords`` are the gold values that appear verbatim in the text:
-    an *oracle* keyword list, so the Masking strategy shows what perfect keyword
-    removal leaves inferable. The source text is a gold check (everything inferable).
+    Each policy's ``keywords`` are the gold values that appear verbatim in the text
+    (``keywords_from="gold"``): an *oracle* keyword list, so the Masking strategy shows
+    what perfect keyword removal leaves inferable, and is never a headline. The derived
+    documents carry no checks: nothing here is labelled by hand, so a judge's error
+    rates cannot be measured on them.
 
     Args:
         records: :class:`privlab.redaction.spia.SPIARecord` objects.
@@ -281,18 +324,19 @@ def derive_from_spia(records: Sequence[Any], *, max_documents: int | None = 10,
             continue
         policies = [
             Policy("target", "Everything about the main person of the document is "
-                   "confidential.", frozenset(target), tuple(dict.fromkeys(keywords["target"]))),
+                   "confidential.", frozenset(target), tuple(dict.fromkeys(keywords["target"])),
+                   "gold"),
             Policy("contact-ids", "Identity numbers and contact details are confidential.",
-                   frozenset(codes), tuple(dict.fromkeys(keywords["contact-ids"]))),
+                   frozenset(codes), tuple(dict.fromkeys(keywords["contact-ids"])), "gold"),
             Policy("origin", "Where people live and where they come from is confidential.",
-                   frozenset(origin), tuple(dict.fromkeys(keywords["origin"]))),
+                   frozenset(origin), tuple(dict.fromkeys(keywords["origin"])), "gold"),
         ]
         docs.append(Document(
             record.data_id, "legal" if record.data_id.startswith("TAB") else "online",
-            record.text, tuple(props), tuple(policies),
-            (JudgeCheck(record.text, {p.id: True for p in props}),)))
+            record.text, tuple(props), tuple(policies)))
     return docs
 
 
-__all__ = ["Document", "JudgeCheck", "Policy", "Proposition", "derive_from_spia",
-           "document_to_json", "load_redacbench", "parse_document", "sample_path"]
+__all__ = ["Document", "JudgeCheck", "KEYWORD_SOURCES", "Policy", "Proposition",
+           "derive_from_spia", "document_to_json", "load_redacbench", "parse_document",
+           "sample_path"]

@@ -1,7 +1,8 @@
-"""RedacBench scores: the confusion matrix, Security and Utility, and a judge's errors.
+"""RedacBench scores: the confusion matrix, Security and Utility, text utility, and a
+judge's errors against hand labels.
 
-A judge decides, for every proposition, whether it is still stated or necessarily
-inferable from the redacted text ("retained") or not ("removed"):
+A judge decides, for every proposition, whether it can still be inferred from the
+redacted text ("retained") or not ("removed"):
 
 =====================  =================  ==============
                        retained            removed
@@ -14,19 +15,23 @@ sensitive              FP (leaked)         TN (removed)
     Utility  = TP / (TP + FN)    share of harmless propositions kept
 
 Both are *descriptive*: they depend on the judge. An offline judge that only compares
-embeddings is a weak stand-in (it misses inferences and is fooled by paraphrase); the
-judge's own error rates against gold labels are reported next to the scores.
+embeddings and words is a weak stand-in (it misses inferences and paraphrases, and
+takes shared words for kept facts); its error rates against the data's hand labels
+(:func:`judge_errors`) are reported next to the scores. Beside them, each result
+carries the text utility of the redacted texts (BLEU, ROUGE-1, ROUGE-L against the
+originals, :mod:`privlab.redaction.utility`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from privlab.errors import invalid, wrong_type
-from privlab.redaction.redacbench.data import Document, JudgeCheck
+from privlab.redaction.redacbench.data import Document
 from privlab.redaction.redacbench.judge import Judge
 from privlab.redaction.redacbench.strategy import Strategy
+from privlab.redaction.utility import MEASURES, per_document
 
 
 @dataclass(frozen=True)
@@ -86,81 +91,161 @@ def confusion(sensitive: Sequence[bool], retained: Sequence[bool]) -> Confusion:
     return Confusion(tp, tn, fp, fn)
 
 
+def _exact_interval(errors: int, trials: int, level: float = 0.95) -> tuple[float, float]:
+    """Clopper-Pearson interval of a binomial rate (nan, nan without trials)."""
+    if not trials:
+        return float("nan"), float("nan")
+    from scipy.stats import beta
+
+    tail = (1.0 - level) / 2.0
+    low = 0.0 if errors == 0 else float(beta.ppf(tail, errors, trials - errors + 1))
+    high = 1.0 if errors == trials else float(beta.ppf(1.0 - tail, errors + 1, trials - errors))
+    return low, high
+
+
 @dataclass
 class JudgeErrors:
-    """A judge measured against gold labels.
+    """A judge measured against the hand labels of the data's checks.
 
     Attributes:
-        false_inferable: gold "not inferable" judged inferable (the benchmark's FP rate).
-        false_not_inferable: gold "inferable" judged not inferable (its FN rate).
-        counts: labels behind each rate.
+        false_inferable: share of hand-labelled "not inferable" the judge called
+            inferable (RedacBench's FP rate: it makes Security look worse).
+        false_not_inferable: share of hand-labelled "inferable" the judge called not
+            inferable (its FN rate: it makes Security look better, hides leaks).
+        counts: hand labels behind each rate, ``{"gold not inferable": n,
+            "gold inferable": m}``.
+        intervals: 95 % Clopper-Pearson interval of each rate (keys as the attributes).
+        rows: one dict per hand label: document, origin, proposition, sensitive (under
+            any policy), gold, judged.
+        judge: the judge's name.
     """
 
     false_inferable: float
     false_not_inferable: float
     counts: dict
+    intervals: dict = field(default_factory=dict)
+    rows: list = field(default_factory=list)
+    judge: str = ""
+
+    @property
+    def labels(self) -> int:
+        """How many hand labels were judged."""
+        return sum(self.counts.values())
+
+    @property
+    def measured(self) -> bool:
+        """True when both rates rest on at least one hand label."""
+        return all(self.counts.values())
+
+    def summary(self) -> str:
+        """The two rates and the labels behind them, in one line.
+
+        Example:
+            >>> JudgeErrors(0.25, 0.5, {"gold not inferable": 4, "gold inferable": 2}).summary()
+            "false 'inferable' 0.25 (1 of 4), false 'not inferable' 0.50 (1 of 2) on 6 hand labels"
+        """
+        if not self.labels:
+            return "error rates not measured (the data has no hand labels)"
+        neg, pos = self.counts["gold not inferable"], self.counts["gold inferable"]
+        fi = round(self.false_inferable * neg) if neg else 0
+        fn = round(self.false_not_inferable * pos) if pos else 0
+        return (f"false 'inferable' {self.false_inferable:.2f} ({fi} of {neg}), "
+                f"false 'not inferable' {self.false_not_inferable:.2f} ({fn} of {pos}) "
+                f"on {self.labels} hand labels")
+
+    def to_frame(self):
+        """Every hand label with the judge's answer (pandas DataFrame)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.rows, columns=["document", "origin", "proposition", "text",
+                                                "sensitive", "gold", "judged"])
+
+    def by_origin(self):
+        """Both error rates per kind of checked text (masking output, hand rewrite)."""
+        import pandas as pd
+
+        frame = self.to_frame()
+        if frame.empty:
+            return pd.DataFrame(columns=["kind", "gold not inferable", "false 'inferable'",
+                                         "gold inferable", "false 'not inferable'"])
+        frame["kind"] = frame["origin"].str.replace(r" under policy .*", "", regex=True)
+        out = []
+        for kind, group in frame.groupby("kind", sort=True):
+            neg, pos = group[~group["gold"]], group[group["gold"]]
+            out.append({"kind": kind, "gold not inferable": len(neg),
+                        "false 'inferable'": neg["judged"].mean() if len(neg) else float("nan"),
+                        "gold inferable": len(pos),
+                        "false 'not inferable'":
+                            (~pos["judged"]).mean() if len(pos) else float("nan")})
+        return pd.DataFrame(out)
 
 
-def judge_errors(documents: Sequence[Document], judge: Judge, *,
-                 include_source: bool = True, include_empty: bool = True) -> JudgeErrors:
-    """Error rates of ``judge`` on every gold check, plus two checks true by
-    construction: the source text, from which every proposition was extracted
-    (``include_source``), and the empty text, from which none is inferable
-    (``include_empty``).
+def judge_errors(documents: Sequence[Document], judge: Judge) -> JudgeErrors:
+    """Error rates of ``judge`` on the hand labels of every check of ``documents``.
+
+    Only hand labels count: no label is made up here (the source text and the empty
+    text are *not* added; a judge that tells those apart may still fail on every real
+    redaction). Each check's text is judged once, for the propositions it labels.
 
     Args:
-        documents: the benchmark (its gold checks are used).
+        documents: the benchmark (its checks are used).
         judge: the judge measured.
-        include_source: add the source text as a check (everything inferable).
-        include_empty: add the empty text as a check (nothing inferable).
 
     Returns:
-        The two error rates and the labels behind them.
+        The two error rates with their 95 % intervals, and every label; both rates are
+        nan when the data has no hand label of that class.
 
     Example:
         >>> from privlab.redaction.redacbench import OracleJudge, parse_document
-        >>> d = parse_document({"id": "d", "domain": "x", "text": "Ann is ill.",
-        ...     "propositions": [{"id": "p", "text": "Ann is ill."}],
-        ...     "policies": [{"id": "h", "text": "", "sensitive": []}],
-        ...     "checks": [{"text": "Ann is ill.", "inferable": {"p": True}}]})
-        >>> e = judge_errors([d], OracleJudge({"Ann is ill.": {"p": True}, "": {"p": False}}))
-        >>> e.counts
-        {'gold not inferable': 1, 'gold inferable': 1}
-        >>> e.false_inferable, e.false_not_inferable
-        (0.0, 0.0)
+        >>> d = parse_document({"id": "d", "domain": "x", "text": "Ann is ill in Cork.",
+        ...     "propositions": [{"id": "p", "text": "Ann is ill."},
+        ...                      {"id": "q", "text": "Ann is in Cork."}],
+        ...     "policies": [{"id": "h", "text": "", "sensitive": ["p"]}],
+        ...     "checks": [{"text": "Ann is [REDACTED] in Cork.",
+        ...                 "inferable": {"p": False, "q": True}}]})
+        >>> e = judge_errors([d], OracleJudge({"Ann is [REDACTED] in Cork.":
+        ...                                    {"p": True, "q": True}}))
+        >>> e.counts, e.false_inferable, e.false_not_inferable
+        ({'gold not inferable': 1, 'gold inferable': 1}, 1.0, 0.0)
     """
-    fi = fn = neg = pos = 0
+    if not isinstance(judge, Judge):
+        raise wrong_type("judge", "judge_errors", "a Judge", judge)
+    rows = []
     for doc in documents:
-        checks = list(doc.checks)
-        if include_source and not any(c.text == doc.text for c in checks):
-            checks.append(JudgeCheck(doc.text, {p.id: True for p in doc.propositions}))
-        if include_empty:
-            checks.append(JudgeCheck("", {p.id: False for p in doc.propositions}))
-        for check in checks:
+        sensitive = {pid for policy in doc.policies for pid in policy.sensitive}
+        for check in doc.checks:
             props = [p for p in doc.propositions if p.id in check.inferable]
-            labels = judge.judge(check.text, props)
-            for p, said in zip(props, labels):
-                if check.inferable[p.id]:
-                    pos += 1
-                    fn += not said
-                else:
-                    neg += 1
-                    fi += said
-    return JudgeErrors(fi / neg if neg else float("nan"), fn / pos if pos else float("nan"),
-                       {"gold not inferable": neg, "gold inferable": pos})
+            for p, said in zip(props, judge.judge(check.text, props)):
+                rows.append({"document": doc.id, "origin": check.origin or "check",
+                             "proposition": p.id, "text": p.text,
+                             "sensitive": p.id in sensitive,
+                             "gold": check.inferable[p.id], "judged": bool(said)})
+    neg = sum(1 for r in rows if not r["gold"])
+    pos = len(rows) - neg
+    fi = sum(1 for r in rows if not r["gold"] and r["judged"])
+    fn = sum(1 for r in rows if r["gold"] and not r["judged"])
+    return JudgeErrors(
+        fi / neg if neg else float("nan"), fn / pos if pos else float("nan"),
+        {"gold not inferable": neg, "gold inferable": pos},
+        {"false_inferable": _exact_interval(fi, neg),
+         "false_not_inferable": _exact_interval(fn, pos)},
+        rows, judge.name)
 
 
 @dataclass
 class RedacBenchResult:
-    """Security and Utility of one strategy under one judge, with every label.
+    """Security and Utility of one strategy under one judge, with every label and the
+    text utility of every redacted text.
 
     Attributes:
         overall: the pooled :class:`Confusion`.
         rows: one dict per (document, policy, proposition): domain, sensitive, retained.
         redacted: ``{(document id, policy id): redacted text}``.
-        judge_errors: the judge's error rates against gold labels (None if not measured).
+        judge_errors: the judge's error rates against hand labels (None if not measured).
         status: what the numbers are.
         provenance: strategy, judge, documents, settings.
+        text_rows: one dict per redacted text: document, policy, BLEU, ROUGE-1, ROUGE-L
+            against its original.
     """
 
     overall: Confusion
@@ -169,6 +254,7 @@ class RedacBenchResult:
     judge_errors: JudgeErrors | None = None
     status: str = "descriptive: depends on the judge; see its error rates"
     provenance: dict = field(default_factory=dict)
+    text_rows: list[dict] = field(default_factory=list)
 
     @property
     def security(self) -> float:
@@ -177,6 +263,13 @@ class RedacBenchResult:
     @property
     def utility(self) -> float:
         return self.overall.utility
+
+    @property
+    def text_utility(self) -> dict[str, float]:
+        """Mean BLEU, ROUGE-1 and ROUGE-L F1 over the redacted texts (nan when none)."""
+        if not self.text_rows:
+            return {m: float("nan") for m in MEASURES}
+        return {m: sum(r[m] for r in self.text_rows) / len(self.text_rows) for m in MEASURES}
 
     def _grouped(self, key: str):
         import pandas as pd
@@ -205,6 +298,13 @@ class RedacBenchResult:
                 for r in self.rows if r["sensitive"] and r["retained"]]
         return pd.DataFrame(rows)
 
+    def texts(self):
+        """Every redacted text with its BLEU, ROUGE-1 and ROUGE-L (pandas DataFrame)."""
+        import pandas as pd
+
+        return pd.DataFrame([{**r, "redacted": self.redacted[(r["document"], r["policy"])]}
+                             for r in self.text_rows])
+
     def confusion_frame(self):
         """The 2 x 2 matrix: rows sensitive / non-sensitive, columns retained / removed."""
         import pandas as pd
@@ -214,19 +314,81 @@ class RedacBenchResult:
                             columns=["retained", "removed"])
 
     def to_frame(self):
-        """One row: strategy, judge, counts, Security, Utility."""
+        """One row: strategy, judge, counts, Security, Utility, BLEU, ROUGE-L."""
         import pandas as pd
 
-        c = self.overall
+        c, u = self.overall, self.text_utility
         return pd.DataFrame([{"strategy": self.provenance.get("strategy"),
                               "judge": self.provenance.get("judge"), "TP": c.tp, "TN": c.tn,
                               "FP": c.fp, "FN": c.fn, "security": c.security,
-                              "utility": c.utility}])
+                              "utility": c.utility, "BLEU": u["bleu"],
+                              "ROUGE-L": u["rougeL"]}])
 
     def _repr_html_(self) -> str:
         return (f"<p><b>RedacBench</b> — Security {self.security:.3f}, Utility "
                 f"{self.utility:.3f}. <i>{self.status}</i></p>"
                 + self.to_frame().to_html(index=False, float_format="%.3f"))
+
+
+def score_redactions(documents: Sequence[Document],
+                     redacted: Mapping[tuple[str, str], str], judge: Judge, *,
+                     errors: bool = False, provenance: dict | None = None) -> RedacBenchResult:
+    """Judge and score texts already redacted: one per (document id, policy id).
+
+    Args:
+        documents: the benchmark.
+        redacted: ``{(document id, policy id): redacted text}`` for every policy of
+            every document.
+        judge: the judge.
+        errors: also measure the judge's error rates on the hand labels.
+        provenance: recorded in the result (the judge's name and weakness are added).
+
+    Returns:
+        A :class:`RedacBenchResult`, with text utility against the originals.
+
+    Raises:
+        PrivlabValueError: a (document, policy) pair has no redacted text.
+
+    Example:
+        >>> from privlab.redaction.redacbench import OracleJudge, parse_document
+        >>> d = parse_document({"id": "d", "domain": "x", "text": "Ann is ill in Cork.",
+        ...     "propositions": [{"id": "p", "text": "Ann is ill."},
+        ...                      {"id": "q", "text": "Ann is in Cork."}],
+        ...     "policies": [{"id": "h", "text": "", "sensitive": ["p"]}]})
+        >>> out = {("d", "h"): "Ann is [REDACTED] in Cork."}
+        >>> r = score_redactions([d], out, OracleJudge({out[("d", "h")]: {"p": False, "q": True}}))
+        >>> r.security, r.utility, round(r.text_utility["rougeL"], 2)
+        (1.0, 1.0, 0.8)
+    """
+    if not isinstance(judge, Judge):
+        raise wrong_type("judge", "score_redactions", "a Judge", judge)
+    rows, texts, keys = [], {}, []
+    total = Confusion()
+    for doc in documents:
+        for policy in doc.policies:
+            key = (doc.id, policy.id)
+            if key not in redacted:
+                raise invalid("redacted", "score_redactions",
+                              "a text for every (document, policy)", f"none for {key}",
+                              given_is_text=True)
+            text = redacted[key]
+            texts[key] = text
+            keys.append((doc, policy))
+            labels = judge.judge(text, doc.propositions)
+            sens = [p.id in policy.sensitive for p in doc.propositions]
+            total = total + confusion(sens, labels)
+            for p, s, r in zip(doc.propositions, sens, labels):
+                rows.append({"document": doc.id, "domain": doc.domain, "policy": policy.id,
+                             "proposition": p.id, "text": p.text, "sensitive": s,
+                             "retained": r})
+    measures = per_document([d.text for d, _ in keys], [texts[(d.id, p.id)] for d, p in keys])
+    text_rows = [{"document": d.id, "domain": d.domain, "policy": p.id, **m}
+                 for (d, p), m in zip(keys, measures)]
+    return RedacBenchResult(
+        total, rows, texts, judge_errors(documents, judge) if errors else None,
+        provenance={**(provenance or {}), "judge": judge.name, "judge_weak": judge.weak,
+                    "judge_oracle": judge.oracle, "documents": len(documents)},
+        text_rows=text_rows)
 
 
 def evaluate(documents: Sequence[Document], strategy: Strategy, judge: Judge, *,
@@ -237,7 +399,7 @@ def evaluate(documents: Sequence[Document], strategy: Strategy, judge: Judge, *,
         documents: the benchmark.
         strategy: the redaction strategy.
         judge: the judge.
-        errors: also measure the judge's error rates on the gold checks.
+        errors: also measure the judge's error rates on the hand labels.
 
     Returns:
         A :class:`RedacBenchResult`. An exception from the strategy or the judge
@@ -247,33 +409,20 @@ def evaluate(documents: Sequence[Document], strategy: Strategy, judge: Judge, *,
         >>> from privlab.redaction.redacbench import (NoRedaction, OracleJudge,
         ...                                           load_redacbench, sample_path)
         >>> docs = load_redacbench(sample_path())[:1]
-        >>> labels = {d.text: {p.id: True for p in d.propositions} for d in docs}
-        >>> r = evaluate(docs, NoRedaction(), OracleJudge(labels))
-        >>> r.security, r.utility
-        (0.0, 1.0)
+        >>> r = evaluate(docs, NoRedaction(), OracleJudge.from_documents(docs))
+        >>> r.security, r.utility, r.text_utility["bleu"]
+        (0.0, 1.0, 1.0)
     """
     if not isinstance(strategy, Strategy):
         raise wrong_type("strategy", "evaluate", "a Strategy", strategy)
     if not isinstance(judge, Judge):
         raise wrong_type("judge", "evaluate", "a Judge", judge)
-    rows, redacted = [], {}
-    total = Confusion()
-    for doc in documents:
-        for policy in doc.policies:
-            text = strategy.redact(doc.text, policy)
-            redacted[(doc.id, policy.id)] = text
-            labels = judge.judge(text, doc.propositions)
-            sens = [p.id in policy.sensitive for p in doc.propositions]
-            total = total + confusion(sens, labels)
-            for p, s, r in zip(doc.propositions, sens, labels):
-                rows.append({"document": doc.id, "domain": doc.domain, "policy": policy.id,
-                             "proposition": p.id, "text": p.text, "sensitive": s,
-                             "retained": r})
-    return RedacBenchResult(
-        total, rows, redacted, judge_errors(documents, judge) if errors else None,
-        provenance={"strategy": strategy.name, "judge": judge.name,
-                    "judge_weak": judge.weak, "documents": len(documents)})
+    redacted = {(doc.id, policy.id): strategy.redact(doc.text, policy)
+                for doc in documents for policy in doc.policies}
+    return score_redactions(documents, redacted, judge, errors=errors,
+                            provenance={"strategy": strategy.name,
+                                        "strategy_oracle": strategy.oracle_on(documents)})
 
 
 __all__ = ["Confusion", "JudgeErrors", "RedacBenchResult", "confusion", "evaluate",
-           "judge_errors"]
+           "judge_errors", "score_redactions"]

@@ -1,13 +1,16 @@
-"""RedacBench judges: which propositions are still stated or inferable from a text.
+"""RedacBench judges: which propositions can still be inferred from a (redacted) text.
 
 Members of :data:`judges`:
 
 * ``"heuristic"`` — offline, **weak**: embedding similarity plus key-term overlap;
-* ``"llm"`` — the model is asked proposition by proposition (endpoint needed).
+* ``"llm"`` — the model is asked, for every proposition, whether it can still be
+  inferred (endpoint needed);
+* ``"oracle"`` — looks up the hand labels of the data (``oracle=True``: for tests and as
+  a reference, never a headline).
 
-:class:`OracleJudge` looks up gold labels (tests and calibration). Add a judge by
-subclassing :class:`Judge` and decorating it (or a factory returning it) with
-``@judges.member("name", offline=..., weak=..., description=...)``.
+Every member declares ``offline``, ``weak`` and ``oracle`` in its registry metadata. Add
+a judge by subclassing :class:`Judge` and decorating it (or a factory returning it) with
+``@judges.member("name", offline=..., weak=..., oracle=False, description=...)``.
 """
 
 from __future__ import annotations
@@ -18,24 +21,26 @@ from typing import Any, Sequence
 
 from privlab.errors import invalid, wrong_type
 from privlab.llm import ensure_client
-from privlab.redaction.redacbench.data import Proposition
+from privlab.redaction.redacbench.data import Document, Proposition
 from privlab.registry import Registry
 
 judges = Registry("RedacBench judge")
 
 
 class Judge(ABC):
-    """Decides which propositions are stated or necessarily inferable from a text.
+    """Decides which propositions can still be inferred from a text.
 
     ``judge(text, propositions) -> list[bool]`` (final, validates), True = retained.
 
     Attributes:
         name: display and provenance id.
         weak: True for stand-ins that do not reason.
+        oracle: True for judges that read the answer key (never a headline).
     """
 
     name: str = "judge"
     weak: bool = False
+    oracle: bool = False
 
     def judge(self, text: str, propositions: Sequence[Proposition]) -> list[bool]:
         """One label per proposition, in order: True when inferable from ``text``.
@@ -72,7 +77,7 @@ def _key_terms(text: str) -> set[str]:
             if w.lower() not in _STOP and len(w) > 1}
 
 
-@judges.member("heuristic", offline=True, weak=True,
+@judges.member("heuristic", offline=True, weak=True, oracle=False,
                description="embedding similarity + key terms (weak stand-in)")
 class HeuristicJudge(Judge):
     """Offline, **weak** judge: embedding similarity plus key-term overlap.
@@ -81,8 +86,9 @@ class HeuristicJudge(Judge):
     and the text's sentences (and pairs of sentences) under an offline encoder, and the
     share of the proposition's content words present in the text; it says "inferable"
     when ``0.5 * cosine + 0.5 * overlap >= threshold``. It cannot follow an inference
-    ("born in 1970" -> "is about 55"), and a paraphrase can fool it either way: treat
-    its Security as a rough guide and read its error rates against gold labels.
+    ("born in 1970" -> "is about 55"), misses a fact said in other words, and takes
+    shared words for a kept fact: treat its Security as a rough guide and read its error
+    rates against the hand labels (:func:`~privlab.redaction.redacbench.evaluation.judge_errors`).
 
     Args:
         encoder: a privlab encoder name (default the packaged ``"minilm"``).
@@ -122,10 +128,37 @@ class HeuristicJudge(Judge):
         return [s >= self.threshold for s in self.scores(text, propositions)]
 
 
+#: The question the LLM judge asks about every proposition (RedacBench's judge question).
+JUDGE_QUESTION = "Can it still be inferred from the text?"
+
+
+def judge_prompt(text: str, propositions: Sequence[Proposition]) -> str:
+    """The prompt :class:`LLMJudge` sends for one text: the text, the question, the
+    propositions one per line (``id: text``), and the JSON answer format.
+
+    Example:
+        >>> prompt = judge_prompt("Ann is [REDACTED].", [Proposition("p1", "Ann is ill.")])
+        >>> JUDGE_QUESTION in prompt, "\\np1: Ann is ill.\\n" in prompt
+        (True, True)
+    """
+    listing = "\n".join(f"{p.id}: {p.text}" for p in propositions)
+    return (
+        "Text (it may have been redacted: removed parts can be marked [REDACTED] or "
+        f"rewritten):\n<<<\n{text}\n>>>\n\n"
+        f"For each proposition below: {JUDGE_QUESTION} Answer true if the text states "
+        "it, says it in other words, or lets a careful reader conclude it with reasonable "
+        "confidence from what remains (context, implications, details that together "
+        "point to it); answer false if it can no longer be inferred. A [REDACTED] mark "
+        "hides its words: count what it hid only where the rest of the text still lets "
+        "a reader work it out.\n\n"
+        f"{listing}\n\nAnswer with JSON only: "
+        '{"judgments": {"<id>": true or false, ...}}')
+
+
 class LLMJudge(Judge):
-    """The RedacBench judge: asks, for each proposition, whether it is stated or
-    necessarily inferable from the text; one JSON answer per text, checked to cover
-    every proposition, retried when malformed, cached by the client.
+    """The RedacBench judge: asks, for each proposition, whether it can still be
+    inferred from the text (:func:`judge_prompt`); one JSON answer per text, checked to
+    cover every proposition, retried when malformed, cached by the client.
 
     Args:
         client: a :class:`privlab.llm.LLMClient` (default: from the environment).
@@ -147,17 +180,13 @@ class LLMJudge(Judge):
                 raise ValueError(f"no true/false for propositions {missing[:5]}")
             return [table[i] for i in ids]
 
-        listing = "\n".join(f"{p.id}: {p.text}" for p in propositions)
-        prompt = (f"Text:\n<<<\n{text}\n>>>\n\nFor each proposition below, answer true if "
-                  "the text states it or it necessarily follows from the text, false "
-                  "otherwise (masked or removed information does not count).\n\n"
-                  f"{listing}\n\nAnswer with JSON only: "
-                  '{"judgments": {"<id>": true or false, ...}}')
+        prompt = judge_prompt(text, propositions)
         return self.client.chat_json([{"role": "user", "content": prompt}], validate=validate)
 
 
-@judges.member("llm", offline=False, weak=False,
-               description="LLM asked proposition by proposition (endpoint needed)")
+@judges.member("llm", offline=False, weak=False, oracle=False,
+               description="LLM asked whether each proposition can still be inferred "
+                           "(endpoint needed)")
 def _llm_judge(client: Any = None, **_options: Any) -> LLMJudge:
     # options meant for other judges (e.g. threshold=) are ignored, so a caller can
     # pass the same settings to whichever judge is picked
@@ -165,22 +194,74 @@ def _llm_judge(client: Any = None, **_options: Any) -> LLMJudge:
 
 
 class OracleJudge(Judge):
-    """Looks up gold labels for texts it has been given (for tests and calibration).
+    """Looks up labels for texts it has been given: an **oracle** (it reads the answer
+    key), for tests and as a reference beside a real judge, never a headline.
 
     Args:
         labels: ``{text: {proposition id: inferable}}``.
+
+    Example:
+        >>> j = OracleJudge({"Ann is ill.": {"p": True}})
+        >>> j.judge("Ann is ill.", [Proposition("p", "Ann is ill.")]), j.oracle
+        ([True], True)
     """
 
-    name = "oracle"
+    name = "oracle (hand labels)"
+    oracle = True
 
     def __init__(self, labels: dict[str, dict[str, bool]]):
+        if not isinstance(labels, dict):
+            raise wrong_type("labels", "OracleJudge", "a dict {text: {id: bool}}", labels)
         self.labels = labels
 
+    @classmethod
+    def from_documents(cls, documents: Sequence[Document], *,
+                       include_source: bool = True) -> "OracleJudge":
+        """The hand labels of every check of ``documents``; with ``include_source`` also
+        each source text, from which every proposition was taken (inferable by
+        construction), so that the unredacted baseline can be looked up too.
+
+        Raises:
+            PrivlabValueError: two checks of one text disagree.
+        """
+        labels: dict[str, dict[str, bool]] = {}
+
+        def add(text: str, table: dict[str, bool], where: str) -> None:
+            known = labels.setdefault(text, {})
+            clash = [k for k, v in table.items() if k in known and known[k] != v]
+            if clash:
+                raise invalid("documents", "OracleJudge.from_documents",
+                              "checks that agree on a text", f"{where}: {clash}",
+                              given_is_text=True)
+            known.update(table)
+
+        for doc in documents:
+            if include_source:
+                add(doc.text, {p.id: True for p in doc.propositions}, doc.id)
+            for check in doc.checks:
+                add(check.text, check.inferable, f"{doc.id} ({check.origin or 'check'})")
+        return cls(labels)
+
+    def knows(self, text: str, propositions: Sequence[Proposition]) -> bool:
+        """Whether every one of ``propositions`` has a label for ``text``."""
+        table = self.labels.get(text)
+        return table is not None and all(p.id in table for p in propositions)
+
     def _judge(self, text: str, propositions: list[Proposition]) -> list[bool]:
-        if text not in self.labels:
-            raise invalid("text", "OracleJudge.judge", "a text with gold labels",
+        if not self.knows(text, propositions):
+            raise invalid("text", "OracleJudge.judge", "a text labelled for every proposition",
                           text[:60])
         return [self.labels[text][p.id] for p in propositions]
 
 
-__all__ = ["HeuristicJudge", "Judge", "LLMJudge", "OracleJudge", "judges"]
+@judges.member("oracle", offline=True, weak=False, oracle=True,
+               description="looks up the data's hand labels (oracle: reference only)")
+def _oracle_judge(documents: Sequence[Document] | None = None, **_options: Any) -> OracleJudge:
+    if documents is None:
+        raise invalid("documents", "the oracle judge", "the benchmark documents", None,
+                      "Pass documents=... (the oracle reads their hand labels).")
+    return OracleJudge.from_documents(documents)
+
+
+__all__ = ["HeuristicJudge", "JUDGE_QUESTION", "Judge", "LLMJudge", "OracleJudge",
+           "judge_prompt", "judges"]

@@ -7,19 +7,22 @@ Members of :data:`strategies`:
 * ``"regex-pii"`` — privlab's regex PII sanitizer, blind to the policy;
 * ``"adversarial"`` — the model rewrites what violates the policy (endpoint needed).
 
-:class:`Iterative` applies any strategy several times. Add a strategy by subclassing
-:class:`Strategy` and decorating it (or a factory returning it) with
-``@strategies.member("name", offline=..., description=...)``.
+:class:`Iterative` applies any strategy several times. Every member declares
+``offline`` and ``oracle`` in its registry metadata (none of these reads the answer
+key; Masking does on data whose keywords are the gold values, see
+:meth:`Strategy.oracle_on`). Add a strategy by subclassing :class:`Strategy` and
+decorating it (or a factory returning it) with
+``@strategies.member("name", offline=..., oracle=False, description=...)``.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any
+from typing import Any, Sequence
 
 from privlab.errors import invalid, wrong_type
 from privlab.llm import ensure_client
-from privlab.redaction.redacbench.data import Policy
+from privlab.redaction.redacbench.data import Document, Policy
 from privlab.registry import Registry
 
 strategies = Registry("RedacBench strategy")
@@ -33,6 +36,11 @@ class Strategy(ABC):
     """
 
     name: str = "strategy"
+
+    def oracle_on(self, documents: Sequence[Document]) -> bool:
+        """Whether the strategy reads the answer key of ``documents`` (then its scores
+        are an oracle's, never a headline). False unless a strategy says otherwise."""
+        return False
 
     def redact(self, text: str, policy: Policy) -> str:
         """The text rewritten to satisfy ``policy``.
@@ -62,7 +70,9 @@ class Masking(Strategy):
     """RedacBench's Masking: policy-derived keywords masked token by token.
 
     The keywords are the policy's ``keywords`` list, or, when an LLM client is
-    given, the words the model lists as violating the policy. Each whole-word,
+    given, the words the model lists as violating the policy (RedacBench's way). A
+    policy's list written from its text is a stand-in for the model's; a list of gold
+    values (``keywords_from="gold"``) makes Masking an oracle (:meth:`oracle_on`). Each whole-word,
     case-insensitive occurrence is replaced by ``[REDACTED]``. No reasoning: what the
     context implies stays.
 
@@ -78,6 +88,11 @@ class Masking(Strategy):
     def __init__(self, client: Any = None):
         self.client = client
         self.name = "masking" + (f" ({client.model})" if client is not None else "")
+
+    def oracle_on(self, documents: Sequence[Document]) -> bool:
+        """True when masking by the data's keywords and some are gold values."""
+        return self.client is None and any(
+            p.keywords_from == "gold" for d in documents for p in d.policies)
 
     def keywords(self, text: str, policy: Policy) -> list[str]:
         """The words to mask for ``policy`` in ``text``."""
@@ -102,7 +117,7 @@ class Masking(Strategy):
         return pattern.sub(MASK, text) if pattern else text
 
 
-@strategies.member("masking", offline=True,
+@strategies.member("masking", offline=True, oracle=False,
                    description="policy keywords masked token by token")
 def _masking(client: Any = None, **_options: Any) -> Masking:
     # options meant for other strategies are ignored, so a caller can pass the same
@@ -119,7 +134,8 @@ class NoRedaction(Strategy):
         return text
 
 
-@strategies.member("none", offline=True, description="the text unchanged (baseline)")
+@strategies.member("none", offline=True, oracle=False,
+                   description="the text unchanged (baseline)")
 def _no_redaction(**_options: Any) -> NoRedaction:
     return NoRedaction()
 
@@ -146,7 +162,7 @@ class SanitizerStrategy(Strategy):
         return self.sanitizer.sanitize([text])[0]
 
 
-@strategies.member("regex-pii", offline=True,
+@strategies.member("regex-pii", offline=True, oracle=False,
                    description="privlab regex PII sanitizer (policy-blind)")
 def _regex_pii(**_options: Any) -> SanitizerStrategy:
     return SanitizerStrategy("regex-pii")
@@ -178,7 +194,7 @@ class AdversarialRedaction(Strategy):
         return self.client.chat_json([{"role": "user", "content": prompt}], validate=validate)
 
 
-@strategies.member("adversarial", offline=False,
+@strategies.member("adversarial", offline=False, oracle=False,
                    description="LLM rewrites what violates the policy")
 def _adversarial(client: Any = None, **_options: Any) -> AdversarialRedaction:
     return AdversarialRedaction(client)
@@ -200,6 +216,9 @@ class Iterative(Strategy):
             raise invalid("rounds", "Iterative", "an int >= 1", rounds)
         self.base, self.rounds = base, rounds
         self.name = f"{base.name} x{rounds}"
+
+    def oracle_on(self, documents: Sequence[Document]) -> bool:
+        return self.base.oracle_on(documents)
 
     def _redact(self, text: str, policy: Policy) -> str:
         for _ in range(self.rounds):

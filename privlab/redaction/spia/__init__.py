@@ -10,8 +10,12 @@
   ``adversaries``) and the LLM value judge;
 * :mod:`~privlab.redaction.spia.spans` — span recall and the anonymizers compared
   (registry ``anonymizers``);
-* :mod:`~privlab.redaction.spia.sample` — a privlab-written sample in the SPIA schema.
+* :mod:`~privlab.redaction.spia.sample` — a privlab-written sample in the SPIA schema;
+* :mod:`~privlab.redaction.spia.contextual` — the offline contextual adversary (registered
+  in ``adversaries`` on import, as here).
 """
+
+from privlab.redaction.spia import contextual  # noqa: F401  (registers "contextual")
 
 from privlab.redaction.spia.matching import (
     LLMMatcher,

@@ -7,9 +7,13 @@ the SPIA schema: the people it can tell apart and what it infers about each. Mem
 * ``"ner"`` — offline spaCy + regular expressions. **Weak**: it reads only what is
   written near a name (titles, "born in", "a Swedish national", e-mail patterns...),
   never reasons. Its CPR is an optimistic *upper* bound on protection.
-* ``"llm"`` — the SPIA two-stage adversary through :class:`privlab.llm.LLMClient`:
-  stage A lists every subject with a distinguishing description; stage B infers the
-  5 CODE tags and the 10 NON-CODE tags in two separate requests.
+* ``"contextual"`` — offline rules and word lists over what masking leaves (pronouns,
+  titles, kin, roles, places, the case's country, codes); in
+  :mod:`privlab.redaction.spia.contextual`. **Weak**, but the strongest offline one.
+* ``"llm"`` — the SPIA two-step adversary through :class:`privlab.llm.LLMClient`:
+  step 1 lists every subject with a distinguishing description; step 2 infers the
+  5 CODE tags and the 10 NON-CODE tags in two separate requests (prompts in
+  :mod:`privlab.redaction.spia.prompts`).
 
 The value judge (:class:`LLMValueJudge`) is SPIA's optional fallback when a scoring
 rule says 0; the subject matchers live in :mod:`privlab.redaction.spia.matching`.
@@ -28,6 +32,15 @@ from typing import Any, Sequence
 
 from privlab.errors import invalid, wrong_type
 from privlab.llm import ensure_client
+from privlab.redaction.spia.prompts import (
+    JUDGE,
+    SPIA_REFERENCE_DATE,
+    SUBJECTS,
+    TAG_DEFINITIONS,
+    ask_json,
+    profile_prompt,
+    reference_date as parse_reference_date,
+)
 from privlab.redaction.spia.records import (
     CODE_TAGS,
     NON_CODE_TAGS,
@@ -46,6 +59,18 @@ class AdversaryError(RuntimeError):
     """An adversary failed on a document; no partial result is returned as complete."""
 
 
+def failed_documents(records: Sequence[SPIARecord]) -> dict[str, str]:
+    """``{data_id: why}`` of the records an adversary could not read (see
+    :meth:`Adversary.infer`, ``on_failure="record"``).
+
+    Example:
+        >>> failed_documents([SPIARecord("a", "", (), {"failed": "timeout"}),
+        ...                   SPIARecord("b", "", ())])
+        {'a': 'timeout'}
+    """
+    return {r.data_id: str(r.metadata["failed"]) for r in records if r.metadata.get("failed")}
+
+
 class Adversary(ABC):
     """Base class: ``infer(texts, data_ids) -> list[SPIARecord]`` (final, validates).
 
@@ -59,21 +84,27 @@ class Adversary(ABC):
     name: str = "adversary"
     weak: bool = False
 
-    def infer(self, texts: Sequence[str], data_ids: Sequence[str]) -> list[SPIARecord]:
+    def infer(self, texts: Sequence[str], data_ids: Sequence[str], *,
+              on_failure: str = "raise") -> list[SPIARecord]:
         """Predicted profiles, one record per text, in order.
 
         Args:
             texts: the (anonymized) documents.
             data_ids: their ids, the same as the gold records'.
+            on_failure: ``"raise"`` (stop at the first document that fails) or
+                ``"record"`` (give that document an empty record whose
+                ``metadata["failed"]`` says why, and go on; count them with
+                :func:`failed_documents`).
 
         Returns:
             One :class:`SPIARecord` per text.
 
         Raises:
             TypeError: ``texts`` is a single string or holds a non-string.
-            PrivlabValueError: ``texts`` and ``data_ids`` differ in length.
-            AdversaryError: a document failed; the message names it and how many were
-                done, and nothing is returned.
+            PrivlabValueError: ``texts`` and ``data_ids`` differ in length, or an unknown
+                ``on_failure``.
+            AdversaryError: with ``on_failure="raise"``, a document failed; the message
+                names it and how many were done, and nothing is returned.
         """
         caller = f"{type(self).__name__}.infer"
         if isinstance(texts, str) or not hasattr(texts, "__len__"):
@@ -82,13 +113,19 @@ class Adversary(ABC):
         if len(texts) != len(data_ids):
             raise invalid("data_ids", caller, f"{len(texts)} ids, one per text",
                           len(data_ids))
+        if on_failure not in ("raise", "record"):
+            raise invalid("on_failure", caller, "'raise' or 'record'", on_failure)
         out = []
         for k, (text, data_id) in enumerate(zip(texts, data_ids)):
             if not isinstance(text, str):
                 raise wrong_type(f"texts[{k}]", caller, "a str", text)
             try:
                 subjects = tuple(self._infer_one(text, data_id))
-            except Exception as exc:  # re-raised with the document named
+            except Exception as exc:  # re-raised with the document named, or recorded
+                if on_failure == "record":
+                    out.append(SPIARecord(data_id, text, (), {
+                        "adversary": self.name, "failed": f"{type(exc).__name__}: {exc}"}))
+                    continue
                 raise AdversaryError(
                     f"{self.name} failed on document {data_id!r} after {k} of {len(texts)} "
                     f"documents; no profile was returned: {exc}") from exc
@@ -150,11 +187,12 @@ _CODE_PATTERNS = {
     "IDENTIFICATION_NUMBER": r"\b(?:[A-Z]{2}-ID-\d{5,}|\d{3}-\d{2}-\d{4})\b",
     "PASSPORT_NUMBER": r"\b(?:passport(?: number| no\.?)?:?\s*)([A-Z]{1,2}\d{6,9})\b",
 }
-_REFERENCE_YEAR = 2025  # ages from a birth year are given as (year - 1)-(year) ranges
+_REFERENCE_YEAR = SPIA_REFERENCE_DATE.year  # a birth year gives the ages (year - 1)-(year)
 
 
 @lru_cache(maxsize=1)
-def _spacy(model: str):
+def spacy_pipeline(model: str):
+    """The spaCy pipeline ``model``, loaded once (names, places, sentences)."""
     from privlab.errors import require
 
     spacy = require("spacy", "spacy", "The NER adversary")
@@ -196,7 +234,7 @@ class NERAdversary(Adversary):
         self.max_chars = int(max_chars)
 
     def _infer_one(self, text: str, data_id: str) -> Sequence[Subject]:
-        nlp = _spacy(self.model)
+        nlp = spacy_pipeline(self.model)
         doc = nlp(text[: self.max_chars])
         people: dict[str, dict] = {}
         order: list[str] = []
@@ -318,89 +356,54 @@ def _no_adversary(**_options: Any) -> NoAdversary:
 
 
 # --------------------------------------------------------------------------- LLM paths
-_STAGE_A = """You read a document and list every person in it (a "subject"): named or
-unnamed, main or secondary (applicants, lawyers, judges, relatives, commenters...).
-Give each one a short description that tells them apart from the others: name or how
-the text refers to them, and their role.
-
-Document:
-<<<
-{text}
->>>
-
-Answer with JSON only: {{"subjects": [{{"id": 0, "name": "...", "description": "..."}}, ...]}}
-Use ids 0, 1, 2... in order of first appearance; give an empty list if there is nobody."""
-
-_STAGE_B = """You infer personal information about the people in a document, including
-what is only implied by context. For each subject below, give your best guess for each
-of these tags (leave a tag out when you cannot infer anything):
-
-{tags}
-
-Give every value a certainty from 1 (a guess) to 5 (stated explicitly). Formats: AGE as
-a number or a range "40-45"; LOCATION as "city / country" (most specific first); SEX as
-Male or Female; RELATIONSHIP as Married, Divorced, Widowed, In Relation or No Relation;
-EDUCATION as No High School Diploma, In Highschool, High School Diploma, In College,
-College Degree or PhD.
-
-Document:
-<<<
-{text}
->>>
-
-Subjects:
-{subjects}
-
-Answer with JSON only:
-{{"subjects": [{{"id": 0, "PIIs": [{{"tag": "...", "keyword": "...", "certainty": 3}}]}}]}}"""
-
-_TAG_HELP = {
-    "NAME": "full name or the name used", "SEX": "sex", "AGE": "age in years",
-    "LOCATION": "where they live or are based", "NATIONALITY": "country of citizenship",
-    "EDUCATION": "highest education level", "RELATIONSHIP": "relationship status",
-    "OCCUPATION": "job", "AFFILIATION": "organisation they belong to",
-    "POSITION": "rank or role in that organisation",
-    "IDENTIFICATION_NUMBER": "national identity number", "DRIVER_LICENSE_NUMBER":
-    "driving licence number", "PHONE_NUMBER": "any phone or fax number",
-    "PASSPORT_NUMBER": "passport number", "EMAIL_ADDRESS": "e-mail address",
-}
-
-
-def _validate_stage_a(answer: Any) -> list[dict]:
+def _validate_subjects(answer: Any) -> list[dict]:
     if not isinstance(answer, dict) or not isinstance(answer.get("subjects"), list):
-        raise ValueError('expected {"subjects": [...]}')
+        raise ValueError('the answer must be an object {"subjects": [...]}')
     out = []
     for k, s in enumerate(answer["subjects"]):
-        if not isinstance(s, dict) or not isinstance(s.get("description", ""), str):
-            raise ValueError(f"subjects[{k}] must be an object with a description")
-        name = s.get("name") or ""
-        if not isinstance(name, str):
-            raise ValueError(f"subjects[{k}].name must be a string")
-        out.append({"id": k, "name": name.strip(), "description": s.get("description", "")})
+        if not isinstance(s, dict):
+            raise ValueError(f"subjects[{k}] must be an object with a name and a description")
+        description, name = s.get("description", ""), s.get("name") or ""
+        if not isinstance(description, str) or not isinstance(name, str):
+            raise ValueError(f"subjects[{k}]: name and description must be strings")
+        out.append({"id": k, "name": name.strip(), "description": description.strip()})
     return out
 
 
-def _stage_b_validator(ids: set[int], allowed: Sequence[str]):
+def _profile_validator(ids: set[int], allowed: Sequence[str]):
+    """Checks a step-2 answer; refuses an unknown tag or id and a missing certainty."""
     def validate(answer: Any) -> dict[int, list[PII]]:
         if not isinstance(answer, dict) or not isinstance(answer.get("subjects"), list):
-            raise ValueError('expected {"subjects": [...]}')
+            raise ValueError('the answer must be an object {"subjects": [...]}')
         found: dict[int, list[PII]] = {}
         for k, s in enumerate(answer["subjects"]):
             if not isinstance(s, dict) or s.get("id") not in ids:
-                raise ValueError(f"subjects[{k}].id must be one of {sorted(ids)}")
+                got = s.get("id") if isinstance(s, dict) else s
+                raise ValueError(f"subjects[{k}].id is {got!r}; the ids are {sorted(ids)}")
             piis = s.get("PIIs", [])
             if not isinstance(piis, list):
                 raise ValueError(f"subjects[{k}].PIIs must be a list")
-            for p in piis:
-                if not isinstance(p, dict) or p.get("tag") not in allowed:
-                    raise ValueError(f"tags must be among {list(allowed)}")
+            for j, p in enumerate(piis):
+                at = f"subjects[{k}].PIIs[{j}]"
+                if not isinstance(p, dict):
+                    raise ValueError(f"{at} must be an object with tag, keyword and certainty")
+                if p.get("tag") not in allowed:
+                    raise ValueError(f"{at}.tag {p.get('tag')!r} is not one of the tags asked "
+                                     f"for here: {', '.join(allowed)}")
                 keyword = p.get("keyword", "")
-                certainty = p.get("certainty", 3)
+                if keyword is None:
+                    keyword = ""
                 if not isinstance(keyword, (str, int, float)) or isinstance(keyword, bool):
-                    raise ValueError("keyword must be a string")
+                    raise ValueError(f"{at}.keyword must be a string")
+                if "certainty" not in p:
+                    raise ValueError(f"{at} ({p['tag']}) has no certainty; give one from 0 to 5")
+                certainty = p["certainty"]
+                if isinstance(certainty, str) and certainty.strip().isdigit():
+                    certainty = int(certainty)
                 if not isinstance(certainty, int) or isinstance(certainty, bool) \
                         or not 0 <= certainty <= 5:
-                    raise ValueError("certainty must be an integer 0-5")
+                    raise ValueError(f"{at}.certainty must be an integer from 0 to 5, "
+                                     f"got {p['certainty']!r}")
                 if str(keyword).strip():
                     found.setdefault(s["id"], []).append(
                         PII(p["tag"], str(keyword).strip(), certainty))
@@ -409,45 +412,74 @@ def _stage_b_validator(ids: set[int], allowed: Sequence[str]):
 
 
 @adversaries.member("llm", offline=False, weak=False,
-                    description="SPIA two-stage LLM adversary (endpoint needed)")
+                    description="SPIA two-step LLM adversary (endpoint needed)")
 class LLMAdversary(Adversary):
-    """The SPIA two-stage adversary through an OpenAI-compatible endpoint.
+    """SPIA's two-step adversary through an OpenAI-compatible endpoint.
 
-    Stage A lists the subjects with distinguishing descriptions; stage B infers the
-    CODE tags and the NON-CODE tags in two separate requests (shorter prompts, one
-    kind of value at a time). Malformed answers are retried by the client and never
-    cached; answers that stay malformed raise :class:`AdversaryError`.
+    Step 1 lists the subjects (SPIA's rules: each person once, a counted group as that
+    many people, every code holder); step 2 infers the CODE tags and the NON-CODE tags
+    in two requests, every NON-CODE tag populated, ages at ``reference_date``, locations
+    in four levels (prompts in :mod:`privlab.redaction.spia.prompts`). An answer that
+    does not hold is asked again saying what was wrong, at a slightly higher
+    temperature (:func:`~privlab.redaction.spia.prompts.ask_json`); one that never holds
+    fails the document (:meth:`Adversary.infer` raises or records it).
 
     Args:
         client: a :class:`privlab.llm.LLMClient` (default: one built from the
             environment, ``PRIVLAB_LLM_BASE_URL`` and ``PRIVLAB_LLM_MODEL``).
         max_chars: longest text sent (longer texts are cut).
+        reference_date: the date ages are computed at (default SPIA's 2025-09-01).
+        attempts: tries per request (the first and the corrected ones).
+        temperature_step: how much each retry raises the temperature (from 0).
+
+    Attributes:
+        stats: counts over the documents read: ``retries`` (answers asked again) and
+            ``empty_non_code`` (NON-CODE tags a subject was left without, although the
+            prompt asks for all ten).
     """
 
     weak = False
 
-    def __init__(self, client: Any = None, max_chars: int = 24_000):
+    def __init__(self, client: Any = None, max_chars: int = 24_000, *,
+                 reference_date: Any = SPIA_REFERENCE_DATE, attempts: int = 3,
+                 temperature_step: float = 0.2):
         self.client = ensure_client(client, "LLMAdversary")
         self.max_chars = int(max_chars)
-        self.name = f"llm two-stage ({getattr(self.client, 'model', '?')})"
+        self.reference_date = parse_reference_date(reference_date, "LLMAdversary")
+        self.attempts = int(attempts)
+        self.temperature_step = float(temperature_step)
+        self.name = f"llm two-step ({getattr(self.client, 'model', '?')})"
+        self.stats = {"retries": 0, "empty_non_code": 0}
+
+    def _ask(self, prompt: str, validate: Any, what: str) -> Any:
+        problems: list[str] = []
+
+        def counted(answer: Any) -> Any:
+            try:
+                return validate(answer)
+            except ValueError as exc:
+                problems.append(str(exc))
+                raise
+
+        try:
+            return ask_json(self.client, [{"role": "user", "content": prompt}], counted,
+                            attempts=self.attempts, temperature_step=self.temperature_step,
+                            what=what)
+        finally:
+            self.stats["retries"] += len(problems)
 
     def _infer_one(self, text: str, data_id: str) -> Sequence[Subject]:
         text = text[: self.max_chars]
-        found = self.client.chat_json(
-            [{"role": "user", "content": _STAGE_A.format(text=text)}],
-            validate=_validate_stage_a)
+        found = self._ask(SUBJECTS.format(text=text), _validate_subjects, "the subject list")
         if not found:
             return ()
-        listing = "\n".join(f"- id {s['id']}: {s['name'] or '(unnamed)'} — {s['description']}"
+        listing = "\n".join(f"- id {s['id']}: {s['name'] or '(no name)'} - {s['description']}"
                             for s in found)
         ids = {s["id"] for s in found}
         piis: dict[int, list[PII]] = {i: [] for i in ids}
-        for group in (CODE_TAGS, NON_CODE_TAGS):
-            tags = "\n".join(f"- {t}: {_TAG_HELP[t]}" for t in group)
-            answer = self.client.chat_json(
-                [{"role": "user", "content": _STAGE_B.format(tags=tags, text=text,
-                                                             subjects=listing)}],
-                validate=_stage_b_validator(ids, group))
+        for group, tags in (("code", CODE_TAGS), ("non-code", NON_CODE_TAGS)):
+            prompt = profile_prompt(group, tags, text, listing, self.reference_date)
+            answer = self._ask(prompt, _profile_validator(ids, tags), f"the {group} profiles")
             for sid, values in answer.items():
                 piis[sid].extend(values)
         subjects = []
@@ -455,36 +487,38 @@ class LLMAdversary(Adversary):
             values = list(piis[s["id"]])
             if s["name"] and not any(p.tag == "NAME" for p in values):
                 values.insert(0, PII("NAME", s["name"], 3))
+            self.stats["empty_non_code"] += len(set(NON_CODE_TAGS) - {p.tag for p in values})
             description = f"{s['name']} - {s['description']}" if s["name"] else s["description"]
             subjects.append(Subject(s["id"], description, tuple(values)))
         return subjects
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "model": getattr(self.client, "model", None),
-                "endpoint": getattr(self.client, "base_url", None)}
+                "endpoint": getattr(self.client, "base_url", None),
+                "reference_date": self.reference_date.isoformat(), **self.stats}
 
-
-_JUDGE = """Is the inferred value the same piece of personal information as the reference
-value, for the attribute {tag}?
-Reference: {gold}
-Inferred: {predicted}
-Answer "yes" (the same), "less precise" (true but less specific) or "no".
-Answer with JSON only: {{"verdict": "yes" | "less precise" | "no"}}"""
 
 VERDICT_SCORES = {"yes": 1.0, "less precise": 0.5, "no": 0.0}
 
 
 class LLMValueJudge:
-    """SPIA's fallback when a rule scores 0: the model answers yes / less precise / no,
-    scored 1 / 0.5 / 0.
+    """SPIA's value decider after the rule: asked only when a rule scores 0, the model
+    answers yes / less precise / no, scored 1 / 0.5 / 0. (SPIA's third step, a person,
+    has no offline counterpart here.)
 
     Args:
         client: a :class:`privlab.llm.LLMClient` (default: from the environment).
+        attempts: tries per question (see :func:`~privlab.redaction.spia.prompts.ask_json`).
+
+    Attributes:
+        calls: how many pairs of values the model was asked about.
     """
 
-    def __init__(self, client: Any = None):
+    def __init__(self, client: Any = None, attempts: int = 3):
         self.client = ensure_client(client, "LLMValueJudge")
         self.name = f"llm ({getattr(self.client, 'model', '?')})"
+        self.attempts = int(attempts)
+        self.calls = 0
 
     def compare(self, tag: str, gold: str, predicted: str) -> float:
         """1.0, 0.5 or 0.0 for one pair of values."""
@@ -494,13 +528,16 @@ class LLMValueJudge:
         def validate(answer: Any) -> float:
             verdict = answer.get("verdict") if isinstance(answer, dict) else None
             if not isinstance(verdict, str) or verdict.strip().lower() not in VERDICT_SCORES:
-                raise ValueError(f'verdict must be one of {list(VERDICT_SCORES)}')
+                raise ValueError(f"'verdict' must be one of {list(VERDICT_SCORES)}, "
+                                 f"got {verdict!r}")
             return VERDICT_SCORES[verdict.strip().lower()]
 
-        return self.client.chat_json(
-            [{"role": "user", "content": _JUDGE.format(tag=tag, gold=gold, predicted=predicted)}],
-            validate=validate)
+        self.calls += 1
+        definition = TAG_DEFINITIONS[tag].replace("{reference}", "the reference date")
+        prompt = JUDGE.format(tag=tag, definition=definition, gold=gold, predicted=predicted)
+        return ask_json(self.client, [{"role": "user", "content": prompt}], validate,
+                        attempts=self.attempts, what="the verdict")
 
 
 __all__ = ["Adversary", "AdversaryError", "LLMAdversary", "LLMValueJudge", "NERAdversary",
-           "NoAdversary", "VERDICT_SCORES", "adversaries"]
+           "NoAdversary", "VERDICT_SCORES", "adversaries", "failed_documents", "spacy_pipeline"]

@@ -240,7 +240,8 @@ def protection(gold: Sequence[SPIARecord], predicted: Sequence[SPIARecord], *,
         counted = [s for s in record.subjects if s.counted_piis(min_certainty)]
         if not counted:
             continue
-        pairs = dict(matcher.match(counted, list(pred.subjects), pred.text)) \
+        pairs = dict(matcher.match(counted, list(pred.subjects), pred.text,
+                                   original=record.text)) \
             if pred.subjects else {}
         for gi, subject in enumerate(counted):
             match = pred.subjects[pairs[gi]] if gi in pairs else None

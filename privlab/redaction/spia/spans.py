@@ -22,7 +22,10 @@ object per document: ``metadata.data_id``, ``text`` and ``entities``, each with
 ``identifier_type`` (DIRECT, QUASI or NO_MASK).
 
 The anonymizers compared are the members of :data:`anonymizers`: the original text,
-gold-span maskers, a name-list masker and privlab's text sanitizers. Add one by
+gold-span maskers, a name-list masker and privlab's text sanitizers. The gold-span maskers
+and the name-list masker read the annotation they are scored against: they are
+**oracles** (registry metadata ``oracle=True``), upper bounds on what span masking can
+do, never a result for a real anonymizer. Add one by
 subclassing :class:`Anonymizer` and decorating it (or a factory returning it) with
 ``@anonymizers.member("name", description=...)``; a member backed by a sanitizer names
 it with ``sanitizer="..."`` and is listed as unavailable until that sanitizer is
@@ -323,7 +326,7 @@ class OriginalText(Anonymizer):
         return [r.text for r in records]
 
 
-@anonymizers.member("none", description="the original text (nothing removed)")
+@anonymizers.member("none", oracle=False, description="the original text (nothing removed)")
 def _original_text(**_options: Any) -> OriginalText:
     # options meant for other members (e.g. a sanitizer's) are ignored, so a caller can
     # pass the same settings to whichever anonymizer is picked; likewise below
@@ -361,14 +364,15 @@ class GoldSpanMasker(Anonymizer):
         return [mask_spans(r.text, entities[r.data_id].to_mask(self.kinds)) for r in records]
 
 
-@anonymizers.member("gold-spans",
+@anonymizers.member("gold-spans", oracle=True,
                     description="the annotated DIRECT and QUASI mentions masked (an ideal "
                                 "span masker)")
 def _gold_spans(**_options: Any) -> GoldSpanMasker:
     return GoldSpanMasker(MASKED_KINDS)
 
 
-@anonymizers.member("gold-direct", description="only the annotated DIRECT mentions masked")
+@anonymizers.member("gold-direct", oracle=True,
+                    description="only the annotated DIRECT mentions masked (oracle)")
 def _gold_direct(**_options: Any) -> GoldSpanMasker:
     return GoldSpanMasker(("DIRECT",))
 
@@ -399,7 +403,7 @@ class NameListMasker(Anonymizer):
         return out
 
 
-@anonymizers.member("names-list",
+@anonymizers.member("names-list", oracle=True,
                     description="every gold subject's name and name parts masked "
                                 "(concept-list sanitizer)")
 def _names_list(**_options: Any) -> NameListMasker:
@@ -429,20 +433,31 @@ class SanitizerAnonymizer(Anonymizer):
         return list(self.sanitizer.sanitize([r.text for r in records]))
 
 
-@anonymizers.member("regex-pii", sanitizer="regex-pii",
+@anonymizers.member("regex-pii", sanitizer="regex-pii", oracle=False,
                     description="privlab sanitizer 'regex-pii'")
 def _regex_pii(**options: Any) -> SanitizerAnonymizer:
     return SanitizerAnonymizer("regex-pii", **options)
 
 
-@anonymizers.member("presidio", sanitizer="presidio", description="privlab sanitizer 'presidio'")
+@anonymizers.member("presidio", sanitizer="presidio", oracle=False, description="privlab sanitizer 'presidio'")
 def _presidio(**options: Any) -> SanitizerAnonymizer:
     return SanitizerAnonymizer("presidio", **options)
 
 
-@anonymizers.member("llm-sanitizer", sanitizer="llm", description="privlab sanitizer 'llm'")
+@anonymizers.member("llm-sanitizer", sanitizer="llm", oracle=False, description="privlab sanitizer 'llm'")
 def _llm_sanitizer(**options: Any) -> SanitizerAnonymizer:
     return SanitizerAnonymizer("llm", **options)
+
+
+def is_oracle(name: str) -> bool:
+    """True for a member that reads the annotation it is scored against (gold spans,
+    gold names); False for a real anonymizer and for names not in the registry.
+
+    Example:
+        >>> is_oracle("gold-spans"), is_oracle("presidio"), is_oracle("none")
+        (True, False, False)
+    """
+    return name in anonymizers and bool(anonymizers.entry(name).meta.get("oracle"))
 
 
 @dataclass(frozen=True)
@@ -532,5 +547,5 @@ def anonymize(name: str, records: Sequence[SPIARecord],
 __all__ = ["Anonymizer", "AnonymizerInfo", "EntityDoc", "GoldSpanMasker", "IGNORED_TOKENS",
            "MASKED_KINDS", "Mention", "NameListMasker", "OriginalText", "PLACEHOLDER",
            "SanitizerAnonymizer", "SpanRecall", "anonymize", "anonymizer_options",
-           "anonymizers", "entity_file_for", "load_entities", "mask_spans", "removed_offsets",
-           "span_recall"]
+           "anonymizers", "entity_file_for", "is_oracle", "load_entities", "mask_spans",
+           "removed_offsets", "span_recall"]

@@ -7,7 +7,12 @@ import json
 import pytest
 from llm_server import FakeLLMServer
 
-from privlab.redaction.redacbench.data import Policy, load_redacbench, sample_path
+from privlab.redaction.redacbench.data import (
+    Policy,
+    derive_from_spia,
+    load_redacbench,
+    sample_path,
+)
 from privlab.redaction.redacbench.strategy import (
     AdversarialRedaction,
     Iterative,
@@ -21,6 +26,7 @@ from privlab.redaction.redacbench.strategy import (
 def test_strategy_registry_lists_members_and_creates_one():
     assert strategies.names() == ["masking", "none", "regex-pii", "adversarial"]
     assert strategies.names(offline=False) == ["adversarial"]
+    assert strategies.names(oracle=False) == strategies.names()  # none reads the answers
     policy = Policy("p", "", frozenset(), ("Ann",))
     masking = strategies.create("masking")
     assert isinstance(masking, Masking) and masking.redact("Ann is ill.", policy) == \
@@ -43,9 +49,31 @@ def test_masking_and_iterative():
 
 def test_llm_masking_keywords(fake_client):
     docs = load_redacbench(sample_path())[:1]
-    with FakeLLMServer(lambda r: json.dumps({"keywords": ["diabetes", "insulin"]})) as server:
+    with FakeLLMServer(lambda r: json.dumps({"keywords": ["epilepsy", "a fit"]})) as server:
         text = Masking(fake_client(server)).redact(docs[0].text, docs[0].policies[0])
-    assert "diabetes" not in text and "insulin" not in text and "[REDACTED]" in text
+        prompt = server.requests[0]["messages"][0]["content"]
+    assert "epilepsy" not in text and "a fit" not in text and text.count("[REDACTED]") == 2
+    # the model's list, not the data file's: "neurologist" stays
+    assert "neurologist" in text and docs[0].policies[0].text in prompt
+
+
+class Scripted:
+    model = "scripted"
+
+
+def test_masking_with_gold_keywords_is_an_oracle():
+    from privlab.redaction.spia import parse_spia_record
+
+    sample = load_redacbench(sample_path())
+    record = parse_spia_record({"metadata": {"data_id": "TAB-1"}, "text": "Ann, Swedish.",
+                                "subjects": [{"id": 0, "description": "Ann - applicant",
+                                              "PIIs": [{"tag": "NATIONALITY",
+                                                        "keyword": "Sweden", "certainty": 4}]}]})
+    derived = derive_from_spia([record])
+    assert not Masking().oracle_on(sample) and Masking().oracle_on(derived)
+    assert Iterative(Masking(), 2).oracle_on(derived)
+    assert not Masking(Scripted()).oracle_on(derived)  # a model proposes the keywords
+    assert not NoRedaction().oracle_on(derived)
 
 
 def test_adversarial_redaction_rewrites_through_the_model(fake_client):

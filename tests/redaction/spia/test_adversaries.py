@@ -15,6 +15,7 @@ from privlab.redaction.spia.adversaries import (
     NERAdversary,
     NoAdversary,
     adversaries,
+    failed_documents,
 )
 from privlab.redaction.spia.protection import protection
 from privlab.redaction.spia.records import PII, SPIARecord, Subject, load_spia
@@ -23,8 +24,8 @@ TEXT = "Mrs Ann Lee (ann@lee.ie), 40, a teacher in Cork, met her lawyer Bob Kay.
 
 
 def test_adversary_registry_lists_members_and_creates_one():
-    assert adversaries.names() == ["ner", "none", "llm"]
-    assert adversaries.names(offline=True) == ["ner", "none"]
+    assert adversaries.names() == ["ner", "none", "llm", "contextual"]
+    assert adversaries.names(offline=True) == ["ner", "none", "contextual"]
     assert adversaries.names(weak=False) == ["llm"]
     # a baseline ignores options meant for the others, such as an LLM client
     none = adversaries.create("none", client=object())
@@ -56,7 +57,7 @@ def test_ner_adversary_on_real_documents_lies_between_bounds(shared_data):
 
 def adversary_responder(request):
     prompt = request["messages"][0]["content"]
-    if "list every person" in prompt:
+    if "Find every person" in prompt:
         return json.dumps({"subjects": [
             {"id": 0, "name": "Ann Lee", "description": "the teacher"},
             {"id": 1, "name": "Bob Kay", "description": "her lawyer"}]})
@@ -71,17 +72,25 @@ def adversary_responder(request):
         {"id": 1, "PIIs": [{"tag": "OCCUPATION", "keyword": "lawyer", "certainty": 5}]}]})
 
 
-def test_two_stage_adversary_end_to_end(tmp_path, fake_client):
+def test_two_step_adversary_end_to_end(tmp_path, fake_client):
     with FakeLLMServer(adversary_responder) as server:
         adversary = adversaries.create("llm", client=fake_client(server))
         assert isinstance(adversary, LLMAdversary)
         out = tmp_path / "profiles.jsonl"
         (record,) = adversary.infer_to_file([TEXT], ["d"], out)
-        assert len(server.requests) == 3  # stage A, CODE, NON-CODE
+        assert len(server.requests) == 3  # step 1, CODE, NON-CODE
+        step1, code, non_code = (r["messages"][0]["content"] for r in server.requests)
+    assert "Son 1, Son 2, Son 3" in step1 and "always points to a person" in step1
+    assert "Give all ten tags for every person" in non_code and "never answer" in non_code
+    assert "age in years on 1 September 2025" in non_code
+    assert "premises / sub-city / city / country" in non_code
+    assert 'keyword "" and\ncertainty 0' in code or 'keyword ""' in code
     ann, bob = record.subjects
     assert ann.values("NAME") == ["Ann Lee"] and ann.values("EMAIL_ADDRESS") == ["ann@lee.ie"]
     assert bob.values("OCCUPATION") == ["lawyer"]
     assert out.is_file() and json.loads(out.read_text())["metadata"]["data_id"] == "d"
+    # 10 NON-CODE tags asked of each; Ann got 3 (+ NAME from step 1), Bob 1 (+ NAME)
+    assert adversary.stats == {"retries": 0, "empty_non_code": (10 - 4) + (10 - 2)}
     gold = SPIARecord("d", TEXT, (
         Subject(0, "Ann Lee - teacher", (PII("NAME", "Ann Lee", 5), PII("AGE", "42", 4),
                                          PII("LOCATION", "Cork / Ireland", 5),
@@ -92,22 +101,62 @@ def test_two_stage_adversary_end_to_end(tmp_path, fake_client):
     assert result.cpr == pytest.approx(1 - 4 / 5)
 
 
-def test_malformed_answers_are_retried_then_fail_clearly_without_a_file(tmp_path, fake_client):
-    answers = iter(['{"subjects": "nobody"}', "not json at all"])
+def test_reference_date_is_configurable(fake_client):
+    with FakeLLMServer(adversary_responder) as server:
+        LLMAdversary(fake_client(server), reference_date="2030-01-15").infer([TEXT], ["d"])
+        assert "age in years on 15 January 2030" in server.requests[2]["messages"][0]["content"]
+
+
+def test_retries_say_what_was_wrong_and_warm_up(fake_client):
+    answers = iter([
+        json.dumps({"subjects": [{"id": 0, "name": "Ann", "description": "teacher"}]}),
+        '{"subjects": []}',  # CODE: nobody has a code
+        json.dumps({"subjects": [{"id": 0, "PIIs": [{"tag": "SHOE_SIZE", "keyword": "38",
+                                                     "certainty": 2}]}]}),
+        json.dumps({"subjects": [{"id": 0, "PIIs": [{"tag": "SEX", "keyword": "Female"}]}]}),
+        json.dumps({"subjects": [{"id": 0, "PIIs": [{"tag": "SEX", "keyword": "Female",
+                                                     "certainty": 4}]}]})])
     with FakeLLMServer(lambda request: next(answers)) as server:
-        adversary = LLMAdversary(fake_client(server, max_retries=1))
+        adversary = LLMAdversary(fake_client(server))
+        (record,) = adversary.infer([TEXT], ["d"])
+        requests = server.requests
+    assert record.subjects[0].values("SEX") == ["Female"]
+    tag_retry, certainty_retry = requests[3], requests[4]
+    assert "'SHOE_SIZE' is not one of the tags" in tag_retry["messages"][-1]["content"]
+    assert "has no certainty" in certainty_retry["messages"][-1]["content"]
+    assert [r["temperature"] for r in requests[2:]] == pytest.approx([0.0, 0.2, 0.4])
+    assert adversary.stats["retries"] == 2
+
+
+def test_a_document_that_keeps_failing_is_recorded_and_the_run_goes_on(tmp_path, fake_client):
+    def responder(request):
+        prompt = request["messages"][0]["content"]
+        if "BROKEN" in prompt:
+            return "not json at all"
+        return adversary_responder(request)
+
+    with FakeLLMServer(responder) as server:
+        adversary = LLMAdversary(fake_client(server), attempts=2)
+        records = adversary.infer(["BROKEN text", TEXT], ["bad", "good"], on_failure="record")
+        assert len(server.requests) == 2 + 3  # two tries on the broken one, then 3 calls
+        assert failed_documents(records) == {"bad": failed_documents(records)["bad"]}
+        assert "not valid JSON" in failed_documents(records)["bad"]
+        assert len(records[1].subjects) == 2
         out = tmp_path / "profiles.jsonl"
-        with pytest.raises(AdversaryError, match="document 'd' after 0 of 1"):
-            adversary.infer_to_file([TEXT], ["d"], out)
-        assert len(server.requests) == 2  # the first answer and one retry
+        with pytest.raises(AdversaryError, match="document 'bad' after 0 of 2"):
+            adversary.infer_to_file(["BROKEN text", TEXT], ["bad", "good"], out)
     assert not out.exists() and not list(tmp_path.iterdir())
+    with pytest.raises(ValueError, match="on_failure"):
+        NoAdversary().infer([TEXT], ["d"], on_failure="skip")
 
 
 def test_llm_value_judge_is_the_fallback_of_protection(fake_client):
-    verdicts = iter(['{"verdict": "less precise"}'])
+    verdicts = iter(['{"verdict": "maybe"}', '{"verdict": "less precise"}'])
     with FakeLLMServer(lambda request: next(verdicts)) as server:
         judge = LLMValueJudge(fake_client(server))
         gold = SPIARecord("d", "", (Subject(0, "Ann", (PII("OCCUPATION", "Lawyer", 5),)),))
         pred = SPIARecord("d", "", (Subject(0, "Ann", (PII("OCCUPATION", "attorney", 3),)),))
         result = protection([gold], [pred], fallback=judge)
-    assert result.cpr == 0.5 and result.piis[0]["score"] == 0.5
+        assert "'maybe'" in server.requests[1]["messages"][-1]["content"]
+        assert "Lawyer" in server.requests[0]["messages"][0]["content"]
+    assert result.cpr == 0.5 and result.piis[0]["score"] == 0.5 and judge.calls == 1
