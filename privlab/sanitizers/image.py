@@ -1,4 +1,4 @@
-"""Image sanitizers: region blackout or blur from detectors.
+"""Image sanitizers: region blackout, blur or inpainting from detectors.
 
 :class:`RegionSanitizer` is one pipeline with the knobs of the paper's SAM3 runs:
 
@@ -8,7 +8,9 @@
 3. the union of what is left is grown by ``dilate`` pixels (a margin around a face
    or a word);
 4. the region is painted black (``mode="blackout"``, edges feathered by ``blur``
-   pixels) or blurred with a Gaussian of radius ``blur`` (``mode="blur"``).
+   pixels), blurred with a Gaussian of radius ``blur`` (``mode="blur"``) or filled from
+   its surroundings by OpenCV's inpainting (``mode="inpaint-telea"`` or
+   ``"inpaint-ns"``, see :mod:`privlab.sanitizers.fill`), which leaves no black box.
 
 Detectors offline: faces (:class:`YuNetFaces`, :class:`HaarFaces`, :class:`MTCNNFaces`
 when facenet-pytorch is installed), text (:class:`OCRText`) and user-supplied boxes or
@@ -16,7 +18,10 @@ masks (:class:`UserRegions`); the faces and text come from :mod:`privlab.vision`
 generated corpus's ground truth is a detector of the datasets layer
 (:mod:`privlab.datasets.scene_cues`). For users online: text-prompted segmentation
 (:class:`CLIPSegRegions`, :class:`SAM3Regions`, through transformers); the two-phase
-LLM pipeline is in :mod:`privlab.sanitizers.llm_image`.
+LLM pipeline is in :mod:`privlab.sanitizers.llm_image`. Whole people, logos, inpainting
+members and the full-image control are in :mod:`~privlab.sanitizers.people`,
+:mod:`~privlab.sanitizers.logos`, :mod:`~privlab.sanitizers.inpaint` and
+:mod:`~privlab.sanitizers.ladder`.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ import numpy as np
 from privlab.errors import invalid, require, wrong_type
 from privlab.hashing import content_hash
 from privlab.sanitizers.base import Identity, Sanitizer, registry
+from privlab.sanitizers.fill import FILLS, fill_region
 from privlab.vision.faces import detect_faces
 from privlab.vision.images import as_rgb
 from privlab.vision.ocr import filter_words, read_text
@@ -299,17 +305,19 @@ class ImageSanitizer(Sanitizer):
 
 
 class RegionSanitizer(ImageSanitizer):
-    """Black out or blur the regions that detectors propose (the SAM3-style knobs).
+    """Black out, blur or inpaint the regions that detectors propose (the SAM3-style knobs).
 
     Args:
         detectors: one :class:`Detector` or a list (their regions are pooled).
-        mode: ``"blackout"`` or ``"blur"``.
+        mode: how the region is painted, one of :data:`privlab.sanitizers.fill.FILLS`:
+            ``"blackout"``, ``"blur"``, ``"inpaint-telea"`` or ``"inpaint-ns"``.
         threshold: a region's score must reach this.
-        blur: blackout: feather the mask edge over this many pixels (0 = hard edge);
-            blur mode: the Gaussian radius.
+        blur: blackout and inpainting: feather the mask edge over this many pixels
+            (0 = hard edge); blur mode: the Gaussian radius.
         dilate: grow the union of regions by this many pixels.
         min_coverage, max_coverage: keep only regions whose share of the image lies in
             ``[min_coverage, max_coverage]``.
+        inpaint_radius: inpainting modes: the neighbourhood each filled pixel draws on.
         name: display name (default built from the settings).
 
     Raises:
@@ -324,26 +332,31 @@ class RegionSanitizer(ImageSanitizer):
 
     def __init__(self, detectors: Detector | Sequence[Detector], *, mode: str = "blackout",
                  threshold: float = 0.5, blur: float = 0.0, dilate: int = 4,
-                 min_coverage: float = 0.0, max_coverage: float = 1.0, name: str | None = None):
+                 min_coverage: float = 0.0, max_coverage: float = 1.0, inpaint_radius: int = 3,
+                 name: str | None = None):
         caller = "RegionSanitizer"
         detectors = [detectors] if isinstance(detectors, Detector) else list(detectors)
         if not detectors or not all(isinstance(d, Detector) for d in detectors):
             raise invalid("detectors", caller, "a Detector or a non-empty list of Detectors",
                           detectors)
-        if mode not in ("blackout", "blur"):
-            raise invalid("mode", caller, "'blackout' or 'blur'", mode)
+        if mode not in FILLS:
+            raise invalid("mode", caller, f"one of {list(FILLS)}", mode)
         if not 0 <= threshold <= 1:
             raise invalid("threshold", caller, "in [0, 1]", threshold)
         if blur < 0 or (mode == "blur" and blur <= 0):
             raise invalid("blur", caller, "positive in blur mode, non-negative otherwise", blur)
         if not isinstance(dilate, (int, np.integer)) or dilate < 0:
             raise invalid("dilate", caller, "a non-negative int", dilate)
+        if (isinstance(inpaint_radius, bool) or not isinstance(inpaint_radius, (int, np.integer))
+                or inpaint_radius < 1):
+            raise invalid("inpaint_radius", caller, "a positive int", inpaint_radius)
         if not 0 <= min_coverage <= max_coverage <= 1:
             raise invalid("min_coverage", caller, "with 0 <= min_coverage <= max_coverage <= 1",
                           (min_coverage, max_coverage), given_is_text=False)
         self.detectors = detectors
         self.mode, self.threshold, self.blur, self.dilate = mode, float(threshold), float(blur), int(dilate)
         self.min_coverage, self.max_coverage = float(min_coverage), float(max_coverage)
+        self.inpaint_radius = int(inpaint_radius)
         self.name = name or (f"{mode}[{'+'.join(d.name for d in detectors)}]"
                              f"(t={self.threshold:g},d={self.dilate})")
 
@@ -371,29 +384,14 @@ class RegionSanitizer(ImageSanitizer):
         return [self._sanitize_one(item) for item in items]
 
     def _sanitize_one(self, item):
-        import cv2
-
         rgb = as_rgb(item, "items", "RegionSanitizer.sanitize")
-        region = self.mask(rgb)
-        if not region.any():
-            return rgb
-        if self.mode == "blur":
-            k = int(2 * round(self.blur) + 1)
-            blurred = cv2.GaussianBlur(rgb, (k, k), 0)
-            out = rgb.copy()
-            out[region] = blurred[region]
-            return out
-        alpha = region.astype(np.float64)
-        if self.blur > 0:
-            k = int(2 * round(self.blur) + 1)
-            alpha = np.maximum(alpha, cv2.GaussianBlur(alpha, (k, k), 0))
-        return np.round(rgb * (1.0 - alpha[..., None])).astype(np.uint8)
+        return fill_region(rgb, self.mask(rgb), self.mode, self.blur, self.inpaint_radius)
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "detectors": [d.describe() for d in self.detectors],
                 "mode": self.mode, "threshold": self.threshold, "blur": self.blur,
                 "dilate": self.dilate, "min_coverage": self.min_coverage,
-                "max_coverage": self.max_coverage}
+                "max_coverage": self.max_coverage, "inpaint_radius": self.inpaint_radius}
 
 
 # ----------------------------------------------------------------------------------

@@ -2,6 +2,12 @@
 
 The face sanitizers black out what :func:`detect_faces` finds; the face identity member
 embeds what :func:`usable_faces` keeps, pooled by :func:`face_coordinates`.
+
+A face that exists only because of a sanitizer's mark is not used (:func:`marked_face`):
+a detection on the edge of a black box (a hand or a hair line beside it), and a blurred
+face, which a detector may still find (a 22-pixel face, below the member's minimum,
+came back after a face blur as a 26-pixel detection at score 0.84) but which has lost
+the fine detail that carries identity. Both are judged on the image alone.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import numpy as np
 
 from privlab.errors import invalid, require
 from privlab.vision.images import as_rgb
+from privlab.vision.marks import BLUR_DETAIL, detail
 
 SFACE_MATCH_THRESHOLD = 0.363  # OpenCV's cosine threshold for "same person" with SFace
 FACE_DIM = 128
@@ -155,20 +162,44 @@ def black_fraction(rgb: np.ndarray, box: tuple[int, int, int, int], level: int =
     return float((crop.max(axis=2) <= level).mean())
 
 
+def marked_face(rgb: np.ndarray, face: Face, max_black_fraction: float = 0.2,
+                min_detail: float = BLUR_DETAIL) -> bool:
+    """Whether a detection is a sanitizer's mark rather than a face that carries identity.
+
+    True when more than ``max_black_fraction`` of its box is pure black (a detection on
+    the edge of a blackout) or when its centre has less fine detail than ``min_detail``
+    grey levels (:func:`privlab.vision.marks.detail`: a blurred face measures 0.3–0.7,
+    a sharp one 3–14 at any size).
+
+    Example:
+        >>> from skimage import data
+        >>> import cv2
+        >>> img = data.astronaut(); face = detect_faces(img)[0]
+        >>> marked_face(img, face), marked_face(cv2.GaussianBlur(img, (25, 25), 0), face)
+        (False, True)
+    """
+    return (black_fraction(rgb, face.box) > max_black_fraction
+            or (min_detail > 0 and detail(rgb, face.box) < min_detail))
+
+
 def usable_faces(image: Any, threshold: float = 0.8, min_size: int = 24,
-                 max_black_fraction: float = 0.2) -> list[Face]:
-    """Faces worth an identity vector, with the guard against blackout artefacts.
+                 max_black_fraction: float = 0.2, min_detail: float = BLUR_DETAIL) -> list[Face]:
+    """Faces worth an identity vector, with the guard against sanitization marks.
 
     A blackout can make a detector fire on what is left around it (a hand or a hair line
-    next to a black box, at a score just above the threshold). Faces that overlap pure
-    black pixels by more than ``max_black_fraction`` of their box, that score below
-    ``threshold`` or that are smaller than ``min_size`` are therefore ignored.
+    next to a black box, at a score just above the threshold), and a blur can leave a
+    face-shaped smudge that a detector still finds, sometimes larger than the face was.
+    Faces that score below ``threshold``, that are smaller than ``min_size`` or that
+    :func:`marked_face` calls marks are therefore ignored; so a face that only a
+    sanitizer's mark made detectable never adds an identity the original did not show.
 
     Args:
         image: PIL image or uint8 array.
         threshold: detector score a face needs, in (0, 1).
         min_size: smallest face side in pixels.
         max_black_fraction: largest share of pure black pixels in a kept face's box.
+        min_detail: least fine detail (grey levels) in a kept face's centre; 0 keeps
+            blurred faces.
 
     Returns:
         The kept faces, best first.
@@ -183,22 +214,22 @@ def usable_faces(image: Any, threshold: float = 0.8, min_size: int = 24,
     """
     rgb = as_rgb(image, "image", "usable_faces")
     return [f for f in detect_faces(rgb, threshold, min_size=min_size)
-            if black_fraction(rgb, f.box) <= max_black_fraction]
+            if not marked_face(rgb, f, max_black_fraction, min_detail)]
 
 
 def face_coordinates(vectors: np.ndarray) -> np.ndarray:
-    """The SFace member's embedding of one image from its faces' unit vectors.
+    """A face member's embedding of one image from its faces' unit identity vectors.
 
-    No face maps to the fixed unit vector ``e_128`` (the *no-face coordinate*,
-    orthogonal to the 128 face dimensions); one or more faces map to the normalised
-    mean of their vectors with 0 in the last coordinate. So "no face" is equally far
-    from every face and two renderings without faces are identical.
+    No face maps to the fixed unit vector ``e_d`` (the *no-face coordinate*, orthogonal
+    to the ``d`` face dimensions); one or more faces map to the normalised mean of their
+    vectors with 0 in the last coordinate. So "no face" is equally far from every face
+    and two renderings without faces are identical.
 
     Args:
-        vectors: ``(k, 128)`` unit face vectors, ``k >= 0``.
+        vectors: ``(k, d)`` unit face vectors, ``k >= 0`` (``d`` = 128 for SFace).
 
     Returns:
-        ``(129,)`` unit vector.
+        ``(d + 1,)`` unit vector.
 
     Example:
         >>> float(face_coordinates(np.zeros((0, 128)))[-1])
@@ -206,17 +237,20 @@ def face_coordinates(vectors: np.ndarray) -> np.ndarray:
         >>> v = face_coordinates(np.eye(128)[:2]); round(float(v[0]), 4), float(v[-1])
         (0.7071, 0.0)
     """
-    out = np.zeros(FACE_DIM + 1, dtype=np.float64)
+    vectors = np.asarray(vectors, dtype=np.float64)
+    dim = vectors.shape[1] if vectors.ndim == 2 else FACE_DIM
+    out = np.zeros(dim + 1, dtype=np.float64)
     if len(vectors) == 0:
         out[-1] = 1.0
         return out
-    pooled = np.asarray(vectors, dtype=np.float64).mean(axis=0)
+    pooled = vectors.mean(axis=0)
     norm = np.linalg.norm(pooled)
     if norm < 1e-9:  # opposite faces cancel: keep the first one
-        pooled, norm = np.asarray(vectors[0], dtype=np.float64), 1.0
-    out[:FACE_DIM] = pooled / norm
+        pooled, norm = vectors[0], 1.0
+    out[:dim] = pooled / norm
     return out
 
 
 __all__ = ["FACE_DIM", "Face", "SFACE_MATCH_THRESHOLD", "black_fraction", "detect_faces",
-           "face_coordinates", "face_features", "face_model_paths", "usable_faces"]
+           "face_coordinates", "face_features", "face_model_paths", "marked_face",
+           "usable_faces"]

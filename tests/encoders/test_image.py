@@ -90,3 +90,7 @@ def test_image_members_build_without_loading_a_model():
         assert registry.create(key).name == f"open_clip:{arch}:{tag}"
         assert registry.entry(key).description == text
     assert registry.entry("sface").factory is im.SFaceEncoder
+    assert registry.entry("dlib-face").factory is im.DlibFaceEncoder
+    assert registry.entry("describe-then-embed").factory is im.DescribeThenEmbedEncoder
+    assert registry.create("sface").name == "sface-t0.8-m24-b0.2-d1"
+    assert registry.create("describe-then-embed").name.startswith("describe[ocr+faces]-minilm-g")

@@ -7,15 +7,15 @@ from privlab.encoders.lookup import get_encoder
 from privlab.encoders.text import LexicalEncoder, SentenceTransformerEncoder
 
 TEXT = ["minilm", "mpnet", "lexical", "qwen3-embedding-4b", "qwen3-embedding-8b"]
-IMAGE = ["sface", "describe-then-embed", "ocr-text", "efficientnet-lite0", "open_clip", "eva-clip",
-         "siglip2-giant", "metaclip2-giant", "clip-vit-b-32", "adapter"]
+IMAGE = ["sface", "dlib-face", "describe-then-embed", "ocr-text", "efficientnet-lite0", "open_clip",
+         "eva-clip", "siglip2-giant", "metaclip2-giant", "clip-vit-b-32", "adapter"]
 
 
 def test_every_member_is_registered_in_order_with_its_metadata():
     assert registry.names() == TEXT + IMAGE
     assert registry.names(modality="text") == TEXT
     assert registry.names(modality="image") == IMAGE
-    assert registry.names(offline=True) == ["minilm", "mpnet", "lexical", "sface",
+    assert registry.names(offline=True) == ["minilm", "mpnet", "lexical", "sface", "dlib-face",
                                             "describe-then-embed", "ocr-text",
                                             "efficientnet-lite0", "adapter"]
     mpnet = registry.entry("mpnet")

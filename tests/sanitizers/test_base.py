@@ -10,7 +10,9 @@ from privlab.sanitizers.base import Identity, Sanitizer, identity
 TEXT = ["identity", "concept-list", "regex-pii", "presidio", "entity-types", "llm", "gliner",
         "privacy-filter"]
 IMAGE = ["image-identity", "face-blackout-yunet", "face-blur-yunet", "face-blackout-haar",
-         "face-blackout-mtcnn", "text-blackout-ocr", "faces-and-text-blackout", "clipseg", "sam3"]
+         "face-blackout-mtcnn", "text-blackout-ocr", "faces-and-text-blackout", "clipseg", "sam3",
+         "face-inpaint-yunet", "text-inpaint-ocr", "faces-and-text-inpaint", "person-blackout-hog",
+         "person-blackout-selfie", "people-and-text-blackout", "logo-blackout", "full-blackout"]
 
 
 def test_every_member_is_registered_in_order():

@@ -82,3 +82,28 @@ def test_registered_members_keep_their_knobs():
     identity = registry.create("image-identity", concepts=["x"])
     img = _grey()
     assert identity.modality == "image" and identity.sanitize([img])[0] is img
+
+
+def test_inpaint_modes_and_their_radius():
+    from tests.sanitizers.photos import astronaut
+
+    photo = astronaut()
+    box = [(175, 70, 245, 150)]  # inside the face
+    outs = {}
+    for radius in (1, 9):
+        s = si.RegionSanitizer(si.UserRegions([box]), mode="inpaint-ns", dilate=0,
+                               inpaint_radius=radius)
+        assert s.describe()["inpaint_radius"] == radius and s.name.startswith("inpaint-ns[user]")
+        outs[radius] = s.sanitize([photo])[0]
+    x0, y0, x1, y1 = box[0]
+    assert (outs[1][y0:y1, x0:x1] != outs[9][y0:y1, x0:x1]).any()  # the radius matters
+    assert (outs[1][:y0] == photo[:y0]).all()
+    with pytest.raises(ValueError, match="'mode'.*inpaint-telea"):
+        si.RegionSanitizer(si.UserRegions([box]), mode="inpaint")
+    for bad in (0, 2.5, True):
+        with pytest.raises(ValueError, match="'inpaint_radius'"):
+            si.RegionSanitizer(si.UserRegions([box]), mode="inpaint-telea", inpaint_radius=bad)
+    face = registry.create("face-inpaint-yunet", dilate=6, blur=3)
+    assert (face.mode, face.dilate, face.blur) == ("inpaint-telea", 6, 3.0)
+    assert registry.create("text-inpaint-ocr", mode="inpaint-ns").mode == "inpaint-ns"
+    assert registry.create("face-inpaint-yunet", name="mine").name == "mine"
