@@ -23,8 +23,12 @@
 # The paper ran this on 49 Reddit comments about the Avengers. Offline, privlab ships
 # 49 comments written for it about the fictional *Vanguard Legion* franchise, each with
 # seeded clues whose ground truth is known (character names, actor, villain, studio and
-# directors, plot details, box office, genre phrases, crossover talk). Load real
-# comments with `privlab.datasets.reddit.load_comments` and pass them as `Config(corpus=...)`.
+# directors, plot details, box office, genre phrases, crossover talk): a **stand-in**,
+# and the headline says so. With the paper's comments at hand (its repository publishes
+# them as a folder of `.txt` files, one comment per file), set `COMMENTS` below to that
+# folder, or type it into the panel at the end: the same study runs on them, keeping the
+# comments that contain `KEYWORD` in any case, with a broad list written from general
+# knowledge of the Marvel films.
 #
 # **The test.** With an encoder $\mathcal{E}$ (unit embeddings, cosine) and sanitizer
 # $X_c$, each trial of sanitized comment $x_i$ against reference comment $y_j$ is
@@ -49,22 +53,35 @@
 # %% tags=["parameters"]
 ENCODER = "minilm"   # a text encoder from privlab.encoders.registry
 PROXY = None         # "9" (fixed nine-comment proxy set) or "49"; None: the study's ("49")
+COMMENTS = None      # a folder of .txt comments (one per file) or Pushshift JSON lines;
+                     # None: privlab's fictional franchise comments
+KEYWORD = None       # the franchise's name in those comments; None: "Avengers"
 
 # %%
 from privlab.studies import avengers
 from privlab.ui import panels
 
-config = avengers.Config.for_notebook(encoders=(ENCODER,), proxy=PROXY)
+config = avengers.Config.for_notebook(encoders=(ENCODER,), proxy=PROXY, comments=COMMENTS,
+                                      keyword=KEYWORD)
+print("comments:", config.comments or "privlab's fictional Vanguard Legion comments")
 print("sanitizers:", ", ".join(config.sanitizers))
-print("broad concept list:", ", ".join(config.broad_concepts))
+print("broad concept list:", ", ".join(avengers.broad_list(config)))
 
 # %% [markdown]
 # The sanitizers: **identity** (changes nothing, the baseline), **concept-list** (the name
-# only, replaced by boxes, like the paper's quoted items), **concept-list-broad** (the
-# name plus the characters, actor, villain, studio and titles a careful person would
-# list), **regex-pii** (emails, phones, IDs, money — formats only), **presidio** (Microsoft
+# only, replaced by boxes, like the paper's quoted items), **concept-list-broad** (a
+# longer list written the way one writes a list before reading the comments: the
+# franchise's name, its film titles and the vocabulary of any superhero franchise),
+# **regex-pii** (emails, phones, IDs, money — formats only), **presidio** (Microsoft
 # Presidio offline, every recognizer, every candidate kept) and **entity-types** (spaCy
 # named entities of the person, organisation, place and work-of-art kinds).
+#
+# **Why the broad list names no character.** The offline comments come with an answer
+# key: the character, actor, villain, studio and plot phrases that were seeded into
+# them, which the leak table below scores. A list copied from that key would be graded
+# against itself, so the broad list holds none of its phrases (a test checks it). On real
+# comments, which have no key, the broad list is written from general knowledge of the
+# franchise (`avengers.AVENGERS_BROAD`) and may name characters.
 
 # %%
 result = avengers.run(config)
@@ -96,6 +113,20 @@ for name in frame["sanitizer"]:
     display(HTML(result.witness_html(name)))
 
 # %% [markdown]
+# **On the full offline set (measured, MiniLM).** The name-only list is best, at 0.072
+# (utility 0.77), and passes at 0 on the nine-comment proxy set, like the paper's GLN2
+# (0 on nine comments, 0.18 on 49). The broad list does worse, 0.110 (utility 0.73), on
+# both sets: its decisive witness is the released comment "Watchmen, The Long Night,
+# ████████ ██████: my top three comic book movies" against a reference that lost its
+# film title and the word "sequel". The list removed the franchise's name and the genre
+# word it knew, and the remaining "comic book movies" next to two other franchises is
+# what ties the comment to the concept, the same kind of witness as the paper's
+# "Watchmen, Dark Knight, Avengers". Presidio (0.480) and the spaCy entity types (0.437)
+# remove people and studios but keep the franchise's name in 6 comments each. Numbers
+# from the paper's comments would differ: these comments and their clues were written
+# for privlab.
+
+# %% [markdown]
 # ## Seeded clues: removed, caught or missed
 #
 # For each clue type: how many comments carry it, how many kept it after sanitizing, and
@@ -104,7 +135,8 @@ for name in frame["sanitizer"]:
 # trials: they are what to look at before trusting a small resolution.
 
 # %%
-result.leak_frame().pivot(index="leak type", columns="sanitizer", values="status")
+(result.leak_frame().pivot(index="leak type", columns="sanitizer", values="status")
+ if result.leaks else "no seeded ground truth for these comments")
 
 # %% [markdown]
 # ## Try it yourself

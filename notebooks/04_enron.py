@@ -36,21 +36,31 @@
 # resolution is a cosine difference on this encoder's scale (notebook 09 calibrates it).
 #
 # **Data.** Ken Lay's mailbox is read in place from `../shared/data/enron/kenneth_json.zip`
-# when it is present (the paper's selection: mentions "Ken Lay", at most 500 words,
-# repeated bodies dropped); otherwise the offline mailbox about the fictional executive
-# Marcus Whitfield, which carries seeded leaks with ground truth.
+# when it is present, selected by the paper's rule: the body mentions "Ken Lay"
+# (case-insensitive, anywhere in the body, any whitespace between the two words) and
+# has at most 500 words. The exact-name baseline counts by the same rule. The JSON
+# layout stores bodies without their headers, so nothing is stripped from them.
+# Otherwise the offline mailbox about the fictional executive Marcus Whitfield is used,
+# which carries seeded leaks with ground truth.
+#
+# **Two optional departures, off by default.** `MATCH = "word"` finds the name as whole
+# words only, and `DEDUPE = True` keeps one copy of a body filed in several folders.
+# Neither is the paper's rule; the table "The selection, rule by rule" below gives the
+# number each yields, and the headline says when one is on.
 
 # %% tags=["parameters"]
 ENCODER = "minilm"   # a text encoder from privlab.encoders.registry
 CORPUS = "auto"      # "auto" (real mailbox when present), "real", "offline", or a path
 LIMIT = None         # first N selected emails; None: the study's (all; 16 in a smoke run)
+MATCH = None         # "substring" (the paper's rule) or "word"; None: the study's ("substring")
+DEDUPE = None        # True drops repeated bodies; None: the study's (False, as in the paper)
 
 # %%
 from privlab.studies import enron
 from privlab.ui import panels
 
 config = enron.Config.for_notebook(encoders=(ENCODER,), corpus=CORPUS, limit=LIMIT,
-                                   progress=True)
+                                   match=MATCH, dedupe=DEDUPE, progress=True)
 print("sanitizers:", ", ".join(config.sanitizers))
 
 # %% [markdown]
@@ -65,7 +75,65 @@ print("sanitizers:", ", ".join(config.sanitizers))
 result = enron.run(config)
 corpus = result.corpus
 print(f"{len(corpus)} emails from {corpus.source}; target: {corpus.target}")
+print("selection:", enron.selection_rule(corpus) if corpus.name.startswith("enron:")
+      else "privlab's offline mailbox")
 enron.table2(result)
+
+# %% [markdown]
+# ## privlab against the paper
+#
+# The paper's Table 2 counts the sanitized emails that still contain "Ken Lay". The
+# table below sets its Presidio count beside privlab's on this run's emails.
+
+# %%
+enron.paper_comparison(result, "presidio") if "presidio" in config.sanitizers else None
+
+# %% [markdown]
+# **Why the numbers differ.** On the full mailbox (measured: the paper's rule, all
+# sanitizers' defaults, MiniLM) privlab selects **1,552** emails and Presidio leaves the
+# name in **19** of them (**1.22%**), with resolution 0.561; the paper reports 17 of
+# 1,841 (0.92%). The two are the same kind of number on different emails:
+#
+# * **Mailbox against corpus.** The paper selected its emails from the whole Enron
+#   corpus (every employee's mailbox); privlab reads one mailbox, Ken Lay's own (`lay-k`),
+#   where much of the mail is addressed *to* him. Presidio's 19 leaks here are all forms
+#   its packaged spaCy model does not tag as a person: the name glued to other
+#   characters in forwarded headers and memo titles (9: `=09Ken Lay@ENRON`,
+#   `Memo_Ken Lay`), in capitals in address lines (6: `To: "KEN LAY"`, `Dear KEN LAY,`),
+#   before an address (2: `On Behalf Of Ken Lay-@ENRON`), in lower case (1) and with two
+#   spaces (1). Such lines are frequent in a chairman's inbox, so its share of leaks need
+#   not match the share over the whole corpus, and one set is no estimate of the other.
+# * **Copies.** 258 of the 1,552 bodies repeat another one (the same email filed in
+#   several folders). The paper's stated selection drops no copies, and neither does
+#   privlab's default. Of the 19 leaks, 9 are distinct bodies.
+# * **Same rule, other pipeline.** The paper stripped headers "where possible" from raw
+#   messages; this layout stores bodies already, and they are used as stored. The
+#   resolution is measured under MiniLM, not the paper's QWEN3-4B, so only the name
+#   counts are compared; the decisive witness at 0.561 is an email with every name
+#   replaced (`Dear Mr. <PERSON>, ... <PERSON>'s long service to <ORGANIZATION>`):
+#   identifying context, the kind the exact-name baseline cannot see.
+
+# %% [markdown]
+# ## The selection, rule by rule
+#
+# The number of emails each rule selects from the mailbox. The first row is the
+# paper's rule and privlab's default; the others are the labelled options and what a
+# plain search for "ken lay" (exactly one space) finds.
+#
+# * **Whole words only** drops the mentions glued to other characters, such as
+#   `=09Ken Lay@ENRON` (a quoted-printable tab before an address) or `Memo_Ken Lay`:
+#   exactly the forms spaCy cannot split and Presidio misses. On the full mailbox it
+#   drops 12 emails, 9 of them among Presidio's 19 leaks: the baseline falls to 10 of
+#   1,540 (0.65%) while the resolution stays 0.561.
+# * **Repeated bodies dropped** keeps one copy of an email filed in several folders. The
+#   resolution is a maximum over trials, so copies cannot change it (0.561 on the 1,294
+#   distinct bodies too); they do change the baseline: 9 of 1,294 (0.70%). With both
+#   departures, 1,290 emails and 6 leaks (0.47%): two rules the paper does not state
+#   more than halve the share.
+
+# %%
+enron.selection_counts(corpus.source) if corpus.name.startswith("enron:") else (
+    "the offline mailbox has no selection: its 49 emails all name the target")
 
 # %% [markdown]
 # ## The decisive witnesses

@@ -22,14 +22,31 @@
 # the target with *coarse* captions only ("a picture of John Doe"), never listing which
 # properties reveal the target, and to audit again.
 #
-# **Offline here.** No CLIP or SigLIP weights ship with installed packages, so the default
-# fine-tuned $\mathcal{D}$ is an *adapter*: a frozen packaged image extractor $f$
-# (EfficientNet-Lite0 or SFace) and a linear projection $g(x)=\mathrm{normalise}(Wf(x)+c)$
-# into the space of the packaged text encoder (MiniLM), trained on the captions. The
-# audited mechanism blends both, $\mathcal{E}(x)=[\sqrt{1-m}\,f(x),\ \sqrt{m}\,g(x)]$, as a
-# fine-tuned model keeps what it knew and adds what it learned. With weights at hand,
-# `privlab.encoders.adapter.finetune_open_clip` fine-tunes both towers of any open_clip model with
-# the same losses and saves a checkpoint `OpenCLIPEncoder` loads.
+# **Offline here: a stand-in, not CLIP.** No CLIP or SigLIP weights ship with installed
+# packages, so the default fine-tuned $\mathcal{D}$ is an *adapter*: a frozen packaged
+# image extractor $f$ (EfficientNet-Lite0 or SFace) and a linear projection
+# $g(x)=\mathrm{normalise}(Wf(x)+c)$ into the space of the packaged text encoder (MiniLM),
+# trained on the captions. The audited mechanism blends both,
+# $\mathcal{E}(x)=[\sqrt{1-m}\,f(x),\ \sqrt{m}\,g(x)]$, as a fine-tuned model keeps what it
+# knew and adds what it learned. "siglip" below is the name of the *loss*, not of the
+# model: the headline says "linear adapter on frozen EfficientNet-Lite0 + MiniLM, not
+# CLIP". With weights at hand, `privlab.encoders.adapter.finetune_open_clip` fine-tunes
+# both towers of any open_clip model with the paper's §5.1.1 recipe (sigmoid loss, AdamW
+# at $10^{-5}$, weight decay 0.1, $\beta=(0.9, 0.98)$, $\epsilon=10^{-6}$, clipping at 1)
+# and saves a checkpoint `OpenCLIPEncoder` loads.
+#
+# **Choosing the blend $m$.** $m$ is not tuned on the audited scenes. A third set of
+# scenes of the target, drawn with its own seed and used neither for training nor for
+# the held-out audit, is audited at each candidate $m$ (0.25, 0.5, 0.75, 1) after both
+# blackouts, and the rule is: *the largest $m$ whose control (face and poster blacked
+# out) passes at 0 on these validation scenes; if none passes, the smallest.* A
+# $\mathcal{D}$ whose control fails flags the black boxes themselves, so its positive
+# value on the face blackout says nothing about the poster; below that limit, the rule
+# keeps as much of what training taught as it can. The face-blackout values are shown
+# beside the control but do not enter the choice, so the rule cannot favour a pass or a
+# fail of the audit. It reads the generator's masks of the validation scenes, as a
+# hyperparameter search reads validation labels; the held-out scenes stay unseen until
+# the audit, and their control is reported as measured, pass or fail.
 #
 # **The losses.** For a batch of $n$ pairs with unit image rows $u_i$, caption rows $v_j$,
 # temperature $t$ and bias $b$, let $z_{ij}=t\,u_i\cdot v_j$.
@@ -52,6 +69,7 @@ BASE_ENCODER = "efficientnet-lite0"
 LOSS = "siglip"
 EPOCHS = None      # None: the study's default (fewer under PRIVLAB_SMOKE=1)
 LR = 0.01
+MIX = None         # blend weight in (0, 1]; None: chosen on the validation scenes
 
 # %%
 import ipywidgets as widgets
@@ -68,9 +86,19 @@ display(widgets.VBox([pick_base, pick_loss, pick_epochs, pick_lr]))
 
 # %%
 config = finetune.Config.for_notebook(base_encoder=pick_base.value, loss=pick_loss.value,
-                                      epochs=pick_epochs.value, lr=pick_lr.value)
+                                      epochs=pick_epochs.value, lr=pick_lr.value, mix=MIX)
 result = finetune.run(config)
 result
+
+# %% [markdown]
+# ## The blend, chosen on validation scenes
+#
+# One row per candidate $m$: the fine-tuned $\mathcal{D}$'s resolution on the validation
+# scenes after the face blackout and after the control blackout, and the one the rule
+# chose (a note instead when `MIX` was given).
+
+# %%
+result.mix_selection if result.mix_selection is not None else f"mix {result.mix} given"
 
 # %% [markdown]
 # ## The training curve
@@ -88,9 +116,13 @@ result.loss_frame().plot(x="epoch", y="loss", logy=True, title=f"{config.loss} l
 # of Grace Hopper", on held-out images. Read the last three rows together: if the poster
 # rows do not stand above the others, the projection has not singled out the poster; it
 # has learned "not the contrast person", and with two identities any face-less scene can
-# fall on the target's side. That is why the projection alone ($m=1$) also flags the
-# control; the blend keeps the base's geometry, under which blacked-out scenes resemble
-# each other. Rerun with `finetune.Config(mix=1.0)` to see it.
+# fall on the target's side. The headline's last caveat states which it is for this run
+# (`result.poster_learned`). On the full settings it has not: held-out scenes with face
+# and poster blacked out score 1.004 against 0.990 with the poster kept. That is why the
+# projection alone ($m=1$) also flags the control (held-out: 0.193 on the control against
+# 0.212 on the face blackout); the blend keeps the base's geometry, under which
+# blacked-out scenes resemble each other, but only up to a point. Set `MIX = 1.0` to see
+# it.
 
 # %%
 result.learned
@@ -102,7 +134,23 @@ result.learned
 #   extractor does not connect the poster to the target.
 # * **Fine-tuned D above 0**, with a decisive witness that still shows the poster
 #   (`witness_keeps_signature`), is target-related signal the base missed.
-# * **The control at 0** for both says the positive value is not the black boxes alone.
+# * **The control at 0** for both says the positive value is not the black boxes alone;
+#   a control above 0 (the headline then says FAILS) says the fine-tuned value cannot be
+#   told apart from the black boxes, whatever the poster does.
+#
+# **On the full settings (measured).** On the 20 validation scenes the controls of
+# $m$ = 0.25, 0.5 and 0.75 pass (and their face blackouts score 0 as well); $m=1$ fails
+# (0.058 on the control). The rule takes $m=0.75$. On the held-out scenes, the
+# fine-tuned $\mathcal{D}$ then scores 0.124 on the face blackout, with a witness that
+# keeps the poster, but **its control fails at 0.085**: the value cannot be credited to
+# the poster. For comparison, on the same held-out scenes and the same trained weights,
+# $m$ = 0.25 gives 0.010 with the control at 0, $m$ = 0.5 gives 0.058 with the control at
+# 0, and $m$ = 1 gives 0.212 with the control at 0.193. Validation did not separate the
+# candidates below 1, and the held-out scenes show that the line between "sees the
+# poster" and "flags black boxes" falls between 0.5 and 0.75: with an adapter that has
+# not singled out the poster, a larger share of it buys sensitivity to blackouts, not to
+# the target. This is a finding about the stand-in; the paper's fine-tuned SigLIP 2 was
+# trained end to end and returned 0 on its control ($c_2$).
 #
 # **What the numbers do not say.** The closure premise (that the removed cues reach the
 # target's other cues in $\mathcal{D}$) is plausible for the fine-tuned D after

@@ -11,20 +11,24 @@ arrays all work, because only the sanitizer and the encoders look inside them.
 Public API (stable)
 -------------------
 ``audit(originals, sanitizer=None, *, sanitized=None, encoders=("minilm",), references=None,
-references_sanitized=None, names=None, top_k=5, progress=False) -> ContrastiveAudit``
+references_sanitized=None, names=None, top_k=5, progress=False, placebo=False)
+-> ContrastiveAudit``
     One sanitizer, one or more encoders. Symmetric by default (every original is both
     audited and reference, as in every study of the paper); pass ``references`` (and
     optionally ``references_sanitized``) for the asymmetric test. ``sanitized`` skips
     the sanitizer when the outputs already exist (for example from an API run earlier).
-    ``names`` (text only) adds the exact-name baseline of Table 2.
+    ``names`` (text only) adds the exact-name baseline of Table 2. ``placebo=True`` also
+    audits the sanitizer's placebo twin (:mod:`privlab.contrastive.placebo`: the same
+    marks where no cue is) and reports each member's artefact floor and the excess.
 
 ``audit_many(originals, sanitizers, **same) -> AuditTable``
     Several sanitizers on the same corpus; ``AuditTable.to_frame()`` has one row per
     (sanitizer, encoder) with resolution, witness, utility and the name baseline.
 
-``exact_name_baseline(texts, names) -> NameBaseline``
-    Sanitized texts that still contain any of ``names`` (case-insensitive, whole words,
-    any whitespace between the words of a name).
+``exact_name_baseline(texts, names, *, match="word") -> NameBaseline``
+    Sanitized texts that still contain any of ``names`` (case-insensitive, any
+    whitespace between the words of a name; whole words, or anywhere with
+    ``match="substring"``).
 
 ``utility(E, E_sanitized) -> ndarray``
     Cosine between each original and its sanitized version (rows of unit embeddings).
@@ -36,9 +40,11 @@ Results
 -------
 :class:`EncoderAudit` holds, for one encoder, the :class:`privlab.resolution.Resolution`,
 the per-item utility and the decisive :class:`Witness` (indices, the four items involved
-and the signed difference). :class:`ContrastiveAudit` holds the sanitized items, one
-``EncoderAudit`` per encoder, the optional :class:`NameBaseline`, and the provenance: the
-sanitizer's settings, the encoder names and a hash of the corpus. The ensemble
+and the signed difference), and with a placebo its ``placebo`` resolution (the member's
+artefact floor on these data) and ``excess = max(0, resolution - placebo)``.
+:class:`ContrastiveAudit` holds the sanitized items, one ``EncoderAudit`` per encoder,
+the optional :class:`NameBaseline`, the placebo twin's provenance and outputs, and the
+provenance: the sanitizer's settings, the encoder names and a hash of the corpus. The ensemble
 resolution (the cautious reading for sensitive releases) is the largest member's.
 
 Status: a resolution is a model- and corpus-relative diagnostic. 0 means no violation
@@ -105,16 +111,19 @@ class NameBaseline:
     """The exact-name baseline: sanitized texts that still contain the target's name.
 
     Attributes:
-        names: the names searched (case-insensitive, whole words).
+        names: the names searched (case-insensitive).
         count: how many texts still contain one.
         total: how many texts were searched.
         indices: which ones, ascending.
+        match: ``"word"`` (whole words) or ``"substring"`` (anywhere), see
+            :func:`privlab.names.name_pattern`.
     """
 
     names: tuple[str, ...]
     count: int
     total: int
     indices: tuple[int, ...]
+    match: str = "word"
 
     @property
     def share(self) -> float:
@@ -122,7 +131,8 @@ class NameBaseline:
         return self.count / self.total if self.total else 0.0
 
 
-def exact_name_baseline(texts: Sequence[str], names: Iterable[str]) -> NameBaseline:
+def exact_name_baseline(texts: Sequence[str], names: Iterable[str], *,
+                        match: str = "word") -> NameBaseline:
     """Count texts that still contain any of ``names`` (case-insensitive).
 
     This detects explicit identifiers only, never identifying context; the resolution
@@ -131,26 +141,31 @@ def exact_name_baseline(texts: Sequence[str], names: Iterable[str]) -> NameBasel
     Args:
         texts: sanitized texts.
         names: the target's names, e.g. ``["Ken Lay", "Kenneth Lay"]``.
+        match: ``"word"`` (whole words) or ``"substring"`` (anywhere, also glued to
+            other characters as in ``Memo_Ken Lay``); see :func:`privlab.names.name_pattern`.
 
     Returns:
         A :class:`NameBaseline`.
 
     Raises:
         TypeError: a text is not a string.
+        ValueError: an unknown ``match``.
 
     Example:
         >>> b = exact_name_baseline(["Ken Lay said", "█████ said", "ken  lay"], ["Ken Lay"])
         >>> b.count, b.indices, round(b.share, 3)
         (2, (0, 2), 0.667)
+        >>> exact_name_baseline(["=09Ken Lay@ENRON"], ["Ken Lay"], match="substring").count
+        1
     """
-    pattern = name_pattern(names)
+    pattern = name_pattern(names, match=match)
     hits = []
     for index, text in enumerate(texts):
         if not isinstance(text, str):
             raise wrong_type(f"texts[{index}]", "exact_name_baseline", "a str", text)
         if pattern.search(text):
             hits.append(index)
-    return NameBaseline(tuple(n for n in names), len(hits), len(texts), tuple(hits))
+    return NameBaseline(tuple(n for n in names), len(hits), len(texts), tuple(hits), match)
 
 
 _STOP = frozenset("""a an the and or but if of to in on at by for with from as is are was were be
@@ -224,12 +239,17 @@ class EncoderAudit:
         resolution: the kernel's :class:`Resolution` (witness, top trials, per-item maxima).
         utility: ``(m,)`` cosine between each audited original and its sanitized version.
         witnesses: the top trials as :class:`Witness` objects, the decisive one first.
+        placebo: the resolution of the sanitizer's placebo twin under this member (its
+            artefact floor on these data), or None when no placebo was run.
+        placebo_resolution: the placebo's full :class:`Resolution` (its witness), or None.
     """
 
     encoder: str
     resolution: Resolution
     utility: np.ndarray = field(repr=False)
     witnesses: tuple[Witness, ...] = field(repr=False)
+    placebo: float | None = None
+    placebo_resolution: Resolution | None = field(default=None, repr=False)
 
     @property
     def value(self) -> float:
@@ -246,6 +266,12 @@ class EncoderAudit:
         """Mean cosine between originals and their sanitized versions."""
         return float(np.mean(self.utility))
 
+    @property
+    def excess(self) -> float | None:
+        """``max(0, resolution - placebo)``: the violation beyond the artefact floor (None
+        without a placebo)."""
+        return None if self.placebo is None else max(0.0, self.value - self.placebo)
+
 
 @dataclass(frozen=True)
 class ContrastiveAudit:
@@ -261,6 +287,12 @@ class ContrastiveAudit:
         corpus: hash of the audited originals (and references when asymmetric).
         symmetric: whether the audited set was the reference set.
         status: what kind of number the resolution is.
+        placebo_sanitizer: the placebo twin's provenance (``describe()``), or None.
+        placebo_sanitized: the placebo outputs, row for row, or None.
+        placebo_coverage: for an image placebo, its marked area over the sanitizer's
+            (1: every piece found cue-free room; less: its floor is a lower estimate).
+        placebo_overlap: for an image placebo, the mean share of its marks on avoided
+            regions (0 unless it was built with ``room="overlap"``).
     """
 
     sanitizer: dict
@@ -271,6 +303,10 @@ class ContrastiveAudit:
     corpus: str
     symmetric: bool = True
     status: str = STATUS
+    placebo_sanitizer: dict | None = None
+    placebo_sanitized: list | None = field(default=None, repr=False)
+    placebo_coverage: float | None = None
+    placebo_overlap: float | None = None
 
     @property
     def name(self) -> str:
@@ -294,6 +330,18 @@ class ContrastiveAudit:
         """The ensemble resolution: the largest member's (cautious reading)."""
         return max(m.value for m in self.members)
 
+    @property
+    def placebo(self) -> float | None:
+        """The largest member's placebo resolution (None without a placebo)."""
+        floors = [m.placebo for m in self.members if m.placebo is not None]
+        return max(floors) if floors else None
+
+    @property
+    def excess(self) -> float | None:
+        """The largest member's excess over its own placebo (None without a placebo)."""
+        values = [m.excess for m in self.members if m.excess is not None]
+        return max(values) if values else None
+
     def member(self, encoder: str) -> EncoderAudit:
         """The audit under ``encoder`` (by name)."""
         for m in self.members:
@@ -312,6 +360,12 @@ class ContrastiveAudit:
                    "witness": (w.audited, w.reference), "utility": m.mean_utility,
                    "flagged": int(m.resolution.flagged().size), "items": len(self.originals),
                    "unchanged": self.unchanged}
+            if m.placebo is not None:
+                row["placebo"] = m.placebo
+                row["excess"] = m.excess
+                if self.placebo_coverage is not None:
+                    row["placebo_coverage"] = self.placebo_coverage
+                    row["placebo_overlap"] = self.placebo_overlap
             if self.baseline is not None:
                 row["name_matches"] = self.baseline.count
                 row["name_share"] = self.baseline.share
@@ -328,6 +382,8 @@ class ContrastiveAudit:
     def _repr_html_(self) -> str:
         parts = [f"<div><b>{_esc(self.name)}</b>: ensemble resolution {self.value:.4f} "
                  f"({self.status}); {len(self.originals)} items, corpus {self.corpus}."]
+        if self.excess is not None:
+            parts.append(f" Largest excess over a member's placebo floor: {self.excess:.4f}.")
         parts.append(self.to_frame().to_html(index=False, float_format=lambda v: f"{v:.4f}"))
         parts.append("</div>")
         return "".join(parts)
@@ -402,7 +458,7 @@ def audit(originals: Sequence[Any], sanitizer=None, *, sanitized: Sequence[Any] 
           encoders: Any = ("minilm",), references: Sequence[Any] | None = None,
           references_sanitized: Sequence[Any] | None = None,
           names: Iterable[str] | None = None, top_k: int = 5, progress: bool = False,
-          device: str | None = None) -> ContrastiveAudit:
+          device: str | None = None, placebo: Any = False) -> ContrastiveAudit:
     """Run the contrastive test for one sanitizer under one or more encoders.
 
     Args:
@@ -417,6 +473,10 @@ def audit(originals: Sequence[Any], sanitizer=None, *, sanitized: Sequence[Any] 
         top_k: how many top trials to keep as witnesses (at least 1 is kept).
         progress: show a progress bar while encoding.
         device: where the kernel runs (default from :mod:`privlab.config`).
+        placebo: also audit a placebo twin (the same marks where no cue is) and report
+            each member's floor and excess: True (the twin of
+            :func:`privlab.contrastive.placebo.placebo_of`, avoiding ``names``), a twin
+            Sanitizer, or a callable ``sanitizer -> twin``; False for none.
 
     Returns:
         A :class:`ContrastiveAudit`.
@@ -433,6 +493,10 @@ def audit(originals: Sequence[Any], sanitizer=None, *, sanitized: Sequence[Any] 
         ...           names=["Ken Lay"])
         >>> a.baseline.count, a.members[0].value >= 0
         (0, True)
+        >>> p = audit(texts, ConceptListSanitizer(["Ken Lay"]), encoders=[LexicalEncoder(64)],
+        ...           placebo=True).members[0]
+        >>> p.excess == max(0.0, p.value - p.placebo)
+        True
     """
     caller = "audit"
     originals = item_list(originals, "originals", caller)
@@ -465,6 +529,13 @@ def audit(originals: Sequence[Any], sanitizer=None, *, sanitized: Sequence[Any] 
             raise invalid("references_sanitized", caller, f"one item per reference ({len(refs)})",
                           f"{len(refs_san)} items", given_is_text=True)
     top_k = check_top_k(top_k, caller, minimum=1)  # witnesses need at least one trial
+    twin = _placebo_twin(placebo, sanitizer, originals, names, caller)
+    twin_san = twin_refs = coverage = overlap = None
+    if twin is not None:
+        twin_san = _run_twin(twin, originals, sanitized)
+        if hasattr(twin, "coverage"):  # an image twin: how much room it found
+            coverage, overlap = float(twin.coverage), float(twin.mean_overlap)
+        twin_refs = twin_san if symmetric else _run_twin(twin, refs, refs_san)
 
     members = []
     for enc in _resolve_encoders(encoders, caller):
@@ -480,7 +551,14 @@ def audit(originals: Sequence[Any], sanitizer=None, *, sanitized: Sequence[Any] 
         witnesses = tuple(
             Witness(i, j, v, originals[i], sanitized[i], refs[j], refs_san[j])
             for i, j, v in res.top)
-        members.append(EncoderAudit(enc.name, res, utility(E, S), witnesses))
+        floor = None
+        if twin is not None:
+            P = enc.encode(twin_san, progress=progress)
+            Pr = P if symmetric else enc.encode(twin_refs, progress=progress)
+            floor = resolution(P, reference_directions(R, Pr, normalize=True), top_k=1,
+                               normalize=True, device=device)
+        members.append(EncoderAudit(enc.name, res, utility(E, S), witnesses,
+                                    None if floor is None else floor.value, floor))
 
     baseline = None
     if names is not None:
@@ -488,7 +566,43 @@ def audit(originals: Sequence[Any], sanitizer=None, *, sanitized: Sequence[Any] 
     describe = sanitizer.describe() if sanitizer is not None else {"sanitizer": "given"}
     corpus = corpus_hash(originals) if symmetric else corpus_hash(originals + refs)
     return ContrastiveAudit(describe, tuple(members), originals, sanitized, baseline, corpus,
-                            symmetric)
+                            symmetric, placebo_sanitizer=None if twin is None else twin.describe(),
+                            placebo_sanitized=twin_san, placebo_coverage=coverage,
+                            placebo_overlap=overlap)
+
+
+def _placebo_twin(placebo: Any, sanitizer: Any, originals: list, names: Any, caller: str):
+    """The placebo twin ``audit`` runs (None for ``placebo=False``)."""
+    from privlab.sanitizers.base import Sanitizer
+
+    if placebo is False or placebo is None:
+        return None
+    if placebo is True:
+        from privlab.contrastive.placebo import placebo_of
+
+        modality = getattr(sanitizer, "modality", None) or (
+            "text" if isinstance(originals[0], str) else "image")
+        options = {"names": list(names)} if names is not None and modality == "text" else {}
+        return placebo_of(sanitizer, modality=modality, **options)
+    if isinstance(placebo, Sanitizer):
+        return placebo
+    if callable(placebo):
+        twin = placebo(sanitizer)
+        if not isinstance(twin, Sanitizer):
+            raise wrong_type("placebo", caller, "a callable that returns a Sanitizer", twin)
+        return twin
+    raise wrong_type("placebo", caller, "True, False, a placebo Sanitizer or a callable "
+                     "sanitizer -> placebo", placebo)
+
+
+def _run_twin(twin: Any, items: list, sanitized: list) -> list:
+    """The twin's outputs: from the real outputs when it can read them (no second run)."""
+    out = twin.apply(items, sanitized) if hasattr(twin, "apply") else twin.sanitize(items)
+    out = list(out)
+    if len(out) != len(items):
+        raise invalid("placebo", "audit", f"a twin that returns one item per input ({len(items)})",
+                      f"{len(out)} items", given_is_text=True)
+    return out
 
 
 def audit_many(originals: Sequence[Any], sanitizers: Sequence[Any], **kwargs: Any) -> AuditTable:
@@ -497,7 +611,9 @@ def audit_many(originals: Sequence[Any], sanitizers: Sequence[Any], **kwargs: An
     Args:
         originals: the audited items.
         sanitizers: Sanitizer objects (their ``name`` labels the rows).
-        **kwargs: passed to :func:`audit` (``encoders``, ``names``, ``top_k`` ...).
+        **kwargs: passed to :func:`audit` (``encoders``, ``names``, ``top_k``,
+            ``placebo`` ...); a ``placebo`` here is True, False or a callable
+            ``sanitizer -> twin`` (one twin per sanitizer).
 
     Returns:
         An :class:`AuditTable`.
@@ -512,6 +628,12 @@ def audit_many(originals: Sequence[Any], sanitizers: Sequence[Any], **kwargs: An
     """
     if not isinstance(sanitizers, (list, tuple)) or not sanitizers:
         raise invalid("sanitizers", "audit_many", "a non-empty list of sanitizers", sanitizers)
+    from privlab.sanitizers.base import Sanitizer
+
+    if isinstance(kwargs.get("placebo"), Sanitizer) and len(sanitizers) > 1:
+        raise invalid("placebo", "audit_many", "True, False or a callable sanitizer -> twin "
+                      "(one twin cannot stand for several sanitizers)",
+                      kwargs["placebo"].name, given_is_text=True)
     return AuditTable(tuple(audit(originals, s, **kwargs) for s in sanitizers))
 
 

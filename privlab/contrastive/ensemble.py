@@ -6,13 +6,19 @@ an average means nothing), require every member to pass where resolution 0 is re
 and read agreement through ranks (Spearman's rho across sanitizer configurations) and
 resolution-0 counts, the shape of Table 1.
 
-- :func:`member_table`: one row per (sanitizer, member): resolution, witness, utility.
-- :func:`rank_agreement`: pairwise Spearman rho between members across sanitizers.
+- :func:`member_table`: a sanitizer x member matrix of resolutions (or of placebo
+  floors, or of excesses over them, when the audits ran a placebo).
+- :func:`placebo_floors`: each member's largest placebo resolution over the sanitizers
+  (the artefact floor of that member on these data).
+- :func:`rank_agreement`: pairwise Spearman rho between members across sanitizers, with
+  a reading that says when there are too few sanitizers (fewer than
+  :data:`MIN_RANK_CONFIGS`) for a rank correlation to mean much.
 - :func:`zero_counts`: how many sanitizers each member (and each pair, and all members)
   scores exactly 0, and how many single-member zeros are contradicted by another member.
 - :func:`leak_detection`: on a generated corpus, leave one cue kind in place (remove
   every other kind) and record which members flag it, with whether the decisive
-  witness's audited image really contains that cue.
+  witness's audited image really contains that cue (with ``placebo=True``, a member
+  flags on its excess over the placebo floor).
 """
 
 from __future__ import annotations
@@ -25,8 +31,12 @@ import numpy as np
 
 from privlab.errors import invalid
 
+#: Fewest sanitizer configurations for which a Spearman rho between members is read.
+MIN_RANK_CONFIGS = 4
+VALUES = ("resolution", "placebo", "excess")
 
-def _frame(table: Any):
+
+def _frame(table: Any, value: str = "resolution"):
     import pandas as pd
 
     if isinstance(table, pd.DataFrame):
@@ -37,19 +47,25 @@ def _frame(table: Any):
         raise invalid("table", "privlab.contrastive.ensemble",
                       "an AuditTable or a DataFrame with columns sanitizer, encoder, resolution",
                       type(table).__name__, given_is_text=True)
-    missing = {"sanitizer", "encoder", "resolution"} - set(frame.columns)
+    if value not in VALUES:
+        raise invalid("value", "privlab.contrastive.ensemble", f"one of {list(VALUES)}", value)
+    missing = {"sanitizer", "encoder", value} - set(frame.columns)
     if missing:
+        fix = ("Run the audit with placebo=True to get placebo and excess columns."
+               if value != "resolution" else None)
         raise invalid("table", "privlab.contrastive.ensemble",
-                      "a frame with columns sanitizer, encoder, resolution",
-                      f"one without {sorted(missing)}", given_is_text=True)
+                      f"a frame with columns sanitizer, encoder, {value}",
+                      f"one without {sorted(missing)}", fix, given_is_text=True)
     return frame
 
 
-def member_table(table: Any):
+def member_table(table: Any, value: str = "resolution"):
     """Resolutions as a sanitizer x member matrix (one column per member, no average).
 
     Args:
         table: a :class:`privlab.contrastive.AuditTable` or its ``to_frame()``.
+        value: ``"resolution"`` (raw), ``"placebo"`` (the placebo twin's) or ``"excess"``
+            (``max(0, resolution - placebo)``); the last two need ``placebo=True``.
 
     Returns:
         DataFrame indexed by sanitizer, one column per encoder, in first-seen order.
@@ -61,10 +77,28 @@ def member_table(table: Any):
         >>> member_table(f).loc["a"].tolist()
         [0.0, 0.2]
     """
-    frame = _frame(table)
+    frame = _frame(table, value)
     order = list(dict.fromkeys(frame["encoder"]))
     rows = list(dict.fromkeys(frame["sanitizer"]))
-    return frame.pivot(index="sanitizer", columns="encoder", values="resolution").loc[rows, order]
+    wide = frame.pivot(index="sanitizer", columns="encoder", values=value).loc[rows, order]
+    return wide.astype(float)
+
+
+def placebo_floors(table: Any):
+    """Each member's artefact floor: its largest placebo resolution over the sanitizers.
+
+    Returns:
+        A Series indexed by member.
+
+    Example:
+        >>> import pandas as pd
+        >>> f = pd.DataFrame({"sanitizer": list("aabb"), "encoder": list("xyxy"),
+        ...                   "resolution": [0.3, 0.0, 0.1, 0.0], "placebo": [0.1, 0.0, 0.2, 0.0],
+        ...                   "excess": [0.2, 0.0, 0.0, 0.0]})
+        >>> placebo_floors(f).to_dict()
+        {'x': 0.2, 'y': 0.0}
+    """
+    return member_table(table, "placebo").max(axis=0)
 
 
 def spearman(a: Sequence[float], b: Sequence[float]) -> float:
@@ -85,31 +119,49 @@ def spearman(a: Sequence[float], b: Sequence[float]) -> float:
     return float(np.corrcoef(ra, rb)[0, 1])
 
 
-def rank_agreement(table: Any):
+def rank_agreement(table: Any, value: str = "resolution", *,
+                   min_configs: int = MIN_RANK_CONFIGS):
     """Pairwise Spearman rho between members across sanitizer configurations.
 
+    With fewer than ``min_configs`` sanitizers a rank correlation rests on a handful of
+    orderings (with 3, rho takes only a few values and a single swap turns 1 into 0.5),
+    so it is still computed but the ``reading`` column says it is not to be read.
+
+    Args:
+        table: an AuditTable or its frame.
+        value: which numbers to rank (see :func:`member_table`).
+        min_configs: sanitizers needed before rho is read.
+
     Returns:
-        Long DataFrame with columns ``member_a, member_b, spearman, sanitizers``.
+        Long DataFrame with columns ``member_a, member_b, spearman, sanitizers, reading``.
 
     Example:
         >>> import pandas as pd
         >>> f = pd.DataFrame({"sanitizer": list("aabbcc"), "encoder": list("xyxyxy"),
         ...                   "resolution": [0.0, 0.1, 0.2, 0.3, 0.4, 0.2]})
-        >>> float(rank_agreement(f)["spearman"].iloc[0])
-        0.5
+        >>> r = rank_agreement(f)
+        >>> float(r["spearman"].iloc[0]), r["reading"].iloc[0]
+        (0.5, 'too few sanitizers (3 < 4): not to be read')
     """
     import pandas as pd
 
-    wide = member_table(table)
+    wide = member_table(table, value)
     rows = []
     for a, b in combinations(wide.columns, 2):
-        rows.append({"member_a": a, "member_b": b,
-                     "spearman": spearman(wide[a].to_numpy(), wide[b].to_numpy()),
-                     "sanitizers": len(wide)})
-    return pd.DataFrame(rows, columns=["member_a", "member_b", "spearman", "sanitizers"])
+        rho = spearman(wide[a].to_numpy(), wide[b].to_numpy())
+        if len(wide) < min_configs:
+            reading = f"too few sanitizers ({len(wide)} < {min_configs}): not to be read"
+        elif np.isnan(rho):
+            reading = "a member ranks every sanitizer the same"
+        else:
+            reading = "ok"
+        rows.append({"member_a": a, "member_b": b, "spearman": rho, "sanitizers": len(wide),
+                     "reading": reading})
+    return pd.DataFrame(rows, columns=["member_a", "member_b", "spearman", "sanitizers",
+                                       "reading"])
 
 
-def zero_counts(table: Any):
+def zero_counts(table: Any, value: str = "resolution"):
     """Resolution-0 outcomes per member, per pair and for all members (Table 1's columns).
 
     "Exactly 0" means the unrounded resolution is 0. ``contradicted`` counts a member's
@@ -127,7 +179,7 @@ def zero_counts(table: Any):
     """
     import pandas as pd
 
-    wide = member_table(table)
+    wide = member_table(table, value)
     zero = wide == 0.0
     rows = []
     for member in wide.columns:
@@ -150,8 +202,10 @@ class LeakTable:
     Attributes:
         rows: one dict per (cue kind left, member): ``left``, ``member``, ``resolution``,
             ``witness``, ``witness_has_cue`` (the decisive witness's audited image
-            contains the left cue), ``flagged`` (resolution above ``delta``).
-        delta: the resolution above which a member flags.
+            contains the left cue), ``flagged`` (resolution, or with a placebo the excess
+            over it, above ``delta``), and with a placebo ``placebo`` and ``excess``.
+        delta: the resolution (or excess) above which a member flags.
+        placebo: whether members flag on their excess over a placebo twin.
         provenance: corpus and members.
     """
 
@@ -159,6 +213,7 @@ class LeakTable:
     delta: float
     audits: dict = field(default_factory=dict, repr=False)
     provenance: dict = field(default_factory=dict)
+    placebo: bool = False
 
     def to_frame(self):
         """The rows as a DataFrame."""
@@ -176,12 +231,14 @@ class LeakTable:
         return frame.pivot(index="left", columns="member", values="cell").loc[rows, order]
 
     def _repr_html_(self) -> str:
-        return (f"<div><b>Leak detection</b> (flag: resolution &gt; {self.delta:g}; * the "
+        what = "excess over placebo" if self.placebo else "resolution"
+        return (f"<div><b>Leak detection</b> (flag: {what} &gt; {self.delta:g}; * the "
                 f"decisive witness shows the left cue)" + self.matrix().to_html() + "</div>")
 
 
 def leak_detection(corpus: Any, encoders: Sequence[Any], *, delta: float = 0.0,
-                   kinds: Sequence[str] | None = None, top_k: int = 3) -> LeakTable:
+                   kinds: Sequence[str] | None = None, top_k: int = 3,
+                   placebo: bool = False, seed: int = 0) -> LeakTable:
     """For each cue kind, remove every other kind and see which members flag what is left.
 
     The row ``"(none)"`` removes every cue (the control: every member should pass). A
@@ -193,6 +250,10 @@ def leak_detection(corpus: Any, encoders: Sequence[Any], *, delta: float = 0.0,
         delta: a member flags when its resolution exceeds this.
         kinds: cue kinds to test (default all of the corpus's kinds).
         top_k: witnesses kept per audit.
+        placebo: also audit each sanitizer's placebo twin (its boxes moved off every
+            cue) and flag on the excess over it, so a member's reaction to the boxes
+            themselves does not count as a leak.
+        seed: the placebo's placement seed.
 
     Returns:
         A :class:`LeakTable`.
@@ -201,29 +262,42 @@ def leak_detection(corpus: Any, encoders: Sequence[Any], *, delta: float = 0.0,
         ValueError: unknown kinds or a negative delta.
     """
     from privlab.contrastive.auditing import audit
-    from privlab.datasets.scene_cues import cue_blackout
+    from privlab.datasets.scene_cues import CueRegions, cue_blackout
 
     kinds = list(kinds or corpus.kinds)
     if set(kinds) - set(corpus.kinds):
         raise invalid("kinds", "leak_detection", f"a subset of {list(corpus.kinds)}", kinds)
     if delta < 0:
         raise invalid("delta", "leak_detection", "non-negative", delta)
+    twin = False
+    if placebo:
+        from functools import partial
+
+        from privlab.contrastive.placebo import ImagePlacebo
+
+        twin = partial(ImagePlacebo, avoid=[CueRegions(corpus, corpus.kinds)], seed=seed)
     rows, audits = [], {}
     for left in ["(none)", *kinds]:
         removed = [k for k in corpus.kinds if k != left]
         sanitizer = cue_blackout(corpus, removed, name=f"leave {left}")
-        result = audit(corpus.images, sanitizer, encoders=list(encoders), top_k=top_k)
+        result = audit(corpus.images, sanitizer, encoders=list(encoders), top_k=top_k,
+                       placebo=twin)
         audits[left] = result
         for member in result.members:
             i, _ = member.resolution.witness
             has = left != "(none)" and left in corpus.scenes[i].kinds()
-            rows.append({"left": left, "member": member.encoder, "resolution": member.value,
-                         "witness": member.resolution.witness, "witness_has_cue": bool(
-                             has and member.value > delta),
-                         "flagged": bool(member.value > delta)})
+            score = member.excess if placebo else member.value
+            row = {"left": left, "member": member.encoder, "resolution": member.value,
+                   "witness": member.resolution.witness,
+                   "witness_has_cue": bool(has and score > delta), "flagged": bool(score > delta)}
+            if placebo:
+                row.update(placebo=member.placebo, excess=member.excess)
+            rows.append(row)
     members = list(dict.fromkeys(r["member"] for r in rows))
-    return LeakTable(rows, float(delta), audits, {"corpus": corpus.provenance, "members": members})
+    return LeakTable(rows, float(delta), audits, {"corpus": corpus.provenance, "members": members,
+                                                  "placebo": bool(placebo), "seed": int(seed)},
+                     bool(placebo))
 
 
-__all__ = ["LeakTable", "leak_detection", "member_table", "rank_agreement", "spearman",
-           "zero_counts"]
+__all__ = ["MIN_RANK_CONFIGS", "LeakTable", "leak_detection", "member_table", "placebo_floors",
+           "rank_agreement", "spearman", "zero_counts"]

@@ -18,10 +18,17 @@ and warns. A file that breaks its layout (bytes that are not UTF-8 in a JSON-lin
 CSV file, a short CSV row, a corrupt archive) is refused with its file and line.
 
 :func:`select_emails` applies the paper's selection: the body mentions the target
-(case-insensitive; Ken Lay by default) and has at most 500 words after the header
-metadata was stripped. :func:`load_mailbox` returns a
-:class:`privlab.datasets.text_corpora.TextCorpus` ready for a study. The data is read
-in place and never copied.
+(case-insensitive, anywhere in the body, any whitespace between the words of the name;
+Ken Lay by default) and has at most 500 words. The header block is parsed and dropped
+from raw messages only; the JSON-lines layout holds bodies already, which are taken as
+they are (a body whose first line reads ``Well: ...`` is text, not a header). Two
+departures are available as labelled options and are off by default: ``match="word"``
+(the name must stand as whole words, which drops mentions glued to other characters
+such as ``=09Ken Lay@ENRON``) and ``dedupe=True`` (one copy of a body filed in several
+folders). :func:`load_mailbox` returns a
+:class:`privlab.datasets.text_corpora.TextCorpus` ready for a study, whose provenance
+records the rule and how many repeats were dropped. The data is read in place and never
+copied.
 """
 
 from __future__ import annotations
@@ -59,7 +66,7 @@ class Email:
 
     Attributes:
         id: the message id (or file path when there is none).
-        text: the body, header metadata stripped.
+        text: the body (of a raw message: the header block parsed and dropped).
         subject: the subject line (may be empty).
         source: the file path inside its corpus.
         problem: why the body could not be decoded ("" when it was); such an email has
@@ -77,7 +84,9 @@ def strip_headers(raw: str) -> str:
     """Drop a leading RFC 822 header block (``Key: value`` lines up to the first blank line).
 
     Continuation lines (starting with whitespace) belong to the header before them. A
-    text that does not start with a header line is returned unchanged.
+    text that does not start with a header line is returned unchanged. Meant for raw
+    messages only: on a body it would take a first line such as ``Ken: DELIGHTED ...``
+    for a header and delete real text, so bodies (the JSON-lines layout) never pass here.
 
     Example:
         >>> strip_headers("Message-ID: <1>\\nFrom: a@b.com\\nSubject: hi\\n  there\\n\\nBody text")
@@ -190,6 +199,9 @@ def _corrupt(caller: str, expected: str, name: str, exc: BaseException) -> Privl
 def read_json_lines(path: str | Path) -> Iterator[Email]:
     """Emails from JSON lines in the ``lay-k.json`` layout (plain or zipped).
 
+    Each record's ``text`` is the message body (the headers are the record's other
+    keys), kept exactly as stored.
+
     Raises:
         PrivlabValueError: a corrupt zip, a line that is not UTF-8 or not JSON, or a
             record without a string ``text`` (the file and line are named).
@@ -232,8 +244,9 @@ def _json_records(lines: Iterable[tuple[int, str]], name: str, source: str) -> I
         if not isinstance(record, dict) or not isinstance(record.get("text"), str):
             raise invalid("path", "read_json_lines", "records with a string 'text' field",
                           f"{name} line {number} without one", given_is_text=True)
+        # "text" is the body already (its headers are the record's other keys).
         yield Email(str(record.get("mid") or record.get("fpath") or f"{source}:{number}"),
-                    strip_headers(record["text"]), str(record.get("subject") or ""),
+                    record["text"], str(record.get("subject") or ""),
                     str(record.get("fpath") or source))
 
 
@@ -319,40 +332,59 @@ def read_emails(path: str | Path, user: str | None = None) -> Iterator[Email]:
 
 
 def select_emails(emails: Iterable[Email], names: Iterable[str] = KEN_LAY_NAMES, *,
-                  max_words: int = DEFAULT_MAX_WORDS, dedupe: bool = True) -> list[Email]:
+                  max_words: int = DEFAULT_MAX_WORDS, match: str = "substring",
+                  dedupe: bool = False) -> list[Email]:
     """The paper's selection: the body mentions a name (case-insensitive) within a word limit.
 
     Args:
         emails: parsed emails.
         names: the target's names; whitespace between words may be any run.
         max_words: keep bodies of at most this many whitespace-separated words.
+        match: ``"substring"`` (the paper's rule: the name anywhere in the body, also
+            glued to other characters as in ``=09Ken Lay@ENRON``) or ``"word"`` (whole
+            words only, a stricter rule of privlab's).
         dedupe: keep only the first of identical bodies (the same email filed in several
-            folders).
+            folders). Off by default: the paper's stated selection drops none.
 
     Emails whose body could not be decoded (a non-empty ``problem``) are never selected.
 
     Example:
-        >>> es = [Email("1", "ken  LAY called"), Email("2", "Ken lay called"),
+        >>> es = [Email("1", "ken  LAY called"), Email("2", "Memo_Ken Lay"),
         ...       Email("3", "Kenneth called"), Email("4", "ken  LAY called")]
         >>> [e.id for e in select_emails(es)]
-        ['1', '2']
+        ['1', '2', '4']
+        >>> [e.id for e in select_emails(es, match="word", dedupe=True)]
+        ['1']
     """
     from privlab.names import name_pattern
 
     if isinstance(max_words, bool) or not isinstance(max_words, int) or max_words < 1:
         raise invalid("max_words", "select_emails", "a positive int", max_words)
-    pattern = name_pattern(list(names))
+    if not isinstance(dedupe, bool):
+        raise invalid("dedupe", "select_emails", "True or False", dedupe)
+    pattern = name_pattern(list(names), match=match)
+    out = [e for e in emails
+           if not e.problem and pattern.search(e.text) and len(e.text.split()) <= max_words]
+    return drop_repeats(out)[0] if dedupe else out
+
+
+def drop_repeats(emails: Iterable[Email]) -> tuple[list[Email], int]:
+    """The first email of each distinct body, and how many repeats were dropped.
+
+    Example:
+        >>> kept, dropped = drop_repeats([Email("1", "a"), Email("2", "b"), Email("3", "a")])
+        >>> [e.id for e in kept], dropped
+        (['1', '2'], 1)
+    """
     seen: set[str] = set()
-    out = []
+    kept, dropped = [], 0
     for e in emails:
-        if e.problem or not pattern.search(e.text) or len(e.text.split()) > max_words:
-            continue
-        if dedupe:
-            if e.text in seen:
-                continue
+        if e.text in seen:
+            dropped += 1
+        else:
             seen.add(e.text)
-        out.append(e)
-    return out
+            kept.append(e)
+    return kept, dropped
 
 
 def default_mailbox_path() -> Path | None:
@@ -366,7 +398,8 @@ def default_mailbox_path() -> Path | None:
 
 def load_mailbox(path: str | Path | None = None, *, names: Iterable[str] = KEN_LAY_NAMES,
                  concepts: Iterable[str] = KEN_LAY_CONCEPTS, max_words: int = DEFAULT_MAX_WORDS,
-                 dedupe: bool = True, limit: int | None = None, user: str | None = None):
+                 match: str = "substring", dedupe: bool = False, limit: int | None = None,
+                 user: str | None = None):
     """A selected Enron mailbox as a :class:`~privlab.datasets.text_corpora.TextCorpus`.
 
     Args:
@@ -375,15 +408,21 @@ def load_mailbox(path: str | Path | None = None, *, names: Iterable[str] = KEN_L
         names: the target's names (selection and exact-name baseline).
         concepts: the concept list for concept-list redaction.
         max_words: the selection's word limit.
-        dedupe: drop repeated bodies.
+        match: how the name is found, in the selection and in the exact-name baseline
+            of the corpus: ``"substring"`` (the paper's rule) or ``"word"`` (whole words).
+        dedupe: drop repeated bodies (off by default: the paper's stated selection drops
+            none; when on, the number dropped is in the provenance).
         limit: keep only the first ``limit`` selected emails (smoke runs); a positive
             int, or None for all.
         user: maildir user folder (e.g. ``"lay-k"``) for tarballs.
 
     Returns:
-        The corpus (no leak ground truth: real data has none). Its ``provenance`` holds
-        ``emails_read`` and ``skipped``: one ``{"file", "id", "problem"}`` per message
-        whose body could not be decoded (they are also named in a warning).
+        The corpus (no leak ground truth: real data has none; its ``name_match`` is
+        ``match``). Its ``provenance`` holds ``emails_read``, ``skipped`` (one
+        ``{"file", "id", "problem"}`` per message whose body could not be decoded; they
+        are also named in a warning) and ``selection``: the rule (``match``,
+        ``max_words``, ``dedupe``), ``selected`` (emails that met it) and
+        ``repeats_dropped``.
 
     Raises:
         PrivlabValueError: no path given and the default mailbox is absent, a ``limit``
@@ -396,6 +435,8 @@ def load_mailbox(path: str | Path | None = None, *, names: Iterable[str] = KEN_L
         >>> c = load_mailbox(p)
         >>> c.ids, c.provenance["emails_read"], c.provenance["skipped"]
         (('m1',), 1, ())
+        >>> c.provenance["selection"]["match"], c.name_match
+        ('substring', 'substring')
     """
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, numbers.Integral)
                               or limit < 1):
@@ -419,8 +460,13 @@ def load_mailbox(path: str | Path | None = None, *, names: Iterable[str] = KEN_L
                 skipped.append({"file": e.source, "id": e.id, "problem": e.problem})
             yield e
 
+    if not isinstance(dedupe, bool):
+        raise invalid("dedupe", "load_mailbox", "True or False", dedupe)
     chosen = select_emails(tally(read_emails(path, user)), names, max_words=max_words,
-                           dedupe=dedupe)
+                           match=match)
+    selected, dropped = len(chosen), 0
+    if dedupe:
+        chosen, dropped = drop_repeats(chosen)
     if skipped:
         shown = "; ".join(f"{s['file']} ({s['id']}): {s['problem']}" for s in skipped[:3])
         warnings.warn(f"load_mailbox: {len(skipped)} of {read} messages in {Path(path).name} "
@@ -437,10 +483,13 @@ def load_mailbox(path: str | Path | None = None, *, names: Iterable[str] = KEN_L
     return TextCorpus(f"enron:{Path(path).name}", tuple(e.text for e in chosen),
                       f"the identity of {names[0]}", names, tuple(concepts),
                       tuple({} for _ in chosen), source=str(path),
-                      ids=tuple(e.id for e in chosen),
-                      provenance={"emails_read": read, "skipped": tuple(skipped)})
+                      ids=tuple(e.id for e in chosen), name_match=match,
+                      provenance={"emails_read": read, "skipped": tuple(skipped),
+                                  "selection": {"match": match, "max_words": max_words,
+                                                "dedupe": dedupe, "selected": selected,
+                                                "repeats_dropped": dropped}})
 
 
-__all__ = ["Email", "KEN_LAY_CONCEPTS", "KEN_LAY_NAMES", "default_mailbox_path", "load_mailbox",
-           "read_emails", "read_emails_csv", "read_json_lines", "read_maildir", "select_emails",
-           "strip_headers"]
+__all__ = ["Email", "KEN_LAY_CONCEPTS", "KEN_LAY_NAMES", "default_mailbox_path", "drop_repeats",
+           "load_mailbox", "read_emails", "read_emails_csv", "read_json_lines", "read_maildir",
+           "select_emails", "strip_headers"]

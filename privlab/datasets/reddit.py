@@ -1,9 +1,11 @@
 """Reddit comments: Pushshift JSON lines or a folder of ``.txt`` files, keyword selection.
 
-The paper's Avengers set is 49 comments that each contain the string "Avengers".
-:func:`load_comments` reads either layout, keeps comments that contain the keyword
-(case-sensitive by default, as a plain substring, like the paper) and returns a
-:class:`~privlab.datasets.text_corpora.TextCorpus`.
+The paper's Avengers set is 49 comments that each contain the string "Avengers",
+published as a folder of ``.txt`` files, one comment per file. :func:`load_comments`
+reads either layout, keeps comments that contain the keyword as a plain substring
+(case-insensitive by default: in the paper's folder every comment holds "avengers" in
+some case, and 14 of the 49 never as "Avengers"; ``case_sensitive=True`` for the exact
+string) and returns a :class:`~privlab.datasets.text_corpora.TextCorpus`.
 """
 
 from __future__ import annotations
@@ -100,15 +102,15 @@ def _check_count(value, parameter: str, caller: str) -> None:
 
 
 def select_comments(comments: Iterable[tuple[str, str]], keyword: str = "Avengers", *,
-                    case_sensitive: bool = True, max_words: int | None = None,
+                    case_sensitive: bool = False, max_words: int | None = None,
                     limit: int | None = None) -> list[tuple[str, str]]:
     """Comments containing ``keyword`` as a substring, first ``limit`` of them.
 
     Example:
         >>> select_comments([("a", "Avengers rocks"), ("b", "avengers"), ("c", "cats")])
-        [('a', 'Avengers rocks')]
-        >>> len(select_comments([("a", "Avengers"), ("b", "avengers")], case_sensitive=False))
-        2
+        [('a', 'Avengers rocks'), ('b', 'avengers')]
+        >>> len(select_comments([("a", "Avengers"), ("b", "avengers")], case_sensitive=True))
+        1
     """
     if not isinstance(keyword, str) or not keyword:
         raise invalid("keyword", "select_comments", "a non-empty string", keyword)
@@ -126,7 +128,7 @@ def select_comments(comments: Iterable[tuple[str, str]], keyword: str = "Avenger
 
 
 def load_comments(path: str | Path, keyword: str = "Avengers", *,
-                  concepts: Iterable[str] | None = None, case_sensitive: bool = True,
+                  concepts: Iterable[str] | None = None, case_sensitive: bool = False,
                   max_words: int | None = None, limit: int | None = 49):
     """Selected comments as a :class:`~privlab.datasets.text_corpora.TextCorpus`.
 
@@ -134,7 +136,7 @@ def load_comments(path: str | Path, keyword: str = "Avengers", *,
         path: Pushshift JSON lines (optionally compressed) or a folder of ``.txt``.
         keyword: the selection string, also the target's name.
         concepts: the concept list (default: the keyword).
-        case_sensitive: match the keyword exactly.
+        case_sensitive: match the keyword's case too (default: any case).
         max_words: optional word limit.
         limit: how many to keep (the paper's 49 by default; None for all); a positive int.
 

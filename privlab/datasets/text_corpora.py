@@ -272,6 +272,9 @@ class TextCorpus:
         source: where the texts come from.
         ids: per text, an identifier in its source.
         provenance: what the loader counted on the way in (e.g. skipped records).
+        name_match: how the exact-name baseline finds ``names``: ``"word"`` (whole
+            words) or ``"substring"`` (anywhere; the rule a loader selected by), see
+            :func:`privlab.names.name_pattern`.
     """
 
     name: str
@@ -284,6 +287,14 @@ class TextCorpus:
     ids: tuple[str, ...] = ()
     proxy9: tuple[int, ...] = field(default=(), repr=False)
     provenance: dict = field(default_factory=dict, repr=False, compare=False)
+    name_match: str = "word"
+
+    def __post_init__(self) -> None:
+        from privlab.names import MATCH_RULES
+
+        if self.name_match not in MATCH_RULES:
+            raise invalid("name_match", "TextCorpus", f"one of {list(MATCH_RULES)}",
+                          self.name_match)
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -314,7 +325,7 @@ class TextCorpus:
         pick = lambda seq: tuple(seq[i] for i in index) if seq else ()  # noqa: E731
         return TextCorpus(f"{self.name}[{len(index)}]", pick(self.texts), self.target, self.names,
                           self.concepts, pick(self.leaks), self.source, pick(self.ids),
-                          provenance=dict(self.provenance))
+                          provenance=dict(self.provenance), name_match=self.name_match)
 
     def leak_types(self) -> list[str]:
         """The seeded leak types, sorted."""

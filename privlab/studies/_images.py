@@ -3,24 +3,49 @@
 A study is: a corpus (generated with ground truth, or a folder of real photos), a list
 of sanitizers (ground-truth cue blackouts that miss chosen cues on purpose, and
 detector-based sanitizers from the registry), a list of members (distance mechanisms),
-and :func:`privlab.contrastive.audit_many` over them. The result adds what the image
-notebooks render: per-member tables, rank agreement, resolution-0 counts, per-image
+and :func:`privlab.contrastive.audit_many` over them, each sanitizer with its placebo
+twin (:mod:`privlab.contrastive.placebo`: the same marks where no cue is). The result
+adds what the image notebooks render: per-member tables of the raw resolution, the
+placebo floor and the excess over it, rank agreement, resolution-0 counts, per-image
 flags, the describe-then-embed member's words for a witness, and the leak-detection
 table on generated corpora.
+
+Folder mode (``folder=``) audits real photos. There is no ground truth there, so the
+``cues:`` sanitizers are refused by the Config (with the reason), there is no leak table
+(:attr:`ImageStudyResult.leak_reason` says why) and images are labelled by file name.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar, Mapping, Sequence
 
 import numpy as np
 
-from privlab.errors import invalid
+from privlab.errors import invalid, wrong_type
 from privlab.studies.contract import Headline, StudyConfig
 
 CUE_PREFIX = "cues:"
+#: Why a ``cues:`` sanitizer cannot run on a folder (one line, shown by the widgets too).
+GROUND_TRUTH_REASON = ("'cues:' sanitizers black out the generated scenes' ground-truth cue "
+                       "boxes; a folder of photos has no ground truth")
+#: Why a folder run has no leak table.
+LEAK_REASON = ("no leak table for a folder: it leaves one known cue kind in place at a time, "
+               "and a folder of photos has no ground truth saying where each cue is")
+#: Fewest sanitizers for which the members' rank agreement is read.
+MIN_RANK_SANITIZERS = 4
+
+
+def folder_reason(spec: str) -> str | None:
+    """Why sanitizer ``spec`` cannot run on a folder of photos (None when it can).
+
+    Example:
+        >>> folder_reason("face-blackout-yunet") is None, folder_reason("cues:every cue")[:9]
+        (True, "'cues:' s")
+    """
+    return GROUND_TRUTH_REASON if str(spec).startswith(CUE_PREFIX) else None
 
 
 @dataclass
@@ -31,32 +56,116 @@ class ImageStudyConfig(StudyConfig):
         n_images: generated scenes (ignored with ``folder``).
         seed: generator seed.
         folder: a folder of real photos instead of the generated corpus.
+        recursive: with ``folder``, include its sub-folders.
         max_side: photos are downscaled to this longer side.
         sanitizers: ``"cues:<preset>"`` (ground truth, generated corpus only) or
-            registered image sanitizer names.
+            registered image sanitizer names; None: the study's defaults for the corpus
+            (``default_sanitizers``, or ``folder_sanitizers`` with a folder).
         encoders: registered image members.
-        gallery: ``{name: [face images]}`` for describe-then-embed (default: the
-            generated corpus's shipped faces; none for a folder).
+        gallery: known faces for describe-then-embed: a folder of named face crops
+            (``<name>/*.jpg`` or ``<name>.jpg``) or ``{name: [face images]}``; default
+            the generated corpus's shipped faces, none for a folder.
         delta: the resolution at which items are flagged and members flag a leak.
         top_k: witnesses kept per audit.
         leak_table: also compute the per-cue leak-detection table (generated corpus).
+        placebo: audit each sanitizer's placebo twin and report the excess over it.
+        placebo_seed: where the placebo puts its marks.
+
+    Raises:
+        ValueError: ``cues:`` sanitizers with a folder (the reason is in the message), an
+            empty sanitizer or member list, a negative delta or ``max_side``.
     """
+
+    default_sanitizers: ClassVar[tuple[str, ...]] = ()
+    folder_sanitizers: ClassVar[tuple[str, ...]] = ()
 
     n_images: int = 30
     seed: int = 0
     folder: str | None = None
+    recursive: bool = False
     max_side: int = 640
-    sanitizers: tuple[str, ...] = ()
+    sanitizers: tuple[str, ...] | None = None
     encoders: tuple[str, ...] = ()
-    gallery: dict[str, list[Any]] | None = field(default=None, repr=False)
+    gallery: Any = field(default=None, repr=False)
     delta: float = 0.0
     top_k: int = 5
     leak_table: bool = True
+    placebo: bool = True
+    placebo_seed: int = 0
+
+    def __post_init__(self) -> None:
+        caller = type(self).__qualname__
+        if self.folder is not None and not isinstance(self.folder, (str, Path)):
+            raise wrong_type("folder", caller, "a folder path or None", self.folder)
+        self.folder = str(self.folder) if self.folder else None
+        if self.sanitizers is None:
+            self.sanitizers = self.folder_sanitizers if self.folder else self.default_sanitizers
+        for label in ("sanitizers", "encoders"):
+            value = getattr(self, label)
+            if isinstance(value, str) or not isinstance(value, (list, tuple)) or not value:
+                raise invalid(label, caller, "a non-empty list of names", value)
+            if not all(isinstance(v, str) and v for v in value):
+                raise invalid(label, caller, "a list of non-empty strings", value)
+            setattr(self, label, tuple(value))
+        if self.folder:
+            refused = [s for s in self.sanitizers if folder_reason(s)]
+            if refused:
+                raise invalid("sanitizers", caller, "sanitizers that can run on a folder of "
+                              "photos", refused, f"{GROUND_TRUTH_REASON}: drop them (the "
+                              f"folder defaults are {list(self.folder_sanitizers)}), or clear "
+                              "'folder' to audit the generated scenes.")
+        if not isinstance(self.delta, (int, float)) or self.delta < 0:
+            raise invalid("delta", caller, "a non-negative number", self.delta)
+        if not isinstance(self.max_side, (int, np.integer)) or self.max_side <= 0:
+            raise invalid("max_side", caller, "a positive number of pixels", self.max_side)
+        if self.gallery is not None and not isinstance(self.gallery, (str, Path, dict)):
+            raise wrong_type("gallery", caller, "a folder of face crops or a dict of name -> "
+                             "face images", self.gallery)
 
     @classmethod
     def smoke_settings(cls) -> dict:
         """Tiny settings for tests and ``PRIVLAB_SMOKE=1`` (a study narrows the sanitizers)."""
         return {"n_images": 4}
+
+    @classmethod
+    def smoke(cls, **overrides: Any):
+        """Tiny settings; with a ``folder`` and no ``sanitizers``, the folder defaults."""
+        if overrides.get("folder") and "sanitizers" not in overrides:
+            overrides = {**overrides, "sanitizers": None}
+        return super().smoke(**overrides)
+
+
+def load_gallery(folder: str | Path) -> dict[str, list[np.ndarray]]:
+    """Named face crops from a folder: ``<name>/*.jpg`` (several each) or ``<name>.jpg``.
+
+    Args:
+        folder: the gallery folder.
+
+    Returns:
+        ``{name: [RGB images]}``, names in sorted order.
+
+    Raises:
+        ValueError: not a folder, no image in it, or an unreadable file (named).
+    """
+    from privlab.datasets.images import IMAGE_SUFFIXES, read_image
+
+    root = Path(folder)
+    if not root.is_dir():
+        raise invalid("gallery", "load_gallery", "an existing folder of face crops", str(root),
+                      given_is_text=True)
+    gallery: dict[str, list[np.ndarray]] = {}
+    for entry in sorted(p for p in root.iterdir() if not p.name.startswith(".")):
+        if entry.is_dir():
+            files = sorted(f for f in entry.iterdir() if f.is_file()
+                           and f.suffix.lower() in IMAGE_SUFFIXES)
+            if files:
+                gallery[entry.name] = [read_image(f) for f in files]
+        elif entry.suffix.lower() in IMAGE_SUFFIXES:
+            gallery.setdefault(entry.stem, []).append(read_image(entry))
+    if not gallery:
+        raise invalid("gallery", "load_gallery", "a folder with <name>/*.jpg or <name>.jpg face "
+                      "crops", f"{root} without images", given_is_text=True)
+    return gallery
 
 
 def build_encoders(names: Sequence[str], gallery: Mapping[str, Sequence[Any]] | None) -> list:
@@ -79,10 +188,11 @@ def build_sanitizers(specs: Sequence[str], presets: Mapping[str, Sequence[str]],
     """Sanitizers from preset cue blackouts (``"cues:<preset>"``) and registry names.
 
     Raises:
-        ValueError: a cue preset without a generated corpus, or an unknown preset.
+        ValueError: a cue preset without a generated corpus (with the reason), or an
+            unknown preset.
     """
-    from privlab.sanitizers import registry
     from privlab.datasets.scene_cues import cue_blackout
+    from privlab.sanitizers import registry
 
     if isinstance(specs, str) or not specs:
         raise invalid("sanitizers", "build_sanitizers", "a non-empty list of names", specs)
@@ -94,13 +204,12 @@ def build_sanitizers(specs: Sequence[str], presets: Mapping[str, Sequence[str]],
                 raise invalid("sanitizers", "build_sanitizers",
                               f"cue presets among {[CUE_PREFIX + k for k in presets]}", spec)
             if corpus is None:
-                continue  # ground truth exists only for generated corpora
+                raise invalid("sanitizers", "build_sanitizers", "sanitizers usable on a folder "
+                              "(cue presets need a generated corpus)", spec, GROUND_TRUTH_REASON
+                              + ".")
             out.append(cue_blackout(corpus, list(presets[key]), name=spec))
         else:
             out.append(registry.create(spec))
-    if not out:
-        raise invalid("sanitizers", "build_sanitizers", "at least one sanitizer usable on a "
-                      "folder (cue presets need a generated corpus)", list(specs))
     return out
 
 
@@ -112,9 +221,10 @@ class ImageStudyResult:
         study: the study's name.
         config: the config that produced it.
         images: the audited originals.
-        labels: one label per image (scene index or file name).
+        labels: one label per image (scene index and cues, or file name).
         corpus: the generated corpus (None for a folder of photos).
-        table: the :class:`privlab.contrastive.AuditTable` (one audit per sanitizer).
+        table: the :class:`privlab.contrastive.AuditTable` (one audit per sanitizer, each
+            with its placebo when ``config.placebo``).
         encoders: the member objects (to explain witnesses).
         leaks: the :class:`privlab.contrastive.ensemble.LeakTable` (generated corpora), else None.
         seconds: wall time.
@@ -135,41 +245,117 @@ class ImageStudyResult:
     status: str = ("descriptive: exact resolution on this audited set against this proxy set "
                    "under these members; not an unconditional guarantee")
 
-    def to_frame(self):
-        """One row per (sanitizer, member): resolution, witness, utility, flagged items."""
-        frame = self.table.to_frame()
-        return frame.drop(columns=[c for c in ("corpus",) if c in frame.columns])
-
+    # -- names ------------------------------------------------------------------------
     @property
     def member_labels(self) -> dict[str, str]:
         """``{encoder name: the registry name the config used}`` (short column labels)."""
         return {e.name: label for e, label in zip(self.encoders, self.config.encoders)}
 
-    def members(self):
-        """Sanitizer x member resolutions (never averaged), columns by registry name."""
+    def _short(self, encoder: str) -> str:
+        return self.member_labels.get(encoder, encoder)
+
+    def _long(self, member: str) -> str:
+        for name, label in self.member_labels.items():
+            if member in (name, label):
+                return name
+        raise invalid("encoder", self.study, f"one of {list(self.config.encoders)}", member)
+
+    @property
+    def has_placebo(self) -> bool:
+        """Whether every audit ran a placebo twin."""
+        return all(m.placebo is not None for a in self.table for m in a.members)
+
+    @property
+    def folder_mode(self) -> bool:
+        """Whether these are photos from a folder (no ground truth)."""
+        return self.corpus is None
+
+    # -- tables -----------------------------------------------------------------------
+    def to_frame(self):
+        """One row per (sanitizer, member): resolution, placebo, excess, witness, utility.
+
+        Members carry their short (registry) names and witnesses the images' labels
+        (file names in folder mode): ``witness_x`` is the released image, ``witness_y``
+        the reference.
+        """
+        frame = self.table.to_frame()
+        frame = frame.drop(columns=[c for c in ("corpus",) if c in frame.columns])
+        frame["encoder"] = frame["encoder"].map(self._short)
+        frame["witness_x"] = [self.labels[w[0]] for w in frame["witness"]]
+        frame["witness_y"] = [self.labels[w[1]] for w in frame["witness"]]
+        return frame.drop(columns=["witness"])
+
+    def labelled_frame(self):
+        """:meth:`to_frame` (members already named as the config named them; for plots)."""
+        return self.to_frame()
+
+    def members(self, value: str = "resolution"):
+        """Sanitizer x member matrix (never averaged), columns by registry name.
+
+        Args:
+            value: ``"resolution"`` (raw), ``"placebo"`` (each sanitizer's placebo twin) or
+                ``"excess"`` (``max(0, resolution - placebo)``).
+        """
         from privlab.contrastive.ensemble import member_table
 
-        return member_table(self.table).rename(columns=self.member_labels)
+        return member_table(self.table, value).rename(columns=self.member_labels)
 
-    def _short_frame(self):
-        frame = self.table.to_frame()
-        frame["encoder"] = frame["encoder"].map(lambda n: self.member_labels.get(n, n))
-        return frame
+    def excess(self):
+        """Sanitizer x member excess over the placebo floor (:meth:`members` of ``"excess"``;
+        all NaN when no placebo ran)."""
+        if not self.has_placebo:
+            return self.members() * np.nan
+        return self.members("excess")
+
+    def placebo_floors(self):
+        """Each member's artefact floor on these images: its largest placebo resolution.
+
+        Returns:
+            A Series indexed by the members' short names (empty without a placebo).
+        """
+        import pandas as pd
+
+        if not self.has_placebo:
+            return pd.Series(dtype=float)
+        return self.members("placebo").max(axis=0)
+
+    def comparison(self):
+        """Long table: sanitizer, member, resolution, placebo, excess (and placebo coverage)."""
+        cols = [c for c in ("sanitizer", "encoder", "resolution", "placebo", "excess",
+                            "placebo_coverage") if c in self.to_frame().columns]
+        return self.to_frame()[cols].rename(columns={"encoder": "member"})
 
     def agreement(self):
-        """Pairwise Spearman rho between members across sanitizers."""
+        """Pairwise Spearman rho between members across sanitizers (of the raw resolutions).
+
+        With fewer than :data:`MIN_RANK_SANITIZERS` sanitizers the ``reading`` column says
+        the rho is not to be read (too few orderings); the headline says so too.
+        """
         from privlab.contrastive.ensemble import rank_agreement
 
-        return rank_agreement(self._short_frame())
+        frame = self.table.to_frame()
+        frame["encoder"] = frame["encoder"].map(self._short)
+        return rank_agreement(frame, min_configs=MIN_RANK_SANITIZERS)
 
     def zeros(self):
         """Resolution-0 counts (Table 1's shape)."""
         from privlab.contrastive.ensemble import zero_counts
 
-        return zero_counts(self._short_frame())
+        frame = self.table.to_frame()
+        frame["encoder"] = frame["encoder"].map(self._short)
+        return zero_counts(frame)
+
+    @property
+    def leak_reason(self) -> str | None:
+        """Why there is no leak table (None when there is one)."""
+        if self.leaks is not None:
+            return None
+        if self.folder_mode:
+            return LEAK_REASON
+        return "no leak table: the config turned it off (leak_table=False)"
 
     def leak_matrix(self):
-        """The leak-detection matrix with short member labels (None for a folder)."""
+        """The leak-detection matrix with short member labels (None: see :attr:`leak_reason`)."""
         if self.leaks is None:
             return None
         return self.leaks.matrix().rename(columns=self.member_labels)
@@ -178,83 +364,176 @@ class ImageStudyResult:
         """The :class:`privlab.contrastive.ContrastiveAudit` of one sanitizer."""
         return self.table[sanitizer]
 
-    def flags(self, delta: float | None = None):
-        """Per image: which (sanitizer, member) trials reach ``delta`` (items to withhold).
+    def flags(self, delta: float | None = None, *, over_placebo: bool | None = None):
+        """Per image: which (sanitizer, member) trials flag it (items to withhold).
+
+        Args:
+            delta: the resolution a flag needs (default the config's).
+            over_placebo: also require the image's worst trial to exceed that member's
+                placebo resolution for that sanitizer (default: when a placebo ran), so
+                a member's reaction to the marks alone flags nothing.
 
         Returns:
-            DataFrame indexed by image label, one column per ``sanitizer | member``, with the
-            item's largest signed difference where it is at or above ``delta`` (else 0).
+            DataFrame indexed by image label (file name in folder mode), one column per
+            ``sanitizer | member`` (short member names), holding the image's largest
+            signed difference where it flags, else 0.
         """
         import pandas as pd
 
         delta = self.config.delta if delta is None else delta
+        over = self.has_placebo if over_placebo is None else bool(over_placebo)
         cols = {}
         for a in self.table:
             for m in a.members:
                 per = m.resolution.per_audited
                 hit = per >= delta if delta > 0 else per > 0
-                cols[f"{a.name} | {m.encoder}"] = np.where(hit, per, 0.0)
+                if over and m.placebo is not None:
+                    hit &= per > m.placebo
+                cols[f"{a.name} | {self._short(m.encoder)}"] = np.where(hit, per, 0.0)
         return pd.DataFrame(cols, index=self.labels)
+
+    def witnesses(self):
+        """The decisive witness of every (sanitizer, member), by image label.
+
+        Returns:
+            DataFrame with ``sanitizer, member, resolution, placebo, excess, released x,
+            reference y`` (the last two are file names in folder mode).
+        """
+        import pandas as pd
+
+        rows = []
+        for a in self.table:
+            for m in a.members:
+                w = m.witness
+                rows.append({"sanitizer": a.name, "member": self._short(m.encoder),
+                             "resolution": m.value, "placebo": m.placebo, "excess": m.excess,
+                             "released x": self.labels[w.audited],
+                             "reference y": self.labels[w.reference]})
+        return pd.DataFrame(rows)
+
+    def witness_title(self, sanitizer: str, encoder: str) -> str:
+        """A gallery title: sanitizer, member, the two images' labels, δ*, placebo and excess."""
+        m = self.table[sanitizer].member(self._long(encoder))
+        w = m.witness
+        text = (f"{sanitizer} under {self._short(m.encoder)}: x = {self.labels[w.audited]}, "
+                f"y = {self.labels[w.reference]}; δ* = {m.value:.4f}")
+        if m.placebo is not None:
+            text += f", placebo {m.placebo:.4f}, excess {m.excess:.4f}"
+        return text
 
     def explain(self, sanitizer: str, encoder: str | None = None) -> dict[str, str]:
         """The describe-then-embed member's words for the four images of a decisive witness.
 
         Args:
             sanitizer: the sanitizer's name.
-            encoder: whose decisive witness (default the describe-then-embed member).
+            encoder: whose decisive witness, short or full name (default the
+                describe-then-embed member).
 
         Returns:
             ``{"sanitized x", "original y", "sanitized y": words}``; empty without such a member.
         """
         from privlab.encoders.image import DescribeThenEmbedEncoder
 
-        describer = next((e for e in self.encoders if isinstance(e, DescribeThenEmbedEncoder)), None)
+        describer = next((e for e in self.encoders if isinstance(e, DescribeThenEmbedEncoder)
+                          and e.use_faces), None)
+        describer = describer or next((e for e in self.encoders
+                                       if isinstance(e, DescribeThenEmbedEncoder)), None)
         if describer is None:
             return {}
-        audit = self.table[sanitizer]
-        member = audit.member(encoder or describer.name)
+        member = self.table[sanitizer].member(self._long(encoder) if encoder else describer.name)
         w = member.witness
         texts = describer.describe_images([w.audited_sanitized, w.reference_original,
                                            w.reference_sanitized])
         return {"sanitized x": texts[0].text, "original y": texts[1].text,
                 "sanitized y": texts[2].text}
 
+    # -- the headline -----------------------------------------------------------------
+    def _what(self) -> str:
+        noun = "photos" if self.folder_mode else "images"
+        return f"{len(self.images)} {noun}, {len(self.table)} sanitizers"
+
     def summary(self) -> str:
-        """Each member's worst resolution over the sanitizers."""
-        wide = self.members()
-        summary = "; ".join(f"{m} {wide[m].max():.3f}" for m in wide.columns)
-        return (f"worst resolution per member: {summary} "
-                f"({len(self.images)} images, {len(wide)} sanitizers)")
+        """Each member's worst excess over its placebo (and the raw worst resolution)."""
+        raw = self.members()
+        worst_raw = ", ".join(f"{m} {raw[m].max():.3f}" for m in raw.columns)
+        if not self.has_placebo:
+            return f"worst resolution per member: {worst_raw} ({self._what()}; no placebo run)"
+        excess = self.excess()
+        worst = "; ".join(f"{m} {excess[m].max():.3f}" for m in excess.columns)
+        floors = ", ".join(f"{m} {v:.3f}" for m, v in self.placebo_floors().items())
+        return (f"worst excess over placebo per member: {worst} (raw worst resolution: "
+                f"{worst_raw}; placebo floor: {floors}; {self._what()})")
 
     def caveats(self) -> tuple[str, ...]:
-        """What the numbers rest on: the images, the members, the ground-truth sanitizers."""
+        """What the numbers rest on: the images, the members, the controls, the agreement."""
         if self.corpus is not None:
             data = (f"{len(self.images)} scenes generated by privlab "
                     f"({self.corpus.provenance.get('generator', 'seeded generator')}, "
                     f"seed {self.config.seed}), not real photos")
         else:
-            data = f"{len(self.images)} photos from the folder {self.config.folder}"
+            data = (f"{len(self.images)} photos from the folder {self.config.folder} "
+                    "(no ground truth: no 'cues:' controls, no leak table)")
         notes = [data, "members: " + ", ".join(self.config.encoders)
                  + " (offline stand-ins; the paper's CLIP members need a download)"]
+        if self.has_placebo:
+            audits = list(self.table)
+            coverage = [a.placebo_coverage for a in audits if a.placebo_coverage is not None]
+            avoided = "detected faces, OCR text" + (", ground-truth cues"
+                                                    if self.corpus is not None else "")
+            note = ("excess = max(0, resolution - placebo), where the placebo moves each "
+                    f"sanitizer's marks (same kind and sizes) off {avoided} and its own regions")
+            if coverage and min(coverage) < 0.999:
+                note += (f"; where no cue-free room was left the placebo marked less (down "
+                         f"to {min(coverage):.0%} of the area), so that floor is a lower estimate")
+            notes.append(note)
+        else:
+            notes.append("no placebo run: raw resolutions include each member's reaction to "
+                         "the marks themselves")
         if any(s.startswith(CUE_PREFIX) for s in self.config.sanitizers):
             notes.append("'cues:' sanitizers remove the generator's ground-truth regions "
                          "(controls with known leaks, not real tools)")
+        if len(self.table) < MIN_RANK_SANITIZERS and len(self.encoders) > 1:
+            notes.append(f"rank agreement between members rests on {len(self.table)} "
+                         f"sanitizers (fewer than {MIN_RANK_SANITIZERS}): not to be read")
         return tuple(notes)
 
     def headline(self) -> Headline:
         """:meth:`summary` with its status and what it rests on."""
         return Headline(self.study, self.summary(), self.status, self.caveats())
 
-    def labelled_frame(self):
-        """:meth:`to_frame` with members named as the config named them (for plots)."""
-        frame = self.to_frame()
-        frame["encoder"] = frame["encoder"].map(lambda n: self.member_labels.get(n, n))
-        return frame
+    def reading(self) -> str:
+        """What this run shows, in a few sentences (Markdown; differs for a folder)."""
+        if self.folder_mode:
+            return (f"**What a folder run shows.** {len(self.images)} photos from "
+                    f"`{self.config.folder}`, every photo both audited and reference, under "
+                    f"{len(self.encoders)} members and {len(self.table)} detector-based "
+                    "sanitizers. A positive excess says that some released photo still points "
+                    "toward what the sanitizer removed from another photo, beyond what the "
+                    "same marks placed elsewhere do; the witness tables and galleries name "
+                    "the two files. It does not say which cue is left: there is no ground "
+                    "truth, so no 'cues:' controls and no leak table. A zero means nothing "
+                    "was found by that member in these photos, not that they are private.")
+        return (f"**What this run shows.** {len(self.images)} generated scenes with known "
+                "cues: the 'cues:' rows miss chosen cue kinds on purpose, so each member's "
+                "excess over its placebo can be checked against what is known to be left, and "
+                "the leak table shows which member catches which cue.")
 
     def _repr_html_(self) -> str:
-        return (f"<div><b>{self.study}</b> ({len(self.images)} images, {self.seconds:.0f} s; "
-                f"{self.status})" + self.members().to_html(float_format=lambda v: f"{v:.4f}")
-                + "</div>")
+        body = self.members().to_html(float_format=lambda v: f"{v:.4f}")
+        if self.has_placebo:
+            body += "<p>excess over placebo</p>" + self.excess().to_html(
+                float_format=lambda v: f"{v:.4f}")
+        return (f"<div><b>{self.study}</b> ({self._what()}, {self.seconds:.0f} s; "
+                f"{self.status})" + body + "</div>")
+
+
+def resolve_gallery(gallery: Any, corpus: Any | None) -> dict:
+    """The face gallery a run uses: a loaded folder, a dict, or the corpus's own faces."""
+    if gallery is None:
+        return dict(corpus.gallery) if corpus is not None else {}
+    if isinstance(gallery, (str, Path)):
+        return load_gallery(gallery)
+    return dict(gallery)
 
 
 def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping[str, Sequence[str]]
@@ -263,44 +542,57 @@ def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping
 
     Args:
         study: display name.
-        config: the study's Config (``folder``, ``n_images``, ``seed``, ``sanitizers``,
-            ``encoders``, ``delta``, ``top_k``, ``leak_table``, ``gallery``).
+        config: the study's Config (see :class:`ImageStudyConfig`).
         corpus_factory: ``(n, seed) -> SceneCorpus`` for the generated corpus.
         presets: cue presets ``{name: kinds removed}``.
 
     Returns:
         An :class:`ImageStudyResult`.
     """
+    from functools import partial
+
     from privlab.contrastive import audit_many, corpus_hash
     from privlab.contrastive.ensemble import leak_detection
+    from privlab.contrastive.placebo import ImagePlacebo
 
     start = time.perf_counter()
-    if config.delta < 0:
-        raise invalid("delta", study, "non-negative", config.delta)
     corpus = None
     if config.folder:
         from privlab.datasets.images import load_folder
 
-        folder = load_folder(config.folder, max_side=config.max_side)
+        folder = load_folder(config.folder, max_side=config.max_side, recursive=config.recursive)
         images, labels = folder.images, folder.names
-        gallery = config.gallery
     else:
         corpus = corpus_factory(config.n_images, config.seed)
         images = corpus.images
         labels = [f"{s.index}: {'+'.join(sorted(s.kinds()))}" for s in corpus.scenes]
-        gallery = config.gallery if config.gallery is not None else corpus.gallery
+    gallery = resolve_gallery(config.gallery, corpus)
     encoders = build_encoders(config.encoders, gallery)
     sanitizers = build_sanitizers(config.sanitizers, presets, corpus)
-    table = audit_many(images, sanitizers, encoders=encoders, top_k=config.top_k)
+    twin = False
+    if config.placebo:
+        avoid = []
+        if corpus is not None:
+            from privlab.datasets.scene_cues import CueRegions
+
+            avoid = [CueRegions(corpus, corpus.kinds)]
+        twin = partial(ImagePlacebo, avoid=avoid, seed=config.placebo_seed)
+    table = audit_many(images, sanitizers, encoders=encoders, top_k=config.top_k, placebo=twin)
     leaks = None
     if corpus is not None and config.leak_table:
-        leaks = leak_detection(corpus, encoders, delta=config.delta, top_k=config.top_k)
+        leaks = leak_detection(corpus, encoders, delta=config.delta, top_k=config.top_k,
+                               placebo=config.placebo, seed=config.placebo_seed)
     provenance = {"corpus": corpus.provenance if corpus is not None else {
-        "folder": str(config.folder), "sha": corpus_hash(images)},
+        "folder": str(config.folder), "files": list(labels), "recursive": config.recursive,
+        "max_side": config.max_side, "sha": corpus_hash(images)},
         "members": [e.describe() for e in encoders],
-        "sanitizers": [s.describe() for s in sanitizers]}
+        "sanitizers": [s.describe() for s in sanitizers],
+        "gallery": sorted(gallery), "placebo": bool(config.placebo),
+        "placebo_seed": config.placebo_seed}
     return ImageStudyResult(study, config, images, labels, corpus, table, encoders, leaks,
                             time.perf_counter() - start, provenance)
 
 
-__all__ = ["ImageStudyResult", "build_encoders", "build_sanitizers", "run_image_study"]
+__all__ = ["CUE_PREFIX", "GROUND_TRUTH_REASON", "ImageStudyConfig", "ImageStudyResult",
+           "LEAK_REASON", "MIN_RANK_SANITIZERS", "build_encoders", "build_sanitizers",
+           "folder_reason", "load_gallery", "resolve_gallery", "run_image_study"]

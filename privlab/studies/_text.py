@@ -12,12 +12,13 @@ missed.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import time
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from privlab.contrastive import STATUS, AuditTable, audit
+from privlab.contrastive import STATUS, AuditTable, audit, exact_name_baseline
 from privlab.datasets.text_corpora import LeakStatus, TextCorpus, leak_status
 from privlab.errors import invalid
 from privlab.studies.contract import Headline
@@ -233,7 +234,9 @@ def run_text_study(study: str, corpus: TextCorpus, sanitizers: Sequence[str],
         result_type: a subclass of :class:`TextStudyResult` to return (default the class).
 
     Returns:
-        A :class:`TextStudyResult` (or ``result_type``).
+        A :class:`TextStudyResult` (or ``result_type``). Each audit's exact-name
+        baseline finds the corpus's names by the corpus's rule (``corpus.name_match``:
+        whole words, or anywhere for a corpus selected by substring).
     """
     if not sanitizers:
         raise invalid("sanitizers", study, "a non-empty list of sanitizer names", sanitizers)
@@ -247,11 +250,14 @@ def run_text_study(study: str, corpus: TextCorpus, sanitizers: Sequence[str],
         sanitizer = build_sanitizer(spec, corpus, broad)
         a = audit(texts, sanitizer, encoders=list(encoders), names=corpus.names, top_k=top_k,
                   progress=progress)
+        if corpus.name_match != "word":  # count names by the rule the corpus was selected by
+            a = dataclasses.replace(a, baseline=exact_name_baseline(
+                a.sanitized, list(corpus.names), match=corpus.name_match))
         audits.append(a)
         if any(corpus.leaks):
             leaks[a.name] = leak_status(corpus, a.sanitized, a.members[0].witnesses)
     settings = {"encoders": list(encoders), "sanitizers": [a.sanitizer for a in audits],
-                "top_k": top_k, "test": "symmetric"}
+                "top_k": top_k, "test": "symmetric", "name_match": corpus.name_match}
     return (result_type or TextStudyResult)(study, corpus, AuditTable(tuple(audits)), leaks,
                                             settings, time.perf_counter() - start, label,
                                             tuple(caveats))

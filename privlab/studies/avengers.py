@@ -2,9 +2,11 @@
 
 The paper's Avengers study (49 Reddit comments that each name the franchise) with an
 offline stand-in: 49 comments written for privlab about the fictional *Vanguard Legion*
-franchise (:func:`privlab.datasets.text_corpora.franchise_comments`), or any comments a
-user loads with :mod:`privlab.datasets.reddit`. Several sanitizers run on the same
-comments and each is audited with the symmetric test:
+franchise (:func:`privlab.datasets.text_corpora.franchise_comments`). With the paper's
+comments at hand (a folder of ``.txt`` files, one comment per file, the layout of the
+paper's repository, or Pushshift JSON lines), ``Config(comments=<folder>)`` runs the
+same study on them through :mod:`privlab.datasets.reddit`. Several sanitizers run on
+the same comments and each is audited with the symmetric test:
 
     resolution = max(0, max_ij E(X_c(x_i)) . (E(x_j) - E(X_c(x_j))))
     utility    = mean_i cos(E(x_i), E(X_c(x_i)))
@@ -21,6 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pathlib import Path
+
 from privlab.datasets.text_corpora import TextCorpus, franchise_comments
 from privlab.errors import invalid
 from privlab.studies._text import TextStudyResult, encoder_caveat, run_text_study
@@ -28,12 +32,29 @@ from privlab.studies.contract import StudyConfig, registry
 
 STUDY = "03 Avengers"
 
-# Proper nouns and lore a careful human would list for the franchise (the paper's
-# "quoted items" list, written for the fictional franchise).
-BROAD_CONCEPTS = ("Vanguard Legion", "Vanguard", "Legion", "Ironclad", "Captain Aurora",
-                  "Stormcaller", "Kestrel", "Doctor Quill", "Tinker", "Mordant", "Ember Crown",
-                  "Theo Marchetti", "Varga sisters", "Halcyon Pictures", "Last Light",
-                  "Fault Line")
+# The broad list for the offline franchise, written from what anyone is told about it
+# (a superhero film franchise called Vanguard Legion, whose films include "Last Light"
+# and "Fault Line"), the way one writes a list before reading the items: the name, its
+# film titles and the vocabulary of any superhero franchise. It names no character,
+# actor, studio or plot element: those are the seeded clues the leak table scores, and
+# a list copied from them would be graded against itself
+# (tests/studies/test_text_studies.py checks that it shares no phrase with them).
+BROAD_CONCEPTS = ("Vanguard Legion", "Vanguard", "Legion", "Last Light", "Fault Line",
+                  "superhero", "superheroes", "hero", "heroes", "villain", "villains",
+                  "crossover", "team-up", "franchise", "sequel", "cinematic universe",
+                  "blockbuster", "box office", "post-credits")
+
+# The broad list for the real Avengers comments (a folder of the paper's comments),
+# from general knowledge of the Marvel films up to 2019: the team, its members and
+# villains, the films, the people behind them, and the genre's vocabulary.
+AVENGERS_BROAD = ("Avengers", "Marvel", "MCU", "Iron Man", "Tony Stark", "Captain America",
+                  "Cap", "Steve Rogers", "Thor", "Hulk", "Bruce Banner", "Black Widow",
+                  "Natasha", "Hawkeye", "Thanos", "Loki", "Ultron", "Nick Fury", "S.H.I.E.L.D.",
+                  "Spider-Man", "Doctor Strange", "Black Panther", "Captain Marvel", "Ant-Man",
+                  "Guardians of the Galaxy", "Infinity War", "Endgame", "Age of Ultron",
+                  "Civil War", "Infinity Stones", "Infinity Gauntlet", "Russo brothers",
+                  "Joss Whedon", "Kevin Feige", "Robert Downey Jr.", "Chris Evans", "Disney",
+                  "superhero", "superheroes", "crossover", "comic book", "comics", "comic")
 
 
 DEFAULT_SANITIZERS = ("identity", "concept-list", "concept-list-broad", "regex-pii", "presidio",
@@ -47,16 +68,24 @@ class Config(StudyConfig):
     Attributes:
         encoders: distance mechanisms (registry names); the first labels the leak table.
         sanitizers: sanitizer specs (see :func:`build_sanitizer`).
-        proxy: ``"9"`` (the fixed nine-comment proxy set) or ``"49"`` (all).
-        broad_concepts: the extra items of ``concept-list-broad``.
-        corpus: a corpus to use instead of the offline franchise comments.
+        proxy: ``"9"`` (the fixed nine-comment proxy set) or ``"49"`` (all), for the
+            offline comments; a folder of comments is used whole.
+        broad_concepts: the extra items of ``concept-list-broad`` (None: the list for
+            the corpus, see :func:`broad_list`).
+        comments: a folder of ``.txt`` comments (one per file, as in the paper's
+            repository) or a Pushshift JSON-lines file; None: the offline comments.
+        keyword: the franchise's name: comments must contain it (case-sensitive, as in
+            the paper) and the concept list removes it.
+        corpus: a loaded corpus to use instead (overrides ``comments``).
         top_k: witnesses kept per audit.
     """
 
     encoders: tuple[str, ...] = ("minilm",)
     sanitizers: tuple[str, ...] = DEFAULT_SANITIZERS
     proxy: str = "49"
-    broad_concepts: tuple[str, ...] = BROAD_CONCEPTS
+    broad_concepts: tuple[str, ...] | None = None
+    comments: str | None = None
+    keyword: str = "Avengers"
     corpus: TextCorpus | None = None
     top_k: int = 10
 
@@ -67,15 +96,82 @@ class Config(StudyConfig):
                 "proxy": "9"}
 
 
+def load_corpus(config: Config) -> TextCorpus:
+    """The comments ``config`` asks for: a given corpus, a folder or file of comments, or
+    the offline franchise comments (9 or 49).
+
+    Raises:
+        ValueError: a bad ``proxy``, or comments that :func:`privlab.datasets.reddit.load_comments`
+            refuses (a missing path, no comment with the keyword).
+    """
+    if config.corpus is not None:
+        return config.corpus
+    if config.comments is not None:
+        from privlab.datasets.reddit import load_comments
+
+        return load_comments(config.comments, config.keyword, limit=None)
+    if config.proxy not in ("9", "49"):
+        raise invalid("proxy", "avengers.run", "'9' or '49'", config.proxy)
+    return franchise_comments().subset(config.proxy)
+
+
+def is_offline(config: Config) -> bool:
+    """Whether ``config`` runs on privlab's fictional franchise comments."""
+    return config.corpus is None and config.comments is None
+
+
+def broad_list(config: Config) -> tuple[str, ...]:
+    """The extra concepts of ``concept-list-broad``: the configured list, else
+    :data:`BROAD_CONCEPTS` for the offline comments, :data:`AVENGERS_BROAD` for real
+    comments selected by "Avengers", and the keyword alone for any other keyword.
+
+    Example:
+        >>> broad_list(Config(comments="x", keyword="Watchmen"))
+        ('Watchmen',)
+    """
+    if config.broad_concepts is not None:
+        return tuple(config.broad_concepts)
+    if is_offline(config):
+        return BROAD_CONCEPTS
+    return AVENGERS_BROAD if config.keyword == "Avengers" else (config.keyword,)
+
+
 def caveats(config: Config, corpus: TextCorpus) -> tuple[str, ...]:
     """What study 03's numbers rest on: the corpus and the distance mechanisms."""
-    if config.corpus is None:
-        data = (f"{len(corpus)} comments written by privlab about a fictional franchise "
-                "(seeded clues with ground truth), not real Reddit comments")
+    if is_offline(config):
+        data = (f"stand-in data: {len(corpus)} comments written by privlab about a fictional "
+                "franchise, Vanguard Legion (seeded clues with ground truth), not the paper's "
+                "Reddit comments about the Avengers")
+    elif config.corpus is None:
+        data = (f"{len(corpus)} comments from {config.comments} containing "
+                f"'{config.keyword}' (no clue ground truth)")
     else:
         data = f"user corpus '{corpus.name}' ({len(corpus)} texts)"
     return (data, encoder_caveat(config.encoders),
+            f"concept-list-broad: {len(broad_list(config))} concepts written without the "
+            "items' ground truth" if is_offline(config) and config.broad_concepts is None else
+            f"concept-list-broad: {len(broad_list(config))} concepts",
             "resolution is relative to these encoders and this proxy set")
+
+
+class FranchiseResult(TextStudyResult):
+    """Study 03's result: its summary names the corpus and the encoder."""
+
+    def summary(self) -> str:
+        """The best sanitizer's resolution and witness, on which comments, under which encoder."""
+        name = self.best()
+        a = self.table[name]
+        member = a.members[0]
+        w = member.witness
+        where = (f"privlab's {len(self.corpus)} fictional Vanguard Legion comments (stand-in "
+                 "for the Avengers)" if self.corpus.name.startswith("vanguard-legion") else
+                 f"{len(self.corpus)} comments of {self.corpus.name}")
+        text = (f"best {name} on {where}: resolution {member.value:.3f} "
+                f"under {member.encoder} (witness {w.audited},{w.reference}), utility "
+                f"{member.mean_utility:.2f}; {len(self.table)} sanitizers")
+        if a.baseline is not None:
+            text += f"; name kept in {a.baseline.count}"
+        return text
 
 
 @registry.member("avengers", number="03", title=STUDY, notebook="03_avengers")
@@ -89,13 +185,16 @@ def run(config: Config | None = None) -> TextStudyResult:
         (0.0, 9)
     """
     config = config or Config.for_notebook()
-    if config.proxy not in ("9", "49"):
-        raise invalid("proxy", "avengers.run", "'9' or '49'", config.proxy)
-    corpus = config.corpus if config.corpus is not None else franchise_comments().subset(config.proxy)
-    return run_text_study("03 franchise comments", corpus, config.sanitizers, config.encoders,
-                          broad=config.broad_concepts, top_k=config.top_k, label=STUDY,
-                          caveats=caveats(config, corpus))
+    corpus = load_corpus(config)
+    result = run_text_study("03 franchise comments", corpus, config.sanitizers, config.encoders,
+                            broad=broad_list(config), top_k=config.top_k, label=STUDY,
+                            caveats=caveats(config, corpus), result_type=FranchiseResult)
+    result.settings["broad_concepts"] = list(broad_list(config))
+    if config.comments is not None and config.corpus is None:
+        result.settings["comments"] = str(Path(config.comments))
+    return result
 
 
-__all__ = ["BROAD_CONCEPTS", "Config", "DEFAULT_SANITIZERS", "STUDY", "TextStudyResult", "caveats",
+__all__ = ["AVENGERS_BROAD", "BROAD_CONCEPTS", "Config", "DEFAULT_SANITIZERS", "FranchiseResult",
+           "STUDY", "TextStudyResult", "broad_list", "caveats", "is_offline", "load_corpus",
            "run"]

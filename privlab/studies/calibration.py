@@ -8,8 +8,11 @@ of one concept is compared with every sentence of the other through the boundary
 with ``X_c`` a concept-list redaction of the words that name c. The percentiles of b
 over the cross product calibrate the unitless resolution: a resolution above the 95th
 percentile for dogs/cats would treat as undetectable 95% of the empirical dog-cat
-connections. Sentence sets: privlab's defaults, the shared reference files when
-present (``source="shared"``), or any folder in the same layout.
+connections. Sentence sets (``source``): ``"auto"`` (the default) takes the paper's
+50-sentence files when ``../shared/data/concepts`` is present and privlab's own
+12-sentence sets otherwise; ``"shared"`` and ``"default"`` force one of them, and any
+folder in the same layout can be given. The headline names the set that produced the
+numbers.
 
 The image part (:func:`run_images`) does the same with images: per concept, renderings
 with the mask of the concept's pixels (seeded variations of packaged photos from
@@ -42,8 +45,10 @@ class Config(StudyConfig):
     Attributes:
         pairs: concept pairs ``(c, d)``.
         encoders: text encoders (registry names).
-        source: ``"default"`` (privlab's sets), ``"shared"`` (``../shared/data/concepts``)
-            or a folder of blank-line-separated ``<concept>.txt`` files.
+        source: ``"auto"`` (the shared reference files when present, else privlab's
+            sets), ``"default"`` (privlab's 12 sentences per concept), ``"shared"``
+            (``../shared/data/concepts``, the paper's 50 per concept) or a folder of
+            blank-line-separated ``<concept>.txt`` files.
         per_concept: use at most this many sentences per concept (None: all).
         percentiles: percentiles reported.
         image_pairs: image concept pairs ``(c, d)`` (keys of
@@ -62,7 +67,7 @@ class Config(StudyConfig):
 
     pairs: tuple[tuple[str, str], ...] = DEFAULT_PAIRS
     encoders: tuple[str, ...] = ("minilm",)
-    source: str = "default"
+    source: str = "auto"
     per_concept: int | None = None
     percentiles: tuple[float, ...] = DEFAULT_PERCENTILES
     image_pairs: tuple[tuple[str, str], ...] = DEFAULT_IMAGE_PAIRS
@@ -83,18 +88,49 @@ class Config(StudyConfig):
                 "image_members": ("efficientnet-lite0",), "image_n": 4}
 
 
+def shared_concepts_dir():
+    """``<shared data>/concepts`` when present, else None."""
+    from privlab.config import shared_data_dir
+
+    root = shared_data_dir()
+    return root / "concepts" if root is not None and (root / "concepts").is_dir() else None
+
+
+def resolve_source(source: str) -> str:
+    """``"auto"`` made concrete: ``"shared"`` when the reference files are present, else
+    ``"default"``; any other source unchanged."""
+    if source == "auto":
+        return "shared" if shared_concepts_dir() is not None else "default"
+    return source
+
+
+def describe_source(source: str) -> str:
+    """The sentence set a source stands for, in words (for headlines and provenance).
+
+    Example:
+        >>> describe_source("default")
+        "privlab's own concept sentences (12 per concept)"
+    """
+    source = resolve_source(source)
+    if source == "default":
+        sizes = sorted({len(v) for v in DEFAULT_SETS.values()})
+        return f"privlab's own concept sentences ({'/'.join(map(str, sizes))} per concept)"
+    if source == "shared":
+        return "the paper's concept sentence files (about 50 per concept, ../shared/data/concepts)"
+    return f"concept sentence files from {source}"
+
+
 def load_sets(source: str) -> dict[str, tuple[str, ...]]:
     """The concept sentence sets for ``source`` (see :class:`Config`)."""
+    source = resolve_source(source)
     if source == "default":
         return dict(DEFAULT_SETS)
     if source == "shared":
-        from privlab.config import shared_data_dir
-
-        root = shared_data_dir()
-        if root is None or not (root / "concepts").is_dir():
-            raise invalid("source", "calibration.load_sets", "'default' or a folder when the "
-                          "shared concept files are absent", source)
-        return load_concept_folder(root / "concepts")
+        folder = shared_concepts_dir()
+        if folder is None:
+            raise invalid("source", "calibration.load_sets", "'default', 'auto' or a folder "
+                          "when the shared concept files are absent", source)
+        return load_concept_folder(folder)
     return load_concept_folder(source)
 
 
@@ -122,7 +158,12 @@ def run_text(config: Config | None = None) -> CalibrationTable:
                 items_c, items_d, ConceptListSanitizer(concept_words(c), name=f"concepts[{c}]"),
                 ConceptListSanitizer(concept_words(d), name=f"concepts[{d}]"), encoder,
                 concept_c=c, concept_d=d, percentiles=config.percentiles))
-    provenance = {"source": config.source, "encoders": list(config.encoders),
+    provenance = {"source": resolve_source(config.source), "requested": config.source,
+                  "sentences": describe_source(config.source),
+                  "per_concept_used": {c: len(sets[c][:config.per_concept] if config.per_concept
+                                              else sets[c])
+                                       for pair in config.pairs for c in pair},
+                  "encoders": list(config.encoders),
                   "per_concept": config.per_concept, "sanitizer": "concept-list (boxes)",
                   "distance": "1 - cosine"}
     return CalibrationTable(tuple(pairs), provenance)
@@ -258,9 +299,12 @@ class CalibrationStudyResult:
 
     def headline(self) -> Headline:
         """The 95th percentiles, with what they rest on."""
-        sets = ("privlab's own concept sentence sets" if self.config.source == "default"
-                else f"concept sets from {self.config.source}")
-        caveats = [f"text: {sets}, {', '.join(self.config.encoders)}"]
+        used = self.text.provenance.get("per_concept_used", {})
+        sizes = sorted(set(used.values()))
+        counts = (f"; {'/'.join(map(str, sizes))} sentences per concept used"
+                  if sizes else "")
+        caveats = [f"text: {describe_source(self.config.source)}{counts}, encoders "
+                   f"{', '.join(self.config.encoders)}"]
         if self.images is not None:
             caveats.append(
                 "images: seeded variations of packaged sample photos with exact masks, "
@@ -292,5 +336,6 @@ def run(config: Config | None = None) -> CalibrationStudyResult:
 
 
 __all__ = ["CalibrationStudyResult", "Config", "DEFAULT_IMAGE_MEMBERS", "DEFAULT_IMAGE_PAIRS",
-           "DEFAULT_PAIRS", "STUDY", "headline", "load_image_sets", "load_sets", "run",
-           "run_images", "run_text"]
+           "DEFAULT_PAIRS", "STUDY", "describe_source", "headline", "load_image_sets",
+           "load_sets", "resolve_source", "run", "run_images", "run_text",
+           "shared_concepts_dir"]

@@ -5,7 +5,9 @@ corpus is generated (:func:`privlab.datasets.scenes.celebrity_scenes`): the targ
 astronaut Eileen Collins, the one real face shipped with scikit-image, with name
 captions, a second person and a space poster seeded per scene. The members are the
 offline ensemble (face identity, describe-then-embed, plain OCR, a generic CNN); the
-paper's CLIP models are registry presets for users online.
+paper's CLIP models are registry presets for users online. Every sanitizer is audited
+with its placebo twin (the same marks where no cue is), and the headline reports each
+member's excess over that floor. ``folder=`` audits a folder of real photos instead.
 
     from privlab.studies import dicaprio
     result = dicaprio.run(dicaprio.Config())
@@ -14,6 +16,7 @@ paper's CLIP models are registry presets for users online.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from privlab.datasets.scenes import CELEBRITY_KINDS, celebrity_scenes
 from privlab.studies._images import ImageStudyConfig, ImageStudyResult, run_image_study
@@ -27,6 +30,9 @@ PRESETS = {
 }
 DEFAULT_SANITIZERS = ("cues:every cue", "cues:faces only", "cues:second face left",
                       "face-blackout-yunet", "faces-and-text-blackout", "face-blur-yunet")
+#: Defaults for a folder of photos: detector-based sanitizers only (no ground truth there).
+FOLDER_SANITIZERS = ("face-blackout-yunet", "faces-and-text-blackout", "face-blur-yunet",
+                     "text-blackout-ocr")
 DEFAULT_ENCODERS = ("sface", "describe-then-embed", "ocr-text", "efficientnet-lite0")
 
 
@@ -34,12 +40,17 @@ DEFAULT_ENCODERS = ("sface", "describe-then-embed", "ocr-text", "efficientnet-li
 class Config(ImageStudyConfig):
     """Settings of study 01 (fields: :class:`privlab.studies._images.ImageStudyConfig`).
 
+    With ``folder=`` the sanitizers default to :data:`FOLDER_SANITIZERS`; ``cues:``
+    presets are refused there, with the reason.
+
     Example:
-        >>> Config.smoke().n_images
-        4
+        >>> Config.smoke().n_images, Config(folder="photos").sanitizers[0]
+        (4, 'face-blackout-yunet')
     """
 
-    sanitizers: tuple[str, ...] = DEFAULT_SANITIZERS
+    default_sanitizers: ClassVar[tuple[str, ...]] = DEFAULT_SANITIZERS
+    folder_sanitizers: ClassVar[tuple[str, ...]] = FOLDER_SANITIZERS
+
     encoders: tuple[str, ...] = DEFAULT_ENCODERS
 
     @classmethod
@@ -63,4 +74,5 @@ def run(config: Config | None = None) -> ImageStudyResult:
     return run_image_study(STUDY, config, corpus_factory=celebrity_scenes, presets=PRESETS)
 
 
-__all__ = ["STUDY", "Config", "DEFAULT_ENCODERS", "DEFAULT_SANITIZERS", "PRESETS", "run"]
+__all__ = ["STUDY", "Config", "DEFAULT_ENCODERS", "DEFAULT_SANITIZERS", "FOLDER_SANITIZERS",
+           "PRESETS", "run"]

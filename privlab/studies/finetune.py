@@ -17,6 +17,16 @@ Held out from training: new scenes of the target, audited symmetrically after a 
 of the face (the direct cue, like the paper's head and skin), which leaves the poster in
 half of them; and, as the control, after a blackout of the face and the poster.
 
+The fine-tuned D here is a stand-in, not the paper's fine-tuned SigLIP 2: a linear
+adapter on the frozen packaged extractor (EfficientNet-Lite0 by default) trained towards
+MiniLM caption embeddings, blended with the frozen features at weight ``mix``
+(:class:`privlab.encoders.adapter.AdapterEncoder`); "siglip" names its loss. ``mix`` is
+chosen on validation scenes (drawn with their own seed, used neither for training nor
+for the held-out audit) by the rule of :func:`choose_mix`, and the held-out control is
+reported as measured, pass or fail. With weights at hand,
+:func:`privlab.encoders.adapter.finetune_open_clip` fine-tunes a real open_clip model
+with the §5.1.1 recipe.
+
     from privlab.studies import finetune
     result = finetune.run(finetune.Config())
 """
@@ -25,7 +35,7 @@ from __future__ import annotations
 
 import html
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -37,7 +47,12 @@ from privlab.studies.contract import Headline, StudyConfig, registry
 STUDY = "10 fine-tuning"
 CAPTION = "a picture of {}"
 SANITIZERS = {"face (signature left)": ("face",), "face and signature": ("face", "signature")}
+FACE, CONTROL = SANITIZERS
 BASES = ("efficientnet-lite0", "sface")
+BASE_NAMES = {"efficientnet-lite0": "EfficientNet-Lite0", "sface": "SFace"}
+MIX_CANDIDATES = (0.25, 0.5, 0.75, 1.0)
+VALIDATION_SEED_OFFSET = 2000
+HELDOUT_SEED_OFFSET = 1000
 
 
 # ---------------------------------------------------------------------------------------
@@ -55,8 +70,12 @@ class Config(StudyConfig):
         lr: AdamW learning rate of the projection.
         gallery_size: training scenes per identity (target and contrast person).
         heldout_size: held-out scenes of the target (audited).
-        seed: seeds the scenes, the initial weights and the batch order.
-        mix: weight of the trained projection in the fine-tuned D (1: projection alone).
+        seed: seeds the scenes, the initial weights and the batch order (held-out scenes
+            use ``seed + 1000``, validation scenes ``seed + 2000``).
+        mix: weight of the trained projection in the fine-tuned D (1: projection alone);
+            None: chosen on the validation scenes by :func:`choose_mix`.
+        mix_candidates: the values :func:`choose_mix` compares.
+        validation_size: validation scenes of the target (for choosing ``mix``).
         top_k: witnesses kept per audit.
 
     Example:
@@ -71,13 +90,15 @@ class Config(StudyConfig):
     gallery_size: int = 40
     heldout_size: int = 20
     seed: int = 0
-    mix: float = 0.5
+    mix: float | None = None
+    mix_candidates: tuple[float, ...] = MIX_CANDIDATES
+    validation_size: int = 20
     top_k: int = 5
 
     @classmethod
     def smoke_settings(cls) -> dict:
         """Tiny settings for tests and ``PRIVLAB_SMOKE=1``."""
-        return {"epochs": 15, "gallery_size": 8, "heldout_size": 6}
+        return {"epochs": 15, "gallery_size": 8, "heldout_size": 6, "validation_size": 6}
 
 
 @dataclass
@@ -99,6 +120,9 @@ class FinetuneResult:
             own caption by the fine-tuned D.
         heldout: the held-out target corpus (its cue table says which scenes keep the
             signature).
+        mix: the blend weight of the fine-tuned D that was audited.
+        mix_selection: a DataFrame, one row per candidate mix, of the validation
+            resolutions that chose it (empty when ``config.mix`` was given).
         provenance: corpora hashes, captions and training settings.
         status: what kind of number the resolutions are.
     """
@@ -112,6 +136,8 @@ class FinetuneResult:
     learned: Any = field(repr=False)
     identity_accuracy: float
     heldout: SceneCorpus = field(repr=False)
+    mix: float = 0.5
+    mix_selection: Any = field(default=None, repr=False)
     provenance: dict[str, Any] = field(default_factory=dict)
     status: str = "diagnostic (model- and corpus-relative; the fine-tuned D is corpus-specific)"
 
@@ -152,27 +178,64 @@ class FinetuneResult:
         return pd.DataFrame({"epoch": range(len(self.losses) + 1),
                              "loss": [self.initial_loss] + list(self.losses)})
 
+    @property
+    def control_passes(self) -> bool:
+        """Whether the held-out control (face and signature blacked out) passes at 0
+        under the fine-tuned D: if not, its positive value on the face blackout cannot be
+        told apart from the black boxes themselves."""
+        return self.resolution(CONTROL, "fine-tuned") == 0.0
+
+    def target_score(self, group: str) -> float:
+        """Mean target score of one group of held-out images in :attr:`learned`."""
+        return float(self.learned.set_index("images").loc[group, "mean_target_score"])
+
+    @property
+    def poster_learned(self) -> bool:
+        """Whether the adapter singles out the signature object: held-out scenes with the
+        face blacked out and the poster kept score above both poster-free groups (face
+        blacked out without a poster, and face and poster blacked out)."""
+        kept = self.target_score("target, face blacked out, poster kept")
+        return bool(kept > self.target_score("target, face blacked out, no poster")
+                    and kept > self.target_score("target, face and poster blacked out"))
+
+    def mechanism(self) -> str:
+        """The fine-tuned D in words: the stand-in it is, and how ``mix`` was set."""
+        base = BASE_NAMES.get(self.config.base_encoder, self.config.base_encoder)
+        how = "chosen on validation" if self.config.mix is None else "given"
+        return (f"linear adapter on frozen {base} + MiniLM, not CLIP ({self.config.loss} loss, "
+                f"mix {self.mix:g} {how}, {self.config.epochs} epochs)")
+
     def summary(self) -> str:
-        """Base vs fine-tuned resolution on the face blackout, in one line."""
-        label = next(iter(self.audits))
-        return (f"{label}: base δ*={self.resolution(label, 'base'):.4f} "
-                f"vs fine-tuned δ*={self.resolution(label, 'fine-tuned'):.4f} "
-                f"({self.config.base_encoder}, {self.config.loss}, {self.config.epochs} epochs)")
+        """Base vs fine-tuned resolution on the face blackout and the held-out control."""
+        control = self.resolution(CONTROL, "fine-tuned")
+        return (f"{self.mechanism()}: {FACE}: base δ*={self.resolution(FACE, 'base'):.4f} "
+                f"vs fine-tuned δ*={self.resolution(FACE, 'fine-tuned'):.4f}; held-out control "
+                f"({CONTROL} blacked out) fine-tuned δ*={control:.4f}, "
+                f"{'passes' if self.control_passes else 'FAILS'}")
 
     def headline(self) -> Headline:
         """:meth:`summary` with its status and what it rests on."""
+        kept = self.target_score("target, face blacked out, poster kept")
+        gone = self.target_score("target, face and poster blacked out")
         return Headline(STUDY, self.summary(), self.status, (
-            f"generated identity scenes ({self.config.gallery_size} training and "
-            f"{self.config.heldout_size} held-out per identity; a sample photo as the face)",
-            f"fine-tuned D: a projection over the frozen offline {self.config.base_encoder}, "
-            f"trained on this corpus's coarse captions (held-out identity accuracy "
-            f"{self.identity_accuracy:.2f})"))
+            f"generated identity scenes ({self.config.gallery_size} training, "
+            f"{self.config.validation_size} validation and {self.config.heldout_size} "
+            "held-out per identity; a sample photo as the face)",
+            f"fine-tuned D: {self.mechanism()}, trained on this corpus's coarse captions "
+            f"(held-out identity accuracy {self.identity_accuracy:.2f})",
+            f"target score of held-out scenes, face blacked out: poster kept {kept:.3f}, "
+            f"face and poster blacked out {gone:.3f}: the adapter has "
+            f"{'singled out' if self.poster_learned else 'not singled out'} the poster"))
 
     def _repr_html_(self) -> str:
         frame = self.to_frame().drop(columns=["encoder"])
         parts = [f"<div><b>Study 10, fine-tuning D</b> ({html.escape(self.status)}): "
                  f"{html.escape(self.summary())}.",
                  frame.to_html(index=False, float_format=lambda v: f"{v:.4f}"),
+                 *([f"<p>Choosing mix on {self.config.validation_size} validation scenes "
+                    f"({html.escape(MIX_RULE)}):</p>",
+                    self.mix_selection.to_html(index=False, float_format=lambda v: f"{v:.4f}")]
+                   if self.mix_selection is not None and len(self.mix_selection) else []),
                  "<p>What the fine-tuned D associates with the target (held-out images):</p>",
                  self.learned.to_html(index=False, float_format=lambda v: f"{v:.3f}"),
                  "</div>"]
@@ -182,16 +245,89 @@ class FinetuneResult:
 # ---------------------------------------------------------------------------------------
 # The study
 # ---------------------------------------------------------------------------------------
+MIX_RULE = ("the largest candidate whose control (face and poster blacked out) passes at 0 "
+            "on the validation scenes; if none passes, the smallest candidate")
+
+
+def _valid_mix(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= 1
+
+
 def _check_config(config: Config) -> None:
     caller = "finetune.run"
     if not isinstance(config, Config):
         raise invalid("config", caller, "a privlab.studies.finetune.Config", config)
     if config.base_encoder not in BASES:
         raise invalid("base_encoder", caller, f"one of {list(BASES)}", config.base_encoder)
-    for name in ("gallery_size", "heldout_size"):
+    for name in ("gallery_size", "heldout_size", "validation_size"):
         value = getattr(config, name)
         if not isinstance(value, int) or isinstance(value, bool) or value < 2:
             raise invalid(name, caller, "an int of at least 2", value)
+    if config.mix is not None and not _valid_mix(config.mix):
+        raise invalid("mix", caller, "a float in (0, 1] or None (chosen on validation)",
+                      config.mix)
+    candidates = tuple(config.mix_candidates)
+    if not candidates or not all(_valid_mix(m) for m in candidates):
+        raise invalid("mix_candidates", caller, "a non-empty tuple of floats in (0, 1]",
+                      config.mix_candidates)
+
+
+def choose_mix(encoder: Any, scenes: SceneCorpus, candidates: Sequence[float], *,
+               top_k: int = 5):
+    """Choose the blend weight of an adapter on validation scenes, by :data:`MIX_RULE`.
+
+    For each candidate the blended D audits the validation scenes after the face
+    blackout and after the control blackout (face and signature). A D whose control
+    fails flags the black boxes themselves; the rule keeps as much of what training
+    taught as the control allows. The face-blackout resolutions are reported beside it
+    but do not enter the choice, which therefore does not favour any outcome of the
+    audit.
+
+    Args:
+        encoder: the trained :class:`privlab.encoders.adapter.AdapterEncoder`.
+        scenes: validation scenes of the target (not used for training or the held-out
+            audit).
+        candidates: blend weights in (0, 1].
+        top_k: witnesses kept per audit.
+
+    Returns:
+        ``(mix, frame)``: the chosen weight and one row per candidate (mix, face,
+        control, control passes, chosen).
+    """
+    import pandas as pd
+
+    from privlab.contrastive import audit
+    from privlab.datasets.scene_cues import cue_blackout
+
+    sanitized = {label: cue_blackout(scenes, kinds, name=label).sanitize(list(scenes.images))
+                 for label, kinds in SANITIZERS.items()}
+    rows = []
+    for mix in sorted(set(float(m) for m in candidates)):
+        tuned = encoder.with_mix(mix)
+        value = {label: audit(scenes.images, sanitized=out, encoders=[tuned],
+                              top_k=top_k).members[0].value
+                 for label, out in sanitized.items()}
+        rows.append({"mix": mix, "face": value[FACE], "control": value[CONTROL],
+                     "control passes": value[CONTROL] == 0})
+    frame = pd.DataFrame(rows)
+    mix = pick_mix(frame)
+    frame["chosen"] = frame["mix"] == mix
+    return mix, frame
+
+
+def pick_mix(frame) -> float:
+    """:data:`MIX_RULE` applied to validation rows (columns mix and control).
+
+    Example:
+        >>> import pandas as pd
+        >>> rows = pd.DataFrame({"mix": [0.25, 0.5, 1.0], "control": [0.0, 0.0, 0.19]})
+        >>> pick_mix(rows)          # 1.0 fails its control
+        0.5
+        >>> pick_mix(rows.assign(control=[0.02, 0.04, 0.1]))   # none passes: the smallest
+        0.25
+    """
+    passing = frame.loc[frame["control"] == 0, "mix"]
+    return float(passing.max() if len(passing) else frame["mix"].min())
 
 
 @registry.member("finetune", number="10", title=STUDY, notebook="10_finetuning")
@@ -221,11 +357,18 @@ def run(config: Config | None = None) -> FinetuneResult:
     images = [img for corpus in train for img in corpus.images]
     captions = [CAPTION.format(p) for p, corpus in zip(people, train) for _ in corpus.scenes]
     fitted = train_adapter(images, captions, base=config.base_encoder, loss=config.loss,
-                           epochs=config.epochs, lr=config.lr, seed=config.seed, mix=config.mix)
-    tuned = fitted.encoder
+                           epochs=config.epochs, lr=config.lr, seed=config.seed)
+    selection = None
+    mix = config.mix
+    if mix is None:
+        validation = identity_scenes(CELEBRITY_TARGET, config.validation_size,
+                                     seed=config.seed + VALIDATION_SEED_OFFSET)
+        mix, selection = choose_mix(fitted.encoder, validation, config.mix_candidates,
+                                    top_k=config.top_k)
+    tuned = fitted.encoder.with_mix(mix)
     base = get_encoder(config.base_encoder)
 
-    heldout_seed = config.seed + 1000
+    heldout_seed = config.seed + HELDOUT_SEED_OFFSET
     heldout = identity_scenes(CELEBRITY_TARGET, config.heldout_size, seed=heldout_seed)
     contrast = identity_scenes(OTHER_PERSON, config.heldout_size, seed=heldout_seed)
     audits = {}
@@ -239,8 +382,8 @@ def run(config: Config | None = None) -> FinetuneResult:
     truth = np.r_[np.zeros(k, int), np.ones(k, int)]
     accuracy = float(np.mean(np.argmax(originals, axis=1) == truth))
     has_sig = np.array(["signature" in s.kinds() for s in heldout.scenes])
-    face_only = fitted.caption_scores(audits["face (signature left)"].sanitized)
-    both = fitted.caption_scores(audits["face and signature"].sanitized)
+    face_only = fitted.caption_scores(audits[FACE].sanitized)
+    both = fitted.caption_scores(audits[CONTROL].sanitized)
     groups = [("target originals", originals[:k]), ("contrast originals", originals[k:]),
               ("target, face blacked out, poster kept", face_only[has_sig]),
               ("target, face blacked out, no poster", face_only[~has_sig]),
@@ -251,10 +394,15 @@ def run(config: Config | None = None) -> FinetuneResult:
                             for name, s in groups])
     provenance = {"training": fitted.settings, "train_corpora": [c.provenance for c in train],
                   "train_hash": corpus_hash(images), "heldout": heldout.provenance,
-                  "contrast_heldout": contrast.provenance, "config": asdict(config)}
+                  "contrast_heldout": contrast.provenance, "config": asdict(config),
+                  "mix": mix, "mix_rule": MIX_RULE if config.mix is None else "given",
+                  "validation_seed": (config.seed + VALIDATION_SEED_OFFSET
+                                      if config.mix is None else None)}
     return FinetuneResult(config, audits, base.name, tuned.name, fitted.losses,
-                          fitted.initial_loss, learned, accuracy, heldout, provenance)
+                          fitted.initial_loss, learned, accuracy, heldout, mix, selection,
+                          provenance)
 
 
-__all__ = ["BASES", "CAPTION", "Config", "FinetuneResult", "IDENTITY_KINDS", "SANITIZERS",
-           "SIGNATURES", "identity_scenes", "run"]
+__all__ = ["BASES", "BASE_NAMES", "CAPTION", "CONTROL", "Config", "FACE", "FinetuneResult",
+           "IDENTITY_KINDS", "MIX_CANDIDATES", "MIX_RULE", "SANITIZERS", "SIGNATURES",
+           "choose_mix", "identity_scenes", "pick_mix", "run"]

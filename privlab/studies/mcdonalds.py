@@ -3,7 +3,9 @@
 The paper audits 49 photos of McDonald's restaurants. Offline, the default corpus is
 generated (:func:`privlab.datasets.scenes.brand_scenes`): a fictional brand, QUIKBITE,
 whose logo is an original glyph drawn by privlab, on storefronts, cups, bags and signs,
-with the name in text and fries-like and burger-like props.
+with the name in text and fries-like and burger-like props. Every sanitizer is audited
+with its placebo twin and the headline reports the excess over it; ``folder=`` audits
+a folder of real photos instead.
 
     from privlab.studies import mcdonalds
     result = mcdonalds.run(mcdonalds.Config())
@@ -12,6 +14,7 @@ with the name in text and fries-like and burger-like props.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from privlab.datasets.scenes import BRAND_KINDS, brand_scenes
 from privlab.studies._images import ImageStudyConfig, ImageStudyResult, run_image_study
@@ -25,6 +28,9 @@ PRESETS = {
     "logos and food (name left)": ("logo", "small_logo", "food"),
 }
 DEFAULT_SANITIZERS = tuple(f"cues:{k}" for k in PRESETS) + ("text-blackout-ocr",)
+#: Defaults for a folder of photos: detector-based sanitizers only (no ground truth there).
+FOLDER_SANITIZERS = ("text-blackout-ocr", "faces-and-text-blackout", "face-blackout-yunet",
+                     "face-blur-yunet")
 DEFAULT_ENCODERS = ("describe-then-embed", "ocr-text", "efficientnet-lite0", "sface")
 
 
@@ -32,12 +38,17 @@ DEFAULT_ENCODERS = ("describe-then-embed", "ocr-text", "efficientnet-lite0", "sf
 class Config(ImageStudyConfig):
     """Settings of study 02 (fields: :class:`privlab.studies._images.ImageStudyConfig`).
 
+    With ``folder=`` the sanitizers default to :data:`FOLDER_SANITIZERS`; ``cues:``
+    presets are refused there, with the reason.
+
     Example:
-        >>> Config.smoke().n_images
-        3
+        >>> Config.smoke().n_images, Config(folder="photos").sanitizers[0]
+        (3, 'text-blackout-ocr')
     """
 
-    sanitizers: tuple[str, ...] = DEFAULT_SANITIZERS
+    default_sanitizers: ClassVar[tuple[str, ...]] = DEFAULT_SANITIZERS
+    folder_sanitizers: ClassVar[tuple[str, ...]] = FOLDER_SANITIZERS
+
     encoders: tuple[str, ...] = DEFAULT_ENCODERS
 
     @classmethod
@@ -61,4 +72,5 @@ def run(config: Config | None = None) -> ImageStudyResult:
     return run_image_study(STUDY, config, corpus_factory=brand_scenes, presets=PRESETS)
 
 
-__all__ = ["STUDY", "Config", "DEFAULT_ENCODERS", "DEFAULT_SANITIZERS", "PRESETS", "run"]
+__all__ = ["STUDY", "Config", "DEFAULT_ENCODERS", "DEFAULT_SANITIZERS", "FOLDER_SANITIZERS",
+           "PRESETS", "run"]

@@ -123,7 +123,6 @@ def image_witness_galleries(result, *, min_value: float = 0.0) -> int:
             if member.value > min_value:
                 witness_gallery(
                     member.witness, words=result.explain(sanitizer, member.encoder),
-                    title=f"{sanitizer} under {result.member_labels[member.encoder]}: "
-                          f"δ* = {member.value:.4f}")
+                    title=result.witness_title(sanitizer, member.encoder))
                 drawn += 1
     return drawn

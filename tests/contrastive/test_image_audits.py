@@ -74,3 +74,22 @@ def test_blackout_does_not_cut_text_into_stray_letters(celebrity):
     for scene, image in zip(celebrity.scenes, sanitized):
         words = [w.text for w in filter_words(read_text(image))]
         assert words == (["EILEEN", "COLLINS"] if "caption" in scene.kinds() else []), scene.index
+
+
+@pytest.mark.slow
+def test_leak_table_with_placebo_flags_on_the_excess(celebrity, members):
+    """The caption left: describe-then-embed's excess over its placebo is the whole
+    resolution (the placebo's boxes stay off every cue, so they move it by 0)."""
+    from privlab.contrastive.ensemble import leak_detection
+
+    dte = members["dte"]
+    table = leak_detection(celebrity, [dte], kinds=["caption"], placebo=True)
+    frame = table.to_frame().set_index("left")
+    assert table.placebo and {"placebo", "excess"} <= set(frame.columns)
+    assert frame.loc["caption", "placebo"] == 0.0
+    assert frame.loc["caption", "excess"] == frame.loc["caption", "resolution"] > 0.5
+    assert table.matrix().loc["caption", dte.name] == "flag*"
+    assert table.matrix().loc["(none)", dte.name] == "-"
+    assert "excess over placebo" in table._repr_html_()
+    audit_none = table.audits["(none)"]
+    assert audit_none.placebo_sanitizer["avoid"] == ["cues[" + "+".join(celebrity.kinds) + "]"]

@@ -85,12 +85,58 @@ def test_enron_three_layouts_agree(tmp_path):
         list(enron.read_emails(bad))
 
 
-def test_select_emails_word_limit_and_dedupe():
+def test_select_emails_word_limit_match_and_dedupe():
     long = "Ken Lay " + "word " * 499
-    emails = [enron.Email("1", long), enron.Email("2", "ken lay"), enron.Email("3", "ken lay")]
-    assert [e.id for e in enron.select_emails(emails)] == ["2"]
-    assert [e.id for e in enron.select_emails(emails, dedupe=False)] == ["2", "3"]
-    assert [e.id for e in enron.select_emails(emails, max_words=501)] == ["1", "2"]
+    emails = [enron.Email("1", long), enron.Email("2", "ken lay"), enron.Email("3", "ken lay"),
+              enron.Email("4", "=09Ken Lay@ENRON"), enron.Email("5", "Memo_Ken Lay")]
+    # The paper's rule (the default): the name anywhere, every email counted.
+    assert [e.id for e in enron.select_emails(emails)] == ["2", "3", "4", "5"]
+    assert [e.id for e in enron.select_emails(emails, dedupe=True)] == ["2", "4", "5"]
+    # Whole words only drops the mentions glued to other characters.
+    assert [e.id for e in enron.select_emails(emails, match="word")] == ["2", "3"]
+    assert [e.id for e in enron.select_emails(emails, max_words=501)] == ["1", "2", "3", "4", "5"]
+    kept, dropped = enron.drop_repeats(emails)
+    assert [e.id for e in kept] == ["1", "2", "4", "5"] and dropped == 1
+    with pytest.raises(ValueError, match="'match' parameter of name_pattern"):
+        enron.select_emails(emails, match="exact")
+
+
+def test_json_bodies_are_kept_as_stored_never_header_stripped(tmp_path):
+    # A body whose first line looks like "Key: value" is text, not a header.
+    bodies = ["Well: You know how it is.\n\nKen Lay will call you.",
+              "Ken: DELIGHTED to hear it.\nSubject: lunch\n\nKen Lay"]
+    path = tmp_path / "box.jsonl"
+    path.write_text("".join(json.dumps({"text": b, "mid": f"m{k}"}) + "\n"
+                            for k, b in enumerate(bodies)))
+    assert [e.text for e in enron.read_emails(path)] == bodies
+    assert enron.load_mailbox(path).texts == tuple(bodies)
+    # Raw messages still lose their header block.
+    assert enron.strip_headers("Subject: hi\nFrom: a@b\n\nKen Lay") == "Ken Lay"
+
+
+def _mentions(text: str) -> bool:
+    """Independent of privlab's patterns: "ken lay" in the lower-cased text with every run
+    of whitespace made one space."""
+    return "ken lay" in " ".join(text.lower().split())
+
+
+def _glued_only(text: str) -> bool:
+    """Every mention touches a letter, digit or underscore on one side (plain string scan)."""
+    flat = " ".join(text.lower().split())
+    start, clean = flat.find("ken lay"), False
+    while start >= 0:
+        before = flat[start - 1] if start else " "
+        end = start + len("ken lay")
+        after = flat[end] if end < len(flat) else " "
+        word = lambda ch: ch.isalnum() or ch == "_"  # noqa: E731
+        clean = clean or not (word(before) or word(after))
+        start = flat.find("ken lay", start + 1)
+    return not clean
+
+
+def _mailbox_texts(path):
+    with zipfile.ZipFile(path) as archive:
+        return [json.loads(line)["text"] for line in archive.open("lay-k.json")]
 
 
 def test_real_mailbox_selection_matches_a_plain_count(shared_data):
@@ -98,16 +144,24 @@ def test_real_mailbox_selection_matches_a_plain_count(shared_data):
     if not path.is_file():
         pytest.skip("kenneth_json.zip is absent from the shared data folder")
     corpus = enron.load_mailbox(path)
-    # Independent count: every line's text, headers stripped, mentions ken lay, <= 500 words.
-    seen = set()
-    with zipfile.ZipFile(path) as archive:
-        for line in archive.open("lay-k.json"):
-            text = enron.strip_headers(json.loads(line)["text"])
-            if re.search(r"(?<!\w)ken\s+lay(?!\w)", text, re.I) and len(text.split()) <= 500:
-                seen.add(text)
-    assert len(corpus) == len(seen) == 1290
-    assert corpus.provenance == {"emails_read": 5929, "skipped": ()}
-    assert all(re.search(r"ken\s+lay", t, re.I) for t in corpus.texts)
+    # Independent selection, written without privlab's reader, regex or word rule: every
+    # line's text as stored, mentioning ken lay, at most 500 whitespace-separated words.
+    texts = _mailbox_texts(path)
+    expected = [t for t in texts if _mentions(t) and len(t.split()) <= 500]
+    assert corpus.texts == tuple(expected)  # same emails, same order, bodies untouched
+    assert len(expected) == 1552
+    assert corpus.name_match == "substring"
+    assert corpus.provenance == {"emails_read": len(texts), "skipped": (), "selection": {
+        "match": "substring", "max_words": 500, "dedupe": False, "selected": len(expected),
+        "repeats_dropped": 0}}
+    # The labelled departures, each against its own plain count.
+    glued = [t for t in expected if _glued_only(t)]
+    assert len(glued) == 12
+    repeats = len(expected) - len(set(expected))
+    deduped = enron.load_mailbox(path, dedupe=True)
+    assert len(deduped) == len(set(expected)) and \
+        deduped.provenance["selection"]["repeats_dropped"] == repeats
+    assert len(enron.load_mailbox(path, match="word")) == len(expected) - len(glued)
 
 
 def test_reddit_loader_json_and_folder(tmp_path):
@@ -116,8 +170,9 @@ def test_reddit_loader_json_and_folder(tmp_path):
                                                          "selftext": "vote"}]
     path = tmp_path / "rc.jsonl"
     path.write_text("\n".join(json.dumps(x) for x in lines))
-    corpus = reddit.load_comments(path)
-    assert corpus.ids == ("a", "d") and corpus.names == ("Avengers",)
+    corpus = reddit.load_comments(path)  # any case, like the paper's folder of comments
+    assert corpus.ids == ("a", "c", "d") and corpus.names == ("Avengers",)
+    assert reddit.load_comments(path, case_sensitive=True).ids == ("a", "d")
     folder = tmp_path / "txt"
     folder.mkdir()
     (folder / "one.txt").write_text("Avengers again")

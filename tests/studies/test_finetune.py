@@ -1,7 +1,8 @@
-"""Study 10 on smoke settings: the result's shape and the measured comparison."""
+"""Study 10 on smoke settings: the result's shape, the mix rule and the measured comparison."""
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 from privlab.errors import PrivlabValueError
@@ -22,7 +23,55 @@ def test_study_reports_both_mechanisms_on_both_sanitizers(result):
     assert result.identity_accuracy == 1.0
     assert result.loss_frame()["loss"].iloc[0] == result.initial_loss
     assert "fine-tuned" in result._repr_html_()
-    assert result.headline().text.startswith("face (signature left): base")
+
+
+def test_headline_names_the_stand_in_and_the_control_outcome(result):
+    text = result.headline().text
+    assert text.startswith("linear adapter on frozen EfficientNet-Lite0 + MiniLM, not CLIP "
+                           "(siglip loss, mix ")
+    control = result.resolution(finetune.CONTROL, "fine-tuned")
+    assert result.control_passes == (control == 0.0)
+    assert ("passes" if control == 0.0 else "FAILS") in text
+    assert f"fine-tuned δ*={control:.4f}" in text
+    # The last caveat states, from the measured scores, whether the poster was learned.
+    scores = result.learned.set_index("images")["mean_target_score"]
+    kept = scores["target, face blacked out, poster kept"]
+    learned = (kept > scores["target, face blacked out, no poster"]
+               and kept > scores["target, face and poster blacked out"])
+    assert result.poster_learned == learned
+    assert ("has singled out" if learned else "has not singled out") in result.headline().caveats[-1]
+
+
+def test_mix_is_chosen_on_validation_scenes_by_the_stated_rule(result):
+    sel = result.mix_selection
+    assert sel["mix"].tolist() == sorted(finetune.Config.smoke().mix_candidates)
+    assert sel["chosen"].sum() == 1 and result.mix == float(sel.loc[sel["chosen"], "mix"].iloc[0])
+    # The rule, recomputed by hand from the validation rows: the largest mix whose
+    # control passes, else the smallest.
+    passing = [r.mix for r in sel.itertuples() if r.control == 0]
+    assert result.mix == (max(passing) if passing else min(sel["mix"]))
+    assert sel["control passes"].tolist() == [c == 0 for c in sel["control"]]
+    # The audited D is the trained adapter at that mix.
+    assert result.tuned.startswith("adapter:efficientnet-lite0:")
+    assert result.provenance["mix"] == result.mix
+    assert result.provenance["validation_seed"] == 2000
+
+
+def test_pick_mix_rule_known_answers():
+    rows = pd.DataFrame({"mix": [0.25, 0.5, 0.75, 1.0], "face": [0.0, 0.0, 0.0, 0.04],
+                         "control": [0.0, 0.0, 0.0, 0.06]})
+    assert finetune.pick_mix(rows) == 0.75  # the largest whose control passes
+    assert finetune.pick_mix(rows.assign(control=[0.0, 0.01, 0.0, 0.0])) == 1.0
+    assert finetune.pick_mix(rows.assign(control=[0.01, 0.05, 0.02, 0.19])) == 0.25
+    # The face resolutions do not enter the choice.
+    assert finetune.pick_mix(rows.assign(face=[0.3, 0.0, 0.0, 0.0])) == 0.75
+
+
+@pytest.mark.slow
+def test_a_given_mix_is_used_without_validation():
+    r = finetune.run(finetune.Config.smoke(mix=1.0, epochs=2, gallery_size=2, heldout_size=2))
+    assert r.mix == 1.0 and r.mix_selection is None
+    assert "mix 1 given" in r.headline().text
 
 
 def test_study_measures_the_adapted_mechanism(result):
@@ -38,3 +87,7 @@ def test_study_measures_the_adapted_mechanism(result):
 def test_study_refuses_bad_settings():
     with pytest.raises(PrivlabValueError, match="'base_encoder' parameter of finetune.run"):
         finetune.run(finetune.Config(base_encoder="minilm"))
+    with pytest.raises(PrivlabValueError, match="'mix' parameter of finetune.run"):
+        finetune.run(finetune.Config(mix=0.0))
+    with pytest.raises(PrivlabValueError, match="'mix_candidates' parameter of finetune.run"):
+        finetune.run(finetune.Config(mix_candidates=()))

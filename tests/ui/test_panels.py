@@ -56,3 +56,20 @@ def test_image_controls_build_the_studys_config():
     controls.folder.value = "/photos"
     assert controls.config().folder == "/photos"
 
+
+def test_image_controls_turn_ground_truth_sanitizers_off_for_a_folder():
+    controls = panels.ImageStudyControls(dicaprio, ["sface"], None, "", 0.0)
+    assert any(s.startswith("cues:") for s in controls.sanitizers.value)
+    controls.folder.value = "/photos"
+    assert not any(s.startswith("cues:") for s in controls.sanitizers.options)
+    assert "ground truth" in controls.note.value and controls.disabled()
+    config = controls.config()  # accepted: no cue preset left selected
+    assert set(config.sanitizers) <= set(dicaprio.Config.default().sanitizers) | set(
+        dicaprio.FOLDER_SANITIZERS)
+    controls.gallery.value, controls.recursive.value, controls.max_side.value = "/faces", True, 320
+    config = controls.config()
+    assert (config.gallery, config.recursive, config.max_side) == ("/faces", True, 320)
+    controls.folder.value = ""
+    assert controls.note.value == "" and controls.disabled() == {}
+    assert any(s.startswith("cues:") for s in controls.sanitizers.options)
+
