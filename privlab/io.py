@@ -8,6 +8,7 @@ name).
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
@@ -105,4 +106,47 @@ def write_jsonl(objects: Iterable[Any], path: str | Path) -> Path:
     return path
 
 
-__all__ = ["iter_jsonl", "read_jsonl", "refuse_record", "write_jsonl"]
+# --------------------------------------------------------------------------- SQLite caches
+def is_damaged_database(exc: BaseException) -> bool:
+    """True when SQLite says the file itself is damaged (not locked, not full).
+
+    Example:
+        >>> error = sqlite3.DatabaseError("file is not a database")
+        >>> error.sqlite_errorname = "SQLITE_NOTADB"
+        >>> is_damaged_database(error), is_damaged_database(sqlite3.OperationalError("locked"))
+        (True, False)
+    """
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    return isinstance(exc, sqlite3.DatabaseError) and name.startswith(
+        ("SQLITE_CORRUPT", "SQLITE_NOTADB"))
+
+
+def set_aside(path: Path) -> Path:
+    """Rename a damaged file (and its journal files) to the first free ``.damaged`` name.
+
+    A stale journal left beside a fresh database would be replayed into it, so the
+    ``-journal``, ``-wal`` and ``-shm`` companions move too.
+
+    Returns:
+        Where the file now is.
+    """
+    number = 1
+    while True:
+        suffix = ".damaged" if number == 1 else f".damaged-{number}"
+        aside = path.with_name(path.name + suffix)
+        if not aside.exists():
+            break
+        number += 1
+    try:
+        path.rename(aside)
+    except FileNotFoundError:
+        pass  # another process set it aside first
+    for companion in ("-journal", "-wal", "-shm"):
+        extra = path.with_name(path.name + companion)
+        if extra.exists():
+            extra.rename(aside.with_name(aside.name + companion))
+    return aside
+
+
+__all__ = ["is_damaged_database", "iter_jsonl", "read_jsonl", "refuse_record", "set_aside",
+           "write_jsonl"]

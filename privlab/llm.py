@@ -39,6 +39,7 @@ from typing import Any, Callable
 
 from privlab.errors import invalid, wrong_type
 from privlab.hashing import bytes_hash
+from privlab.io import is_damaged_database, set_aside
 
 
 class LLMError(RuntimeError):
@@ -62,31 +63,6 @@ def _ssl_context():
     import httpx
 
     return httpx.create_ssl_context()
-
-
-def _is_damaged_database(exc: BaseException) -> bool:
-    # The rule of privlab.encoders.cache.is_damaged_database (that module is a layer up).
-    name = getattr(exc, "sqlite_errorname", "") or ""
-    return isinstance(exc, sqlite3.DatabaseError) and name.startswith(
-        ("SQLITE_CORRUPT", "SQLITE_NOTADB"))
-
-
-def _set_aside(path: Path) -> Path:
-    # As privlab.encoders.cache.set_aside: first free ".damaged" name, journals too.
-    number = 1
-    while path.with_name(path.name + (".damaged" if number == 1 else f".damaged-{number}")
-                         ).exists():
-        number += 1
-    aside = path.with_name(path.name + (".damaged" if number == 1 else f".damaged-{number}"))
-    try:
-        path.rename(aside)
-    except FileNotFoundError:
-        pass  # another process set it aside first
-    for companion in ("-journal", "-wal", "-shm"):
-        extra = path.with_name(path.name + companion)
-        if extra.exists():
-            extra.rename(aside.with_name(aside.name + companion))
-    return aside
 
 
 def image_part(image: Any, *, max_side: int = 1024) -> dict:
@@ -323,9 +299,9 @@ class LLMClient:
         try:
             return self._cache_transaction(path, action)
         except sqlite3.DatabaseError as exc:
-            if not _is_damaged_database(exc):
+            if not is_damaged_database(exc):
                 raise
-            aside = _set_aside(path)
+            aside = set_aside(path)
             warnings.warn(f"The LLM answer cache {path} is damaged ({exc}); moved it to {aside} "
                           "and started a fresh one, so answers are asked for again.",
                           RuntimeWarning, stacklevel=4)

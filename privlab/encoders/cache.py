@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 from privlab.errors import invalid
+from privlab.io import is_damaged_database, set_aside
 
 _LOCK = threading.Lock()
 
@@ -33,47 +34,6 @@ _SCHEMA = ("CREATE TABLE IF NOT EXISTS emb (model TEXT, key TEXT, vec BLOB, "
            # The dimension each model's vectors have, so a stored vector of another
            # length is recognised as damaged even when it is the only one read.
            "CREATE TABLE IF NOT EXISTS dims (model TEXT PRIMARY KEY, dim INTEGER)")
-
-
-def is_damaged_database(exc: BaseException) -> bool:
-    """True when SQLite says the file itself is damaged (not locked, not full).
-
-    Example:
-        >>> error = sqlite3.DatabaseError("file is not a database")
-        >>> error.sqlite_errorname = "SQLITE_NOTADB"
-        >>> is_damaged_database(error), is_damaged_database(sqlite3.OperationalError("locked"))
-        (True, False)
-    """
-    name = getattr(exc, "sqlite_errorname", "") or ""
-    return isinstance(exc, sqlite3.DatabaseError) and name.startswith(
-        ("SQLITE_CORRUPT", "SQLITE_NOTADB"))
-
-
-def set_aside(path: Path) -> Path:
-    """Rename a damaged file (and its journal files) to the first free ``.damaged`` name.
-
-    A stale journal left beside a fresh database would be replayed into it, so the
-    ``-journal``, ``-wal`` and ``-shm`` companions move too.
-
-    Returns:
-        Where the file now is.
-    """
-    number = 1
-    while True:
-        suffix = ".damaged" if number == 1 else f".damaged-{number}"
-        aside = path.with_name(path.name + suffix)
-        if not aside.exists():
-            break
-        number += 1
-    try:
-        path.rename(aside)
-    except FileNotFoundError:
-        pass  # another process set it aside first
-    for companion in ("-journal", "-wal", "-shm"):
-        extra = path.with_name(path.name + companion)
-        if extra.exists():
-            extra.rename(aside.with_name(aside.name + companion))
-    return aside
 
 
 def decode_vector(blob: Any, dim: int | None = None) -> tuple[np.ndarray | None, str]:
