@@ -14,10 +14,12 @@ def test_ocr_reads_caption_and_caches(celebrity, monkeypatch):
     scene = celebrity.scenes[0]  # index 0 carries a caption
     words = [w.text for w in ocr.filter_words(ocr.read_text(scene.image))]
     assert words == ["EILEEN", "COLLINS"]
-    from privlab.config import cache_dir
+    from privlab.hashing import content_hash
+    from privlab.vision.images import as_rgb
 
-    cached = list((cache_dir() / "ocr").glob("rapidocr-*.json"))
-    assert cached and json.loads(cached[0].read_text())
+    # This image's own cache file (other tests in the session cache other images).
+    cached = ocr._ocr_cache_file(content_hash(as_rgb(scene.image, "image", "test")))
+    assert [entry["text"] for entry in json.loads(cached.read_text())] == ["EILEEN", "COLLINS"]
     ocr._OCR_MEMO.clear()  # the disk copy answers without running OCR again
     monkeypatch.setattr(ocr, "_rapidocr", lambda: pytest.fail("OCR ran despite the cache"))
     assert [w.text for w in ocr.filter_words(ocr.read_text(scene.image))] == words
