@@ -144,19 +144,27 @@ for condition in result.conditions:
 # %% [markdown]
 # ## What each route reports (read by the `status` column)
 #
-# Medians over the same pairs; `+inf` counts out-of-fold ROC conversions that are
-# infinite, and `(0,1) corner` counts ROC curves that really reach perfect separation.
+# Medians over the same pairs: `median` counts +∞ values (it is +∞ when more than half
+# the pairs are), `median (finite)` leaves them out; `+inf` counts out-of-fold ROC
+# conversions that are infinite, and `(0,1) corner` counts ROC curves that really reach
+# perfect separation. MMD-TV also runs a permutation test of equal distributions with
+# 10^4 permutations (p = (b + 1)/(P + 1), so the smallest possible p is 1/10001):
+# `MMD reject` counts the pairs it rejects at p ≤ 0.05 per pair and after a Bonferroni
+# correction over the pairs. A rejection says the two identities' embeddings differ; it
+# says nothing about the size of ε.
 
 # %%
 result.to_frame().round(3)
 
 # %% [markdown]
 # How to read it. GaussMech and MMD-TV fall when the generator gets stronger; the AUC
-# falls too. KDE-LR does not follow: identical "no face" vectors make some coordinates'
-# densities spiky, so its sum can *grow* while the identities become harder to tell
-# apart — a diagnostic of marginal shapes, not of privacy. ROC-HT's direct conversion is
-# $+\infty$ for every pair even where the AUC is far from 1: a finite ROC curve has an
-# endpoint with no observed errors, which is not evidence of infinite ε.
+# falls too, while on the toy default the permutation test still rejects equal
+# distributions for every pair. KDE-LR does not follow: identical "no face" vectors make
+# some coordinates' densities spiky, so its sum can *grow* while the identities become
+# harder to tell apart — a diagnostic of marginal shapes, not of privacy. ROC-HT's
+# direct conversion is $+\infty$ for every pair even where the AUC is far from 1: a
+# finite ROC curve has an endpoint with no observed errors, which is not evidence of
+# infinite ε.
 
 # %% [markdown]
 # ## The reserved test on unused rows

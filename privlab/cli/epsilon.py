@@ -5,7 +5,11 @@
 
 Each setting yields one row per identity pair and method, with the exact pairwise ε, the
 method's value and its status (diagnostic, uncertified population bound, descriptive or
-finite-sample certificate). Finished settings are stored in the cache, so repeating a
+finite-sample certificate). The printed summary gives, per setting and method, the median
+over pairs with +∞ values counted (+∞ as soon as more than half the pairs are +∞, as the
+out-of-fold ROC conversion often is) and how many values are +∞. MMD-TV runs its
+permutation test (10^4 permutations unless --mmd-permutations says otherwise; 0 skips
+it) and the CSV carries each p-value. Finished settings are stored in the cache, so repeating a
 command, or a sweep over several values, only computes what is missing; a damaged stored
 setting is recomputed with a warning naming its file. Every argument and the --out path
 are checked before anything is computed.
@@ -23,7 +27,8 @@ _CALLER = "privlab epsilon-benchmark"
 
 def register(subparsers) -> None:
     """Add the ``epsilon-benchmark`` subcommand."""
-    from privlab.epsilon.benchmark import BENCHMARK_METHODS, DEFAULT_METHODS, N_PAIRS
+    from privlab.epsilon.benchmark import BENCHMARK_METHODS, DEFAULT_METHODS, \
+        MMD_PERMUTATIONS, N_PAIRS
     from privlab.epsilon.mechanisms import GEOMETRIES, MECHANISMS
 
     # Names are checked by the benchmark itself (one error line naming the parameter),
@@ -43,7 +48,8 @@ def register(subparsers) -> None:
     parser.add_argument("--methods", nargs="+", default=list(DEFAULT_METHODS), metavar="NAME",
                         help=f"auditors, from: {', '.join(BENCHMARK_METHODS)}")
     parser.add_argument("--pairs", type=int, default=N_PAIRS, help="identity pairs per setting")
-    parser.add_argument("--mmd-permutations", type=int, default=0)
+    parser.add_argument("--mmd-permutations", type=int, default=MMD_PERMUTATIONS,
+                        help="permutations of MMD-TV's equal-distribution test (0 skips it)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the store")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -112,8 +118,12 @@ def run(args) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     frame.to_csv(args.out, index=False)
     summary = per_setting(frame)[["mechanism", "geometry", "epsilon", "n", "repetition",
-                                  "method", "status", "median", "infinite", "exact_median"]]
+                                  "method", "status", "median", "infinite", "pairs",
+                                  "exact_median"]]
     summary["epsilon"] = summary["epsilon"].map(format_epsilon)  # every digit that matters
-    print(summary.to_string(index=False))
+    summary["+inf"] = [f"{k}/{n}" for k, n in zip(summary.pop("infinite"), summary.pop("pairs"))]
+    summary = summary.rename(columns={"median": "median (+inf counted)"})
+    print(summary[["mechanism", "geometry", "epsilon", "n", "repetition", "method", "status",
+                   "median (+inf counted)", "+inf", "exact_median"]].to_string(index=False))
     print(f"wrote {len(frame)} rows to {args.out}")
     return 0

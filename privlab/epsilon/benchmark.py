@@ -8,11 +8,12 @@ per pair and method, with the exact pairwise ε beside each value and its status
 stores each finished setting under ``privlab.config.cache_dir()`` so an interrupted sweep
 resumes where it stopped: a stored setting is read back only when its completion marker's
 checksum, row count, columns and setting match, and is recomputed with a warning naming
-the file otherwise. The summaries rebuild the paper's null table
-(:func:`null_table`), the method curves (:func:`method_curves`), the power curves of the
-reserved test (:func:`power_curves`) and its validity check (:func:`validity_summary`).
-The Laplace family's population-optimal AUC is estimated in :mod:`privlab.epsilon.reference`
-(the Gaussian one has a closed form and sits in each table's ``optimal_auc`` column).
+the file otherwise. Auditors run with the runner's thread limit
+(:func:`privlab.epsilon.runtime.auditor_threads`) wherever they are called from. The
+summaries that rebuild the paper's tables and figures live in
+:mod:`privlab.epsilon.summaries` (re-exported here). The Laplace family's
+population-optimal AUC is estimated in :mod:`privlab.epsilon.reference` (the Gaussian one
+has a closed form and sits in each table's ``optimal_auc`` column).
 """
 
 from __future__ import annotations
@@ -31,13 +32,21 @@ from scipy import stats
 
 import privlab.epsilon.mechanisms as M
 from privlab.config import cache_dir
-from privlab.epsilon.auditors.base import AuditResult, registry
-from privlab.epsilon.auditors.bounds import clopper_pearson_upper
+from privlab.epsilon.auditors.base import AuditResult, Status, registry
 from privlab.epsilon.auditors.kde import KDELR
 from privlab.epsilon.auditors.mmd import MMDTV
 from privlab.epsilon.auditors.reserved import ReservedTest
 from privlab.epsilon.auditors.table import AUDITORS, get_auditor
+from privlab.epsilon.runtime import auditor_threads
 from privlab.epsilon.store import exit_with_parent, read_stored, store_table
+from privlab.epsilon.summaries import (  # noqa: F401  (re-exported)
+    PAPER_TABLE4,
+    method_curves,
+    null_table,
+    per_setting,
+    power_curves,
+    validity_summary,
+)
 from privlab.errors import invalid
 from privlab.hashing import settings_hash
 
@@ -53,6 +62,12 @@ SAMPLE_SIZES = (30, 100, 300)
 REPETITIONS = (0, 1, 2)
 N_PAIRS = 40
 FAMILY_ALPHA = 0.05
+#: Permutations of MMD-TV's equal-distribution test (the paper: 10^4, Phipson–Smyth
+#: p = (b + 1)/(P + 1)); every benchmark MMD row carries its p-value.
+MMD_PERMUTATIONS = 10_000
+#: Largest negative rounding error of an exact pairwise ε that is read as 0 (the rounded
+#: randomized-response null gives ln(p (K−1)/(1−p)) ≈ −2.1e−14 on its 2^53 grid).
+EXACT_ROUNDING = 1e-12
 DEFAULT_METHODS = ("gaussmech", "kde-lr", "kde-lr-0.01", "mmd-tv", "roc-ht", "reserved",
                    "reserved-exact")
 
@@ -64,7 +79,7 @@ def benchmark_methods() -> tuple[str, ...]:
         Registry names in registration order, the oracle ``reserved-exact`` included.
 
     Example:
-        >>> benchmark_methods()[-2:]
+        >>> benchmark_methods()[5:7]
         ('reserved', 'reserved-exact')
     """
     return tuple(registry.names(benchmark=True))
@@ -75,22 +90,18 @@ BENCHMARK_METHODS = benchmark_methods()
 #: Version of the code behind a stored setting (:func:`run_setting`, the mechanisms and
 #: the auditors). It is part of every cache key: bump it whenever any of them changes what
 #: a setting computes, so no stored result of the old code is read back.
-BENCHMARK_VERSION = 2
-#: The columns of a :func:`run_setting` table, in order.
+BENCHMARK_VERSION = 3
+#: The columns of a :func:`run_setting` table, in order. ``alpha`` is the per-test level
+#: of a certificate row (NaN for the other statuses); ``alpha_tests`` is the number of
+#: tests (error rates) of that method in the setting the family level is split over.
 TABLE_COLUMNS = ("mechanism", "geometry", "epsilon", "n", "repetition", "delta", "pair_index",
                  "id_a", "id_b", "l1", "l2", "exact_epsilon", "method", "status", "value",
-                 "auc", "corner", "attainable", "optimal_auc", "mmd_tighter", "p_value", "seed")
+                 "auc", "corner", "attainable", "optimal_auc", "mmd_tighter", "p_value",
+                 "alpha", "alpha_tests", "seed")
 # Columns a finished table never leaves empty (the others are NaN when a method has no
 # such quantity); a NaN there means the stored file was cut or edited.
 _NOT_NULL = ("mechanism", "geometry", "epsilon", "n", "repetition", "delta", "pair_index",
              "id_a", "id_b", "l1", "l2", "exact_epsilon", "method", "status", "corner", "seed")
-
-#: Table 4 of the paper (averages over both geometries, both mechanisms, 3 repetitions).
-PAPER_TABLE4 = pd.DataFrame(
-    {"AUC": [0.490, 0.499, 0.502], "Div.": [29.3, 24.7, 20.8],
-     "MMD-TV": [0.003, 0.003, 0.001], "GaussMech": [28.60, 15.51, 8.96],
-     "KDE-LR α=.01": [1526.0, 1210.0, 962.0]},
-    index=pd.Index([30, 100, 300], name="n"))
 
 
 def format_epsilon(epsilon: float) -> str:
@@ -251,15 +262,66 @@ def select_pairs(protos: M.PrototypeSet, n_pairs: int = N_PAIRS) -> list[tuple[i
     return chosen[:n_pairs]
 
 
+def bounds_per_pair(name: str) -> int | None:
+    """How many tests (error rates) a certificate method spends on one pair; None otherwise.
+
+    The reserved tests bound two error rates per pair; another certificate member states
+    its count with the registry metadata ``bounds_per_pair`` (2 when it does not say: the
+    smaller per-test α is the safe side).
+
+    Example:
+        >>> bounds_per_pair("reserved"), bounds_per_pair("gaussmech")
+        (2, None)
+    """
+    meta = registry.entry(name).meta
+    if meta.get("status") is not Status.CERTIFICATE:
+        return None
+    return int(meta.get("bounds_per_pair", 2))
+
+
+def _takes(factory, parameter: str) -> bool:
+    import inspect
+
+    try:
+        return parameter in inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        return False
+
+
 def _auditor_for(name: str, mech, i: int, j: int, alpha: float, mmd_permutations: int):
-    if name == "reserved":
-        return ReservedTest(alpha)
-    if registry.entry(name).meta.get("oracle"):
-        # an oracle scores with the mechanism's exact likelihood ratio of this pair
-        return registry.create(name, scorer=functools.partial(_llr, mech, i, j), alpha=alpha)
     if name == "mmd-tv":
         return MMDTV(permutations=mmd_permutations)
+    entry = registry.entry(name)
+    kwargs = {}
+    if entry.meta.get("oracle"):
+        # an oracle scores with the mechanism's exact likelihood ratio of this pair
+        kwargs["scorer"] = functools.partial(_llr, mech, i, j)
+    if entry.meta.get("status") is Status.CERTIFICATE and _takes(entry.factory, "alpha"):
+        kwargs["alpha"] = alpha
+    if entry.factory is ReservedTest or kwargs:
+        return registry.create(name, **kwargs)
     return get_auditor(name)
+
+
+def exact_reference(mech, i: int, j: int) -> float:
+    """The exact pairwise ε of a mechanism, with rounding below zero read as exactly 0.
+
+    A pairwise ε is never negative; a value in [−:data:`EXACT_ROUNDING`, 0) is floating-point
+    rounding (the rounded randomized-response null gives ≈ −2.1e−14) and is returned as
+    0.0, so the null rows carry exactly ε = 0. A larger negative value is an error.
+
+    Example:
+        >>> mech = M.build_mechanism("randomized_response", prototypes("dispersed"), 0.0)
+        >>> mech.pair_epsilon(0, 1) < 0, exact_reference(mech, 0, 1)
+        (True, 0.0)
+    """
+    value = float(mech.pair_epsilon(i, j))
+    if value < 0:
+        if value < -EXACT_ROUNDING:
+            raise ValueError(f"the exact ε of pair ({i}, {j}) of {mech.name} is {value!r}, "
+                             "below zero beyond rounding")
+        return 0.0
+    return value
 
 
 def _llr(mech, i, j, x):
@@ -290,7 +352,7 @@ def _check_methods(methods: Sequence[str], caller: str) -> tuple[str, ...]:
 
 
 def run_setting(setting: Setting, methods: Sequence[str] = DEFAULT_METHODS,
-                n_pairs: int = N_PAIRS, mmd_permutations: int = 0,
+                n_pairs: int = N_PAIRS, mmd_permutations: int = MMD_PERMUTATIONS,
                 family_alpha: float = FAMILY_ALPHA) -> pd.DataFrame:
     """Run one benchmark setting and return its tidy table.
 
@@ -299,15 +361,18 @@ def run_setting(setting: Setting, methods: Sequence[str] = DEFAULT_METHODS,
         methods: names from :func:`benchmark_methods` (``reserved-exact`` is the oracle
             test that scores with the mechanism's exact likelihood ratio).
         n_pairs: number of predeclared pairs.
-        mmd_permutations: permutations for MMD-TV's test (0 skips it).
-        family_alpha: simultaneous level of each reserved test over all pairs (per-rate
-            α = family_alpha / (2 n_pairs)).
+        mmd_permutations: permutations for MMD-TV's test (0 skips it; default 10^4).
+        family_alpha: simultaneous level of each certificate method over all pairs: its
+            per-test α is family_alpha / (tests per pair · n_pairs), e.g.
+            family_alpha / (2 n_pairs) for the reserved tests' two error rates.
 
     Returns:
         DataFrame, one row per pair and method: the setting's fields, ``pair_index``,
-        ``id_a``, ``id_b``, ``l1``, ``l2``, ``exact_epsilon``, ``method``, ``status``,
-        ``value``, ``auc``, ``corner``, ``attainable``, ``optimal_auc`` (Gaussian family,
-        population reference), ``mmd_tighter``, ``p_value``, ``seed``.
+        ``id_a``, ``id_b``, ``l1``, ``l2``, ``exact_epsilon`` (:func:`exact_reference`),
+        ``method``, ``status``, ``value``, ``auc``, ``corner``, ``attainable``,
+        ``optimal_auc`` (Gaussian family, population reference), ``mmd_tighter``,
+        ``p_value``, ``alpha`` and ``alpha_tests`` (certificate rows), ``seed``. The
+        auditors run under :func:`privlab.epsilon.runtime.auditor_threads`.
 
     Raises:
         PrivlabValueError: on unknown methods or a bad setting.
@@ -321,45 +386,72 @@ def run_setting(setting: Setting, methods: Sequence[str] = DEFAULT_METHODS,
     if not isinstance(setting, Setting):
         raise invalid("setting", "run_setting", "a Setting", setting)
     methods = _check_methods(methods, "run_setting")
+    mech, pairs, samples = setting_samples(setting, n_pairs)
+    # Bonferroni per certificate method over every test of every pair of this setting
+    family = {}
+    for name in methods:
+        per_pair = bounds_per_pair(name)
+        family[name] = (per_pair * len(pairs), family_alpha / (per_pair * len(pairs))) \
+            if per_pair else (math.nan, math.nan)
+    rows = []
+    with auditor_threads():
+        for k, (i, j) in enumerate(pairs):
+            rows.extend(_pair_rows(setting, methods, mech, k, i, j, samples, family,
+                                   mmd_permutations))
+    return pd.DataFrame(rows, columns=list(TABLE_COLUMNS))
+
+
+def setting_samples(setting: Setting, n_pairs: int = N_PAIRS):
+    """The mechanism, the predeclared pairs and every identity's outputs of one setting.
+
+    The outputs are drawn from the setting's seed, identity by identity in increasing
+    order, so every method (and :mod:`privlab.epsilon.claims`) sees the same samples.
+
+    Returns:
+        ``(mechanism, pairs, {identity: array (n, d)})``.
+    """
     protos = prototypes(setting.geometry)
     mech = M.build_mechanism(setting.mechanism, protos, setting.epsilon)
     pairs = select_pairs(protos, n_pairs)
-    alpha = family_alpha / (2 * len(pairs))
     rng = np.random.default_rng(setting.seed)
     ids = sorted({i for p in pairs for i in p})
-    samples = {i: mech.sample(i, setting.n, rng) for i in ids}
-    c = protos.prototypes
+    return mech, pairs, {i: mech.sample(i, setting.n, rng) for i in ids}
+
+
+def _pair_rows(setting, methods, mech, k, i, j, samples, family, mmd_permutations):
+    """The rows of one pair: every method on the same samples."""
+    c = mech.prototypes.prototypes
+    l1 = float(np.abs(c[i] - c[j]).sum())
+    l2 = float(np.linalg.norm(c[i] - c[j]))
+    opt_auc = math.nan
+    if isinstance(mech, M.GaussianMechanism):
+        opt_auc = M.optimal_auc_gaussian(l2, mech.sigma)
+    elif isinstance(mech, M.AnisotropicGaussianMechanism):
+        opt_auc = M.optimal_auc_gaussian(mech.pair_distance(i, j), mech.scale)
+    elif isinstance(mech, M.NullMechanism):
+        opt_auc = 0.5
+    common = {**asdict(setting), "delta": setting.delta, "pair_index": k, "id_a": i, "id_b": j,
+              "l1": l1, "l2": l2, "exact_epsilon": exact_reference(mech, i, j)}
+    kde = _shared_kde(methods, samples[i], samples[j])
+    seed = setting.seed + k
     rows = []
-    for k, (i, j) in enumerate(pairs):
-        exact = mech.pair_epsilon(i, j)
-        l1 = float(np.abs(c[i] - c[j]).sum())
-        l2 = float(np.linalg.norm(c[i] - c[j]))
-        opt_auc = math.nan
-        if isinstance(mech, M.GaussianMechanism):
-            opt_auc = M.optimal_auc_gaussian(l2, mech.sigma)
-        elif isinstance(mech, M.AnisotropicGaussianMechanism):
-            opt_auc = M.optimal_auc_gaussian(mech.pair_distance(i, j), mech.scale)
-        elif isinstance(mech, M.NullMechanism):
-            opt_auc = 0.5
-        kde = _shared_kde(methods, samples[i], samples[j])
-        for name in methods:
-            seed = setting.seed + k
-            if name in kde:
-                r = kde[name]
-            else:
-                auditor = _auditor_for(name, mech, i, j, alpha, mmd_permutations)
-                r = auditor.audit(samples[i], samples[j], delta=setting.delta, seed=seed)
-            d = r.details
-            rows.append({**asdict(setting), "delta": setting.delta, "pair_index": k,
-                         "id_a": i, "id_b": j, "l1": l1, "l2": l2, "exact_epsilon": exact,
-                         "method": name, "status": r.status.value, "value": r.value,
-                         "auc": d.get("auc", math.nan),
-                         "corner": bool(d.get("corner", False)),
-                         "attainable": d.get("attainable", math.nan),
-                         "optimal_auc": opt_auc,
-                         "mmd_tighter": d.get("tighter", math.nan),
-                         "p_value": d.get("p_value", math.nan), "seed": seed})
-    return pd.DataFrame(rows)
+    for name in methods:
+        alpha = family[name][1]
+        if name in kde:
+            r = kde[name]
+        else:
+            auditor = _auditor_for(name, mech, i, j, alpha, mmd_permutations)
+            r = auditor.audit(samples[i], samples[j], delta=setting.delta, seed=seed)
+            if not math.isnan(family[name][0]):  # a certificate: the level it really used
+                alpha = float(getattr(auditor, "alpha", alpha))
+        d = r.details
+        rows.append({**common, "method": name, "status": r.status.value, "value": r.value,
+                     "auc": d.get("auc", math.nan), "corner": bool(d.get("corner", False)),
+                     "attainable": d.get("attainable", math.nan), "optimal_auc": opt_auc,
+                     "mmd_tighter": d.get("tighter", math.nan),
+                     "p_value": d.get("p_value", math.nan), "alpha": alpha,
+                     "alpha_tests": family[name][0], "seed": seed})
+    return rows
 
 
 def cache_folder() -> Path:
@@ -370,7 +462,7 @@ def cache_folder() -> Path:
 
 
 def setting_path(setting: Setting, methods: Sequence[str] = DEFAULT_METHODS,
-                 n_pairs: int = N_PAIRS, mmd_permutations: int = 0,
+                 n_pairs: int = N_PAIRS, mmd_permutations: int = MMD_PERMUTATIONS,
                  family_alpha: float = FAMILY_ALPHA) -> Path:
     """Where :func:`run_sweep` stores one setting: its readable key, then a hash.
 
@@ -410,11 +502,8 @@ def _setting_problem(frame: pd.DataFrame, setting: Setting, methods, n_pairs) ->
 
 def _run_and_store(setting: Setting, methods, n_pairs, mmd_permutations, family_alpha,
                    path: Path | None, parent: int) -> pd.DataFrame:
-    from threadpoolctl import threadpool_limits
-
     exit_with_parent(parent)
-    with threadpool_limits(1):
-        frame = run_setting(setting, methods, n_pairs, mmd_permutations, family_alpha)
+    frame = run_setting(setting, methods, n_pairs, mmd_permutations, family_alpha)
     if path is not None:
         store_table(frame, path)
     return frame
@@ -437,7 +526,7 @@ def _check_options(settings, n_pairs, mmd_permutations, family_alpha, n_jobs, ca
 
 
 def run_sweep(settings: Sequence[Setting], methods: Sequence[str] = DEFAULT_METHODS,
-              n_pairs: int = N_PAIRS, mmd_permutations: int = 0,
+              n_pairs: int = N_PAIRS, mmd_permutations: int = MMD_PERMUTATIONS,
               family_alpha: float = FAMILY_ALPHA, n_jobs: int = 2, cache: bool = True,
               progress: bool = True) -> pd.DataFrame:
     """Run many settings; resume from the on-disk store; show a progress bar.
@@ -452,7 +541,7 @@ def run_sweep(settings: Sequence[Setting], methods: Sequence[str] = DEFAULT_METH
         settings: the settings to run (e.g. from :func:`grid`).
         methods: method names, as for :func:`run_setting`.
         n_pairs: pairs per setting.
-        mmd_permutations: MMD permutation count (0 skips the test).
+        mmd_permutations: MMD permutation count (0 skips the test; default 10^4).
         family_alpha: simultaneous level of each reserved test.
         n_jobs: worker processes (1 runs in this process).
         cache: read and write the store.
@@ -501,129 +590,6 @@ def run_sweep(settings: Sequence[Setting], methods: Sequence[str] = DEFAULT_METH
     return pd.concat([frames[s] for s in settings], ignore_index=True)
 
 
-# ----------------------------------------------------------------------------- summaries
-
-
-def _median_finite(values: pd.Series) -> float:
-    v = values.astype(float)
-    v = v[np.isfinite(v)]
-    return float(v.median()) if len(v) else math.nan
-
-
-def per_setting(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per setting and method: median value over pairs, +∞ count, median AUC, fraction of
-    positive values, median exact ε; the unit the paper averages over repetitions.
-
-    Example:
-        >>> f = run_setting(Setting("laplace", "dispersed", 0.0, 10), ["gaussmech"], 2)
-        >>> per_setting(f)[["method", "pairs"]].values.tolist()
-        [['gaussmech', 2]]
-    """
-    keys = ["mechanism", "geometry", "epsilon", "n", "repetition", "method"]
-    out = []
-    for key, g in frame.groupby(keys, sort=False):
-        values = g["value"].astype(float)
-        out.append(dict(zip(keys, key), status=g["status"].iloc[0], pairs=len(g),
-                        median=_median_finite(values), infinite=int(np.isinf(values).sum()),
-                        positive=float((values > 0).mean()),
-                        median_auc=_median_finite(g["auc"]),
-                        exact_median=float(g["exact_epsilon"].median()),
-                        optimal_auc=_median_finite(g["optimal_auc"]),
-                        median_tighter=_median_finite(g["mmd_tighter"])))
-    return pd.DataFrame(out)
-
-
-def null_table(frame: pd.DataFrame) -> pd.DataFrame:
-    """Table 4: results at ε = 0, averaged over geometries, mechanisms and repetitions.
-
-    Per setting the median over pairs (or the count of infinite ROC conversions) is
-    taken, then averaged. MMD-TV uses only the pure-DP Laplace mechanism.
-
-    Returns:
-        DataFrame indexed by n with columns AUC, Div., MMD-TV, GaussMech, KDE-LR α=0 and
-        KDE-LR α=.01 (columns for methods absent from ``frame`` are NaN).
-    """
-    ps = per_setting(frame[(frame["epsilon"] == 0)
-                           & frame["mechanism"].isin(["laplace", "gaussian"])])
-    rows = {}
-    for n, g in ps.groupby("n"):
-        def mean(method, column="median", mechanisms=("laplace", "gaussian")):
-            sel = g[(g["method"] == method) & g["mechanism"].isin(mechanisms)]
-            return float(sel[column].mean()) if len(sel) else math.nan
-        rows[n] = {"AUC": mean("roc-ht", "median_auc"), "Div.": mean("roc-ht", "infinite"),
-                   "MMD-TV": mean("mmd-tv", mechanisms=("laplace",)),
-                   "GaussMech": mean("gaussmech"), "KDE-LR α=0": mean("kde-lr"),
-                   "KDE-LR α=.01": mean("kde-lr-0.01")}
-    table = pd.DataFrame.from_dict(rows, orient="index")
-    table.index.name = "n"
-    return table
-
-
-def method_curves(frame: pd.DataFrame, n: int | None = None) -> pd.DataFrame:
-    """Figure 2 data: each method's per-setting median against the exact median ε.
-
-    For ROC-HT the plotted quantity is the median out-of-fold AUC (with the optimal AUC
-    reference); for MMD-TV also the tighter 2·artanh(MMD/√2) value.
-
-    Returns:
-        Tidy DataFrame: mechanism, epsilon, n, method, exact_median, mean, low, high
-        (mean and range over geometries and repetitions), reference (optimal AUC).
-    """
-    sel = frame if n is None else frame[frame["n"] == n]
-    ps = per_setting(sel)
-    ps["quantity"] = np.where(ps["method"] == "roc-ht", ps["median_auc"], ps["median"])
-    extra = ps[ps["method"] == "mmd-tv"].copy()
-    if len(extra):
-        extra["method"] = "mmd-tv (tighter)"
-        extra["quantity"] = extra["median_tighter"]
-        ps = pd.concat([ps, extra], ignore_index=True)
-    out = (ps.groupby(["mechanism", "epsilon", "n", "method"], sort=True)
-           .agg(exact_median=("exact_median", "mean"), mean=("quantity", "mean"),
-                low=("quantity", "min"), high=("quantity", "max"),
-                reference=("optimal_auc", "mean"))
-           .reset_index())
-    return out
-
-
-def power_curves(frame: pd.DataFrame) -> pd.DataFrame:
-    """Figure 3 data: fraction of pairs with a positive certified bound, and its median.
-
-    Returns:
-        DataFrame per mechanism, geometry, epsilon, n and reserved method: exact_median,
-        fraction_positive and median_bound averaged over repetitions.
-    """
-    ps = per_setting(frame[frame["method"].isin(["reserved", "reserved-exact"])])
-    return (ps.groupby(["mechanism", "geometry", "epsilon", "n", "method"], sort=True)
-            .agg(exact_median=("exact_median", "mean"),
-                 fraction_positive=("positive", "mean"), median_bound=("median", "mean"))
-            .reset_index())
-
-
-def validity_summary(frame: pd.DataFrame) -> pd.DataFrame:
-    """Section 6.5 check: does any certified bound exceed its exact pairwise ε?
-
-    ``possible`` counts rows where a violation was numerically possible (the largest
-    attainable bound exceeds the exact ε); ``failure_rate_upper`` is the 95%
-    Clopper–Pearson upper bound on the violation rate among those rows.
-
-    Example:
-        >>> f = pd.DataFrame({"method": ["reserved"], "value": [0.0], "exact_epsilon": [0.0],
-        ...                   "attainable": [1.2]})
-        >>> validity_summary(f)[["rows", "possible", "violations"]].values.tolist()
-        [[1, 1, 0]]
-    """
-    out = []
-    for method, g in frame[frame["method"].isin(["reserved", "reserved-exact"])].groupby(
-            "method", sort=True):
-        violations = int((g["value"] > g["exact_epsilon"] + 1e-9).sum())
-        possible = int((g["attainable"] > g["exact_epsilon"]).sum())
-        upper = (clopper_pearson_upper(violations, possible, 0.05) if possible else math.nan)
-        out.append({"method": method, "rows": len(g), "possible": possible,
-                    "violations": violations, "failure_rate_upper": upper})
-    return pd.DataFrame(out, columns=["method", "rows", "possible", "violations",
-                                      "failure_rate_upper"])
-
-
 def power_experiment(mechanism: str = "gaussian", epsilon: float = 16.0,
                      sizes: Sequence[int] = SAMPLE_SIZES, replications: int = 200,
                      geometry: str = "dispersed", family_alpha: float = FAMILY_ALPHA,
@@ -660,14 +626,15 @@ def power_experiment(mechanism: str = "gaussian", epsilon: float = 16.0,
     for n in sizes:
         rng = np.random.default_rng([seed, int(n)])
         positive = violations = possible = 0
-        for rep in tqdm(range(replications), disable=not progress, desc=f"n={n}"):
-            for i, j in pairs:
-                r = test.audit(mech.sample(i, n, rng), mech.sample(j, n, rng), delta=delta,
-                               seed=rep)
-                exact = mech.pair_epsilon(i, j)
-                positive += r.value > 0
-                violations += r.value > exact + 1e-9
-                possible += r.details["attainable"] > exact
+        with auditor_threads():
+            for rep in tqdm(range(replications), disable=not progress, desc=f"n={n}"):
+                for i, j in pairs:
+                    r = test.audit(mech.sample(i, n, rng), mech.sample(j, n, rng),
+                                   delta=delta, seed=rep)
+                    exact = exact_reference(mech, i, j)
+                    positive += r.value > 0
+                    violations += r.value > exact + 1e-9
+                    possible += r.details["attainable"] > exact
         total = replications * len(pairs)
         ci = stats.binomtest(positive, total).proportion_ci(0.95, method="exact")
         rows.append({"mechanism": mechanism, "epsilon": epsilon, "n": n, "trials": total,

@@ -25,6 +25,7 @@ import pandas as pd
 import privlab.epsilon.mechanisms as M
 from privlab.epsilon.benchmark import EPSILON_GRID, N_PAIRS, cache_folder, prototypes, \
     select_pairs
+from privlab.epsilon.runtime import auditor_threads
 from privlab.epsilon.store import exit_with_parent, read_stored, store_table
 from privlab.errors import invalid
 from privlab.hashing import bytes_hash
@@ -40,15 +41,13 @@ REFERENCE_COLUMNS = ("geometry", "epsilon", "pair_index", "id_a", "id_b", "l1", 
 def _laplace_reference_rows(geometry: str, epsilon: float, pairs, draws: int,
                             pair_seeds, parent: int | None = None) -> list[dict]:
     """Monte Carlo optimal AUC of every pair at one ε (one worker task)."""
-    from threadpoolctl import threadpool_limits
-
     if parent is not None:
         exit_with_parent(parent)
     protos = prototypes(geometry)
     mech = M.build_mechanism("laplace", protos, epsilon)
     c = protos.prototypes
     rows = []
-    with threadpool_limits(1):
+    with auditor_threads():
         for k, ((i, j), seed) in enumerate(zip(pairs, pair_seeds)):
             rows.append({"geometry": geometry, "epsilon": float(epsilon), "pair_index": k,
                          "id_a": i, "id_b": j, "l1": float(np.abs(c[i] - c[j]).sum()),

@@ -11,7 +11,8 @@ from it.
 
 * ``audit`` — the registered routes (GaussMech, KDE-LR, MMD-TV, out-of-fold ROC-HT) on a
   seeded list of identity pairs, through :func:`privlab.epsilon.audit_pairs`; every row
-  keeps its status;
+  keeps its status; MMD-TV runs its permutation test of equal distributions (10^4
+  permutations, p = (b + 1)/(P + 1), as the paper) and the summary counts the rejections;
 * ``certificate`` — the reserved test on unused rows: each identity's rows are split into
   development and test rows; pairs are ranked on development rows (out-of-fold AUC), the
   most distinguishable ones are selected (by default without reusing an identity), a
@@ -26,7 +27,8 @@ from it.
 Without a table file the study generates the offline default with the toy face
 generator of :mod:`privlab.datasets.toy_faces`, at a weak and at a strong setting,
 so the routes can be seen to respond. No generator here has a known privacy value:
-the results describe the data, they calibrate nothing.
+the results describe the data, they calibrate nothing. Every auditor runs under the
+runner's thread limit (:func:`privlab.epsilon.runtime.auditor_threads`).
 """
 
 from __future__ import annotations
@@ -42,9 +44,11 @@ import pandas as pd
 
 from privlab.datasets.face_embeddings import EmbeddingTable, load_embedding_table
 from privlab.datasets.toy_faces import environment_versions, toy_face_table
-from privlab.epsilon import AUDITORS, EpsilonAuditTable, Status, audit_pairs
+from privlab.epsilon import AUDITORS, MMDTV, EpsilonAuditTable, Status, audit_pairs
 from privlab.epsilon.pairs import certify_pairs, identity_pairs, select_on_development, \
     split_rows
+from privlab.epsilon.runtime import auditor_threads
+from privlab.epsilon.summaries import MMD_REJECT_LEVEL, median_with_inf
 from privlab.errors import invalid, wrong_type
 from privlab.studies.contract import Headline, StudyConfig, registry
 
@@ -55,6 +59,8 @@ ROUTE_NAMES = {"gaussmech": "GaussMech", "kde-lr": "KDE-LR α=0", "kde-lr-0.01":
                "mmd-tv": "MMD-TV", "roc-ht": "ROC-HT (out of fold)",
                "reserved": "reserved test (per pair, half split)"}
 CERTIFICATE_ROUTE = "reserved test (selected pairs, unused rows)"
+#: Permutations of MMD-TV's equal-distribution test (the paper: 10^4).
+MMD_PERMUTATIONS = 10_000
 
 
 @dataclass
@@ -74,6 +80,8 @@ class Config(StudyConfig):
         pairs: explicit identity pairs instead (labels as strings).
         methods: routes from :data:`privlab.epsilon.AUDITORS` run on every pair.
         alpha: simultaneous level of all reserved-test bounds together (e.g. 0.05).
+        mmd_permutations: permutations of MMD-TV's test of equal distributions (0 skips
+            it; the paper: 10^4).
         delta: δ of the conversions (the paper uses 0 for ROC-HT and the certificate;
             GaussMech keeps its own formula δ).
         dev_fraction: share of each identity's rows used for development.
@@ -93,6 +101,7 @@ class Config(StudyConfig):
     pairs: tuple[tuple[str, str], ...] | None = None
     methods: tuple[str, ...] = DEFAULT_METHODS
     alpha: float = 0.05
+    mmd_permutations: int = MMD_PERMUTATIONS
     delta: float = 0.0
     dev_fraction: float = 0.7
     n_select: int = 5
@@ -149,7 +158,10 @@ class FaceGeneratorResult:
     provenance: dict[str, Any] = field(default_factory=dict)
 
     def summary(self) -> pd.DataFrame:
-        """Per condition and route: status, median of finite values, +∞ count, AUC."""
+        """Per condition and route: status, median (+∞ counted), median of the finite
+        values, +∞ count, AUC and, for MMD-TV, how many permutation tests reject equal
+        distributions at p ≤ 0.05 per pair and after a Bonferroni correction over the
+        pairs tested."""
         rows = []
         for c in self.conditions:
             frame = c.audit.to_frame()
@@ -158,18 +170,26 @@ class FaceGeneratorResult:
                 finite = values[np.isfinite(values)]
                 row = {"condition": c.name, "route": ROUTE_NAMES.get(method, method),
                        "method": method, "status": g["status"].iloc[0], "pairs": len(g),
+                       "median": median_with_inf(values),
                        "median (finite)": float(finite.median()) if len(finite) else math.nan,
                        "max (finite)": float(finite.max()) if len(finite) else math.nan,
                        "+inf": int(np.isinf(values).sum())}
                 if method == "roc-ht":
                     row["median AUC"] = float(g["auc"].median())
                     row["(0,1) corner"] = int(g["corner"].astype(bool).sum())
+                if "p_value" in g and g["p_value"].notna().any():
+                    p = g["p_value"].dropna()
+                    row[f"MMD reject p≤{MMD_REJECT_LEVEL:g}"] = \
+                        f"{int((p <= MMD_REJECT_LEVEL).sum())}/{len(p)}"
+                    row["MMD reject (Bonferroni)"] = \
+                        f"{int((p <= MMD_REJECT_LEVEL / len(p)).sum())}/{len(p)}"
+                    row["min p"] = float(p.min())
                 rows.append(row)
             cert = c.certificate
+            median = float(cert["epsilon_lb"].median()) if len(cert) else math.nan
             rows.append({"condition": c.name, "route": CERTIFICATE_ROUTE, "method": "certificate",
                          "status": Status.CERTIFICATE.value, "pairs": len(cert),
-                         "median (finite)": float(cert["epsilon_lb"].median()) if len(cert)
-                         else math.nan,
+                         "median": median, "median (finite)": median,
                          "max (finite)": float(cert["epsilon_lb"].max()) if len(cert)
                          else math.nan, "+inf": 0,
                          "median AUC": float(cert["dev_auc"].median()) if len(cert)
@@ -246,6 +266,9 @@ def _check(cfg: Config) -> None:
         raise invalid("dev_fraction", caller, "in (0, 1)", cfg.dev_fraction)
     if isinstance(cfg.n_select, bool) or not isinstance(cfg.n_select, int) or cfg.n_select < 1:
         raise invalid("n_select", caller, "a positive integer", cfg.n_select)
+    if isinstance(cfg.mmd_permutations, bool) or not isinstance(cfg.mmd_permutations, int) \
+            or cfg.mmd_permutations < 0:
+        raise invalid("mmd_permutations", caller, "an integer >= 0", cfg.mmd_permutations)
     for m in cfg.methods:
         if m not in AUDITORS:
             raise invalid("methods", caller, f"names from {sorted(AUDITORS)}", m)
@@ -377,13 +400,25 @@ def run(config: Config | None = None) -> FaceGeneratorResult:
                           f"{len(eligible)} such identities", given_is_text=True,
                           fix="Lower min_rows or supply more rows per identity.")
         pairs = identity_pairs(eligible, cfg.n_pairs, cfg.seed)
+    with auditor_threads():
+        return _run(cfg, loaded, pairs)
+
+
+def _routes(cfg: Config) -> list:
+    """The routes by name, MMD-TV with its permutation test."""
+    return [MMDTV(permutations=cfg.mmd_permutations) if m == "mmd-tv" else m
+            for m in cfg.methods]
+
+
+def _run(cfg: Config, loaded, pairs) -> FaceGeneratorResult:
+    first = loaded[0][1]
     selections = [(name, table, *_certificate_selection(table, pairs, cfg))
                   for name, table in loaded]
     total_selected = sum(len(s[3]) for s in selections)
     alpha_rate = cfg.alpha / (2 * max(total_selected, 1))
     conditions = []
     for name, table, dev, chosen, auc in selections:
-        audit = audit_pairs(table.embeddings, table.labels, pairs, methods=list(cfg.methods),
+        audit = audit_pairs(table.embeddings, table.labels, pairs, methods=_routes(cfg),
                             delta=cfg.delta, seed=cfg.seed, family_alpha=cfg.alpha,
                             min_rows=cfg.min_rows) if cfg.methods else EpsilonAuditTable([], {})
         cert = certify_pairs(table.embeddings, table.labels, dev, chosen, alpha_rate, cfg.delta,
@@ -394,6 +429,7 @@ def run(config: Config | None = None) -> FaceGeneratorResult:
         conditions.append(Condition(name, table, audit, cert, split))
     record = appendix_a_record(first, pairs, cfg.seed)
     prov = {"config": asdict(cfg), "pair_seed": cfg.seed, "n_pairs": len(pairs),
+            "mmd_permutations": cfg.mmd_permutations,
             "selected_pairs_total": total_selected, "alpha_per_rate": alpha_rate,
             "table_sha256": {c.name: c.table.provenance.get("sha256") for c in conditions},
             "environment": environment_versions()}

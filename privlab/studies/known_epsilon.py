@@ -8,11 +8,23 @@
   with the population-optimal AUC as ``reference``: closed form for the Gaussian family,
   Monte Carlo with the exact likelihood ratio for Laplace
   (:func:`privlab.epsilon.reference.laplace_reference_auc`);
-* ``power`` — Figure 3 data (how often the certificate is positive);
-* ``validity`` — whether any certified bound exceeds its exact ε.
+* ``power`` — Figure 3 data (how often each certificate is positive), for the reserved
+  test, its exact-score oracle and every other registered certificate auditor;
+* ``side_by_side`` — those certificates on the same settings, by status, with the count
+  of bounds above the exact ε, and the hockey-stick tester's lower bound;
+* ``claims`` — the hockey-stick tester of one stated claim (ε = 1 at the family's δ) on
+  the power sub-grid: refutations of true claims (validity) and of false ones (power),
+  the truth known pair by pair (:mod:`privlab.epsilon.claims`);
+* ``validity`` — whether any certified bound exceeds its exact ε;
+* ``null_counts`` — what each kind of number claims at true ε = 0, as counts (positive
+  MMD-TV values, MMD permutation rejections, infinite ROC conversions, positive
+  certificates), beside the paper's;
+* ``table6`` and ``rr_table`` — the fraction of pairs certified above zero for the
+  anisotropic Gaussian (the paper's Table 6) and randomized response (Appendix B).
 
-``Config.default()`` gives tiny settings when ``PRIVLAB_SMOKE=1``; ``full_grid=True``
-runs the paper's complete 468-setting grid (hours on two cores; resumable).
+Every evaluation (setting, pair, method) is counted once, also where two sub-grids share a
+setting. ``Config.for_notebook()`` gives tiny settings when ``PRIVLAB_SMOKE=1``;
+``full_grid=True`` runs the paper's complete grids (hours on two cores; resumable).
 """
 
 from __future__ import annotations
@@ -26,24 +38,92 @@ import pandas as pd
 
 from privlab.epsilon import benchmark as B
 from privlab.epsilon import mechanisms as M
-from privlab.epsilon.auditors import gaussmech_null_floor
+from privlab.epsilon import claims as C
+from privlab.epsilon import summaries as S
+from privlab.epsilon.auditors import Status, gaussmech_null_floor, registry as auditors_registry
 from privlab.epsilon.reference import laplace_reference_auc
 from privlab.errors import invalid
 from privlab.studies.contract import Headline, StudyConfig, registry
 
 STUDY = "05 known-ε"
+#: The mechanisms of the paper's appendix tables (Appendix B and Table 6).
+APPENDIX_MECHANISMS = ("randomized_response", "anisotropic_gaussian")
+
+
+#: Certificates of the default sub-grids, where registered: the reserved test, its
+#: exact-score oracle, DP-Sniper, the finite-sample MMD bound and the anytime-valid
+#: reserved test (each well under a second per pair on one thread). The neural-network
+#: variants take seconds per pair; name them in ``certificates`` (or pass
+#: ``certificates=None`` for every registered certificate) to run them.
+DEFAULT_CERTIFICATES = ("reserved", "reserved-exact", "dp-sniper", "mmd-finite",
+                        "reserved-sequential")
+
+
+def certificate_methods() -> tuple[str, ...]:
+    """Registered benchmark auditors whose number is a finite-sample certificate.
+
+    Example:
+        >>> certificate_methods()[:2]
+        ('reserved', 'reserved-exact')
+    """
+    return tuple(e.name for e in auditors_registry.entries(benchmark=True)
+                 if e.meta.get("status") is Status.CERTIFICATE)
+
+
+def default_certificates() -> tuple[str, ...]:
+    """:data:`DEFAULT_CERTIFICATES` that are registered, in that order.
+
+    Example:
+        >>> default_certificates()[:2]
+        ('reserved', 'reserved-exact')
+    """
+    known = certificate_methods()
+    return tuple(c for c in DEFAULT_CERTIFICATES if c in known)
+
+
+def default_auditors() -> tuple[str, ...]:
+    """The explored setting's auditors: the paper's routes and the default certificates.
+
+    Example:
+        >>> default_auditors()[:5]
+        ('gaussmech', 'kde-lr', 'kde-lr-0.01', 'mmd-tv', 'roc-ht')
+    """
+    return tuple(dict.fromkeys(B.DEFAULT_METHODS + default_certificates()))
+
+
+def members() -> pd.DataFrame:
+    """Every registered benchmark auditor with its status and description."""
+    return pd.DataFrame([{"auditor": e.name, "status": e.meta["status"].value,
+                          "oracle": bool(e.meta.get("oracle", False)),
+                          "description": e.description}
+                         for e in auditors_registry.entries(benchmark=True)])
 
 
 @dataclass
 class Config(StudyConfig):
-    """Settings of study 05 (defaults: a sub-grid that runs in a few minutes on 2 cores).
+    """Settings of study 05 (defaults: sub-grids of the paper's; see notebook 05 for the
+    run time on two cores).
 
     Attributes:
-        mechanism, geometry, n, epsilon, auditors: the single setting explored in detail.
+        mechanism, geometry, n, epsilon: the single setting explored in detail.
+        auditors: auditors run on it (None: :func:`default_auditors`, the paper's routes
+            and the default certificates).
         mechanisms, geometries: families and prototype sets of the null table.
         null_sizes, null_repetitions: n values and repetitions of the null table.
         curve_n, curve_epsilons, curve_geometries, curve_repetitions: Figure 2 sub-grid.
-        power_epsilons, power_sizes, power_geometries: Figure 3 sub-grid (reserved tests).
+        power_epsilons, power_sizes, power_geometries: Figure 3 sub-grid (certificates).
+        certificates: certificate auditors of the power and appendix sub-grids; by
+            default :func:`default_certificates`; None runs every registered benchmark
+            auditor with the finite-sample-certificate status.
+        appendix_mechanisms, appendix_epsilons, appendix_sizes, appendix_geometries,
+            appendix_repetitions: sub-grid of the appendix tables (randomized response
+            and the anisotropic Gaussian; ε = 0 also runs MMD-TV and ROC-HT).
+        appendix_certificates: certificates of the appendix sub-grid (the paper's Table 6
+            compares the learned and the exact reserved test).
+        claim_epsilon: the claim the hockey-stick tester tests on the power sub-grid
+            (None skips it).
+        mmd_permutations: permutations of MMD-TV's equal-distribution test (the paper:
+            10^4; the smoke settings use 200).
         n_pairs: predeclared pairs per setting (the paper: 40).
         reference_draws, reference_seed: Monte Carlo draws per class and seed of the
             Laplace optimal-AUC reference (the paper: 20,000 draws).
@@ -57,7 +137,7 @@ class Config(StudyConfig):
     geometry: str = "dispersed"
     n: int = 100
     epsilon: float = 0.0
-    auditors: tuple[str, ...] = B.DEFAULT_METHODS
+    auditors: tuple[str, ...] | None = None
     mechanisms: tuple[str, ...] = ("laplace", "gaussian")
     geometries: tuple[str, ...] = ("dispersed", "clustered")
     null_sizes: tuple[int, ...] = (30, 100, 300)
@@ -69,6 +149,15 @@ class Config(StudyConfig):
     power_epsilons: tuple[float, ...] = (0.0, 4.0, 16.0, 64.0, 256.0)
     power_sizes: tuple[int, ...] = (30, 100, 300)
     power_geometries: tuple[str, ...] = ("dispersed",)
+    certificates: tuple[str, ...] | None = field(default_factory=default_certificates)
+    appendix_mechanisms: tuple[str, ...] = APPENDIX_MECHANISMS
+    appendix_epsilons: tuple[float, ...] = B.ANISOTROPIC_GRID
+    appendix_sizes: tuple[int, ...] = (30, 100, 300)
+    appendix_geometries: tuple[str, ...] = ("dispersed",)
+    appendix_repetitions: tuple[int, ...] = (0,)
+    appendix_certificates: tuple[str, ...] = ("reserved", "reserved-exact")
+    claim_epsilon: float | None = C.CLAIM_EPSILON
+    mmd_permutations: int = B.MMD_PERMUTATIONS
     n_pairs: int = B.N_PAIRS
     reference_draws: int = 20_000
     reference_seed: int = 0
@@ -79,11 +168,13 @@ class Config(StudyConfig):
 
     @classmethod
     def smoke_settings(cls) -> dict:
-        """Tiny settings for tests and ``PRIVLAB_SMOKE=1`` (well under a minute)."""
+        """Tiny settings for tests and ``PRIVLAB_SMOKE=1`` (about a minute; MMD-TV's
+        permutation test with 200 permutations instead of 10^4)."""
         return dict(n=30, null_sizes=(30, 100), geometries=("dispersed",),
                     curve_n=30, curve_epsilons=(0.0, 8.0, 64.0),
                     power_epsilons=(0.0, 16.0, 256.0), power_sizes=(30, 100), n_pairs=6,
-                    reference_draws=500)
+                    appendix_epsilons=(0.0, 32.0), appendix_sizes=(30, 100),
+                    mmd_permutations=200, reference_draws=500)
 
 
 @dataclass
@@ -92,17 +183,25 @@ class KnownEpsilonResult:
 
     Attributes:
         config: the settings used.
-        explore: per-method summary of the explored setting (status, median, +∞ count,
-            exact median ε).
+        explore: per-method summary of the explored setting (status, median with +∞
+            counted, +∞ count, exact median ε).
         explore_rows: its tidy per-pair table.
         null_table: Table 4 recomputed (index n).
         paper_null_table: Table 4 as published.
         null_floor: Eq. 22 per n (the GaussMech value expected at ε = 0).
-        curves: Figure 2 data; power: Figure 3 data; validity: bound-above-truth check.
-        frame: every row of every setting run.
+        curves: Figure 2 data; power: Figure 3 data; validity: bound-above-truth check
+            (per mechanism and certificate).
+        frame: every row of every setting run, each (setting, pair, method) once.
         provenance: seeds are derived from setting keys; prototype hashes; option values.
         laplace_reference: per-pair Monte Carlo optimal AUC of the Laplace mechanism
             behind the Laplace ``reference`` of ``curves``.
+        null_counts, paper_null_counts: counts at true ε = 0 per mechanism family.
+        side_by_side: every certificate auditor per mechanism, ε and n.
+        table6, paper_table6: the anisotropic Gaussian's fraction of pairs certified > 0.
+        rr_table, paper_rr_table: the same for randomized response (Appendix B).
+        members: the registered benchmark auditors with their statuses.
+        claims: one row per pair of the power sub-grid: the claim, whether it is true,
+            whether the hockey-stick tester refuted it; claim_table: its summary.
     """
 
     config: Config
@@ -117,51 +216,95 @@ class KnownEpsilonResult:
     frame: pd.DataFrame = field(repr=False)
     provenance: dict[str, Any] = field(default_factory=dict)
     laplace_reference: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
+    null_counts: pd.DataFrame = field(default_factory=pd.DataFrame)
+    paper_null_counts: pd.DataFrame = field(default_factory=pd.DataFrame)
+    side_by_side: pd.DataFrame = field(default_factory=pd.DataFrame)
+    table6: pd.DataFrame = field(default_factory=pd.DataFrame)
+    paper_table6: pd.DataFrame = field(default_factory=pd.DataFrame)
+    rr_table: pd.DataFrame = field(default_factory=pd.DataFrame)
+    paper_rr_table: pd.DataFrame = field(default_factory=pd.DataFrame)
+    members: pd.DataFrame = field(default_factory=pd.DataFrame)
+    claims: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
+    claim_table: pd.DataFrame = field(default_factory=pd.DataFrame)
+
+    def _null(self) -> pd.DataFrame:
+        return self.frame[self.frame["epsilon"] == 0]
 
     def null_certificates(self) -> tuple[int, int]:
-        """(positive certified bounds, rows) among reserved tests at true ε = 0."""
-        f = self.frame[(self.frame["epsilon"] == 0)
-                       & self.frame["method"].isin(["reserved", "reserved-exact"])]
+        """(positive certified bounds, evaluations) among certificates at true ε = 0.
+
+        Every certificate-status row of every mechanism, each (setting, pair, method)
+        once."""
+        f = self._null()
+        f = f[f["status"] == Status.CERTIFICATE.value]
         return int((f["value"] > 0).sum()), len(f)
 
     def null_infinite_share(self) -> float:
         """Share of out-of-fold ROC conversions equal to +∞ at true ε = 0."""
-        f = self.frame[(self.frame["epsilon"] == 0) & (self.frame["method"] == "roc-ht")]
+        f = self._null()
+        f = f[f["method"] == "roc-ht"]
         return float((f["value"] == math.inf).mean()) if len(f) else math.nan
+
+    def null_mmd_rejections(self, level: float = S.MMD_REJECT_LEVEL) -> tuple[int, int]:
+        """(MMD permutation p-values ≤ ``level``, tests run) at true ε = 0, per pair."""
+        f = self._null()
+        f = f[(f["method"] == "mmd-tv") & f["p_value"].notna()]
+        return int((f["p_value"] <= level).sum()), len(f)
 
     def summary(self) -> str:
         """The one line that matters: at true ε = 0, what each kind of number says."""
         pos, rows = self.null_certificates()
         gm = self.null_table["GaussMech"].dropna()
         gm_text = f"GaussMech {gm.iloc[-1]:.1f} at n={gm.index[-1]}" if len(gm) else "GaussMech n/a"
-        return (f"true ε=0: certified bound >0 on {pos}/{rows} tests; "
-                f"ROC-HT +∞ on {100 * self.null_infinite_share():.0f}% of pairs; {gm_text}")
+        rejected, tested = self.null_mmd_rejections()
+        mmd_text = (f"MMD test rejects {rejected}/{tested} at p≤{S.MMD_REJECT_LEVEL:g}"
+                    if tested else "MMD test not run")
+        mechanisms = self._null()["mechanism"].nunique()
+        return (f"true ε=0: certified bound >0 on {pos}/{rows} tests ({mechanisms} mechanisms, "
+                "each test counted once); "
+                f"ROC-HT +∞ on {100 * self.null_infinite_share():.0f}% of pairs; "
+                f"{mmd_text}; {gm_text}")
 
     def headline(self) -> Headline:
         """:meth:`summary` with its status and what it rests on."""
+        certs = ", ".join(self.provenance.get("certificates", ())) or "none"
         return Headline(STUDY, self.summary(),
-                        "known-ε benchmark: each auditor keeps its own status (reserved test: "
-                        "finite-sample certificate; GaussMech: diagnostic; KDE-LR, MMD-TV: "
-                        "uncertified population bounds; ROC-HT: descriptive)",
+                        "known-ε benchmark: each auditor keeps its own status (certificates: "
+                        f"{certs}; GaussMech, KDE-LR: diagnostic; MMD-TV: uncertified "
+                        "population bound; ROC-HT: descriptive)",
                         ("synthetic mechanisms with exactly known ε over prototype embeddings "
                          "generated by privlab",
-                         "settings: " + ("the paper's full grid" if self.config.full_grid
-                                         else "a reduced grid (see the config)")))
+                         "settings: " + ("the paper's full grids" if self.config.full_grid
+                                         else "reduced grids (see the config)"),
+                         f"MMD permutation test with {self.config.mmd_permutations} "
+                         "permutations" + ("" if self.config.mmd_permutations
+                                           >= B.MMD_PERMUTATIONS else
+                                           f" (the paper: {B.MMD_PERMUTATIONS})")))
 
     def to_frame(self) -> pd.DataFrame:
         """The recomputed null table beside the paper's (suffix ``paper``)."""
         return self.null_table.join(self.paper_null_table, rsuffix=" paper", how="left")
 
+    def null_counts_with_paper(self) -> pd.DataFrame:
+        """:attr:`null_counts` with the paper's counts below each family."""
+        both = pd.concat({"privlab": self.null_counts, "paper": self.paper_null_counts})
+        both = both.swaplevel().sort_index(level=0, sort_remaining=False)
+        return both.reindex(self.null_counts.index, level=0)
+
     def _repr_html_(self) -> str:
         return (f"<b>{html.escape(self.summary())}</b>"
-                + self.explore.to_html(index=False) + self.to_frame().to_html())
+                + self.explore.to_html(index=False) + self.to_frame().to_html()
+                + self.null_counts.to_html())
 
 
 def _settings(cfg: Config) -> dict[str, list[B.Setting]]:
     if cfg.full_grid:
         main = B.grid()
+        appendix = [s for m, eps in (("randomized_response", B.RR_GRID_EPSILONS),
+                                     ("anisotropic_gaussian", B.ANISOTROPIC_GRID))
+                    if m in cfg.appendix_mechanisms for s in B.grid([m], epsilons=eps)]
         return {"null": [s for s in main if s.epsilon == 0], "curves": main,
-                "power": B.grid(epsilons=B.VALIDITY_GRID)}
+                "power": B.grid(epsilons=B.VALIDITY_GRID), "appendix": appendix}
     return {
         "null": B.grid(cfg.mechanisms, cfg.geometries, [0.0], cfg.null_sizes,
                        cfg.null_repetitions),
@@ -169,6 +312,9 @@ def _settings(cfg: Config) -> dict[str, list[B.Setting]]:
                          [cfg.curve_n], cfg.curve_repetitions),
         "power": B.grid(cfg.mechanisms, cfg.power_geometries, cfg.power_epsilons,
                         cfg.power_sizes, [0]),
+        "appendix": B.grid(cfg.appendix_mechanisms, cfg.appendix_geometries,
+                           cfg.appendix_epsilons, cfg.appendix_sizes,
+                           cfg.appendix_repetitions),
     }
 
 
@@ -197,6 +343,28 @@ def _with_laplace_reference(curves: pd.DataFrame, cfg: Config) -> tuple[pd.DataF
     return curves, pd.concat(tables, ignore_index=True)
 
 
+def _check(cfg: Config) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The explored auditors and the certificates, checked against the registry."""
+    caller = "known_epsilon.run"
+    if not isinstance(cfg, Config):
+        raise invalid("config", caller, "a Config", cfg)
+    known = B.benchmark_methods()
+    auditors = default_auditors() if cfg.auditors is None else tuple(cfg.auditors)
+    for a in auditors:
+        if a not in known:
+            raise invalid("auditors", caller, f"names from {known}", a)
+    allowed = certificate_methods()
+    certificates = allowed if cfg.certificates is None else tuple(cfg.certificates)
+    for name, chosen in (("certificates", certificates),
+                         ("appendix_certificates", tuple(cfg.appendix_certificates))):
+        if not chosen:
+            raise invalid(name, caller, f"a nonempty list from {allowed}", chosen)
+        for c in chosen:
+            if c not in allowed:
+                raise invalid(name, caller, f"certificate auditors from {allowed}", c)
+    return auditors or B.DEFAULT_METHODS, certificates
+
+
 @registry.member("known_epsilon", number="05", title=STUDY, notebook="05_known_epsilon")
 def run(config: Config | None = None) -> KnownEpsilonResult:
     """Run study 05.
@@ -211,19 +379,26 @@ def run(config: Config | None = None) -> KnownEpsilonResult:
         PrivlabValueError: on an invalid explored setting or auditor name.
     """
     cfg = Config.for_notebook() if config is None else config
-    if not isinstance(cfg, Config):
-        raise invalid("config", "known_epsilon.run", "a Config", cfg)
-    auditors = tuple(cfg.auditors)
-    for a in auditors:
-        if a not in B.BENCHMARK_METHODS:
-            raise invalid("auditors", "known_epsilon.run", f"names from {B.BENCHMARK_METHODS}", a)
+    auditors, certificates = _check(cfg)
     explore_setting = B.Setting(cfg.mechanism, cfg.geometry, float(cfg.epsilon), int(cfg.n))
     common = dict(n_pairs=cfg.n_pairs, n_jobs=cfg.n_jobs, cache=cfg.cache,
-                  progress=cfg.progress)
-    explore_rows = B.run_sweep([explore_setting], methods=auditors or B.DEFAULT_METHODS, **common)
+                  progress=cfg.progress, mmd_permutations=cfg.mmd_permutations)
+    explore_rows = B.run_sweep([explore_setting], methods=auditors, **common)
     sets = _settings(cfg)
     full = B.run_sweep(list(dict.fromkeys(sets["null"] + sets["curves"])), **common)
-    power_frame = B.run_sweep(sets["power"], methods=("reserved", "reserved-exact"), **common)
+    power_frame = B.run_sweep(sets["power"], methods=certificates, **common)
+    appendix_frames = []
+    if sets["appendix"]:
+        appendix_frames.append(B.run_sweep(sets["appendix"],
+                                           methods=tuple(cfg.appendix_certificates), **common))
+        appendix_null = [s for s in sets["appendix"] if s.epsilon == 0]
+        if appendix_null:
+            appendix_frames.append(B.run_sweep(appendix_null, methods=("mmd-tv", "roc-ht"),
+                                               **common))
+    claims = pd.DataFrame(columns=list(C.CLAIM_COLUMNS))
+    if cfg.claim_epsilon is not None and "hockey-stick" in auditors_registry:
+        claims = C.run_claims(sets["power"], cfg.claim_epsilon, cfg.n_pairs, n_jobs=cfg.n_jobs,
+                              cache=cfg.cache)
     curve_keys = {s.key() for s in sets["curves"]}
     curve_frame = full[[B.Setting(m, g, e, n, r).key() in curve_keys for m, g, e, n, r in
                         full[["mechanism", "geometry", "epsilon", "n", "repetition"]]
@@ -232,18 +407,36 @@ def run(config: Config | None = None) -> KnownEpsilonResult:
         B.method_curves(curve_frame, n=100 if cfg.full_grid else cfg.curve_n), cfg)
     null = B.null_table(full)
     floor = pd.Series({n: gaussmech_null_floor(512, n) for n in null.index}, name="Eq. 22")
-    everything = pd.concat([full, power_frame], ignore_index=True)
-    prov = {"config": asdict(cfg),
-            "prototype_sha256": {g: B.prototypes(g).sha256 for g in cfg.geometries},
+    # shared settings (e.g. ε = 0 of the null table and of the power sub-grid) give the
+    # same rows from the same seeds: each evaluation is kept once
+    everything = S.unique_rows([full, power_frame, *appendix_frames])
+    certified = everything[everything["status"] == Status.CERTIFICATE.value]
+    geometries = tuple(dict.fromkeys(cfg.geometries + cfg.curve_geometries
+                                     + cfg.power_geometries + cfg.appendix_geometries))
+    prov = {"config": asdict(cfg), "auditors": list(auditors),
+            "certificates": list(certificates),
+            "prototype_sha256": {g: B.prototypes(g).sha256 for g in geometries},
             "seeds": "derived from each setting's key (crc32)",
+            "mmd_permutations": cfg.mmd_permutations,
+            "claim": None if cfg.claim_epsilon is None else
+            {"epsilon": cfg.claim_epsilon, "delta": "the family's (0 or 1e-5)",
+             "settings": "the power sub-grid"},
             "laplace_reference": {"draws": cfg.reference_draws, "seed": cfg.reference_seed,
                                   "n_pairs": cfg.n_pairs},
             "n_settings":
                 int(everything.groupby(["mechanism", "geometry", "epsilon", "n",
-                                        "repetition"]).ngroups)}
+                                        "repetition"]).ngroups),
+            "n_rows": len(everything)}
     return KnownEpsilonResult(
         config=cfg, explore=B.per_setting(explore_rows), explore_rows=explore_rows,
-        null_table=null, paper_null_table=B.PAPER_TABLE4.copy(), null_floor=floor,
-        curves=curves,
-        power=B.power_curves(everything), validity=B.validity_summary(everything),
-        frame=everything, provenance=prov, laplace_reference=laplace_reference)
+        null_table=null, paper_null_table=S.PAPER_TABLE4.copy(), null_floor=floor,
+        curves=curves, power=B.power_curves(certified),
+        validity=S.validity_summary(certified, by=("mechanism", "method")),
+        frame=everything, provenance=prov, laplace_reference=laplace_reference,
+        null_counts=S.null_counts(everything), paper_null_counts=S.PAPER_NULL_COUNTS.copy(),
+        side_by_side=S.certificates_side_by_side(S.unique_rows([power_frame, claims])),
+        table6=S.appendix_table(certified, "anisotropic_gaussian"),
+        paper_table6=S.PAPER_TABLE6.copy(),
+        rr_table=S.appendix_table(certified, "randomized_response"),
+        paper_rr_table=S.PAPER_RR_TABLE.copy(), members=members(), claims=claims,
+        claim_table=C.claim_summary(claims))

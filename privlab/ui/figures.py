@@ -46,10 +46,26 @@ def plot_method_curves(curves: pd.DataFrame):
     return fig
 
 
+#: Line style and legend name of the certificate methods drawn by :func:`plot_power`;
+#: any other certificate is drawn dash-dotted or dotted under its registry name.
+_CERTIFICATE_STYLE = {"reserved": ("-", "learned"), "reserved-exact": ("--", "exact LR")}
+_OTHER_STYLES = ("-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)))
+
+
+def _certificate_style(method: str, others: list[str]) -> tuple:
+    if method in _CERTIFICATE_STYLE:
+        return _CERTIFICATE_STYLE[method]
+    if method not in others:
+        others.append(method)
+    return _OTHER_STYLES[others.index(method) % len(_OTHER_STYLES)], method
+
+
 def plot_power(power: pd.DataFrame, geometry: str = "dispersed"):
     """Figure 3: fraction of pairs with a positive certified bound, and the median bound.
 
-    Solid lines: learned logistic test; dashed: exact likelihood-ratio (oracle) test.
+    Solid lines: learned logistic test; dashed: exact likelihood-ratio (oracle) test; any
+    other certificate auditor in ``power`` is drawn dash-dotted or dotted under its name,
+    so every certificate can be read side by side. Colours tell the sample sizes apart.
 
     Args:
         power: output of :func:`privlab.epsilon.benchmark.power_curves`.
@@ -64,13 +80,14 @@ def plot_power(power: pd.DataFrame, geometry: str = "dispersed"):
     mechanisms = sorted(sel["mechanism"].unique()) or ["(none)"]
     fig, axes = plt.subplots(2, len(mechanisms), figsize=(5 * len(mechanisms), 6.5),
                              squeeze=False)
-    colors = {}
+    colors: dict = {}
+    others: list[str] = []
     for col, mech in enumerate(mechanisms):
         for (n, method), g in sel[sel["mechanism"] == mech].groupby(["n", "method"]):
             g = g.sort_values("exact_median")
             color = colors.setdefault(n, f"C{len(colors)}")
-            ls = "-" if method == "reserved" else "--"
-            label = f"n={n} {'learned' if method == 'reserved' else 'exact LR'}"
+            ls, name = _certificate_style(method, others)
+            label = f"n={n} {name}"
             axes[0, col].plot(g["exact_median"], g["fraction_positive"], ls=ls, color=color,
                               marker="o", label=label)
             axes[1, col].plot(g["exact_median"], g["median_bound"], ls=ls, color=color,
@@ -82,5 +99,37 @@ def plot_power(power: pd.DataFrame, geometry: str = "dispersed"):
             ax.set_xscale("symlog", linthresh=0.1)
             ax.set_xlabel("exact median pairwise ε")
         axes[0, col].legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def plot_appendix_table(table: pd.DataFrame, paper: pd.DataFrame | None = None,
+                        title: str = ""):
+    """Table 6 as lines: fraction of pairs certified > 0 against the requested ε.
+
+    Args:
+        table: output of :func:`privlab.epsilon.summaries.appendix_table` (index (test, n)).
+        paper: the paper's table of the same layout, drawn dotted with hollow markers.
+        title: the axes title.
+
+    Returns:
+        The matplotlib Figure.
+    """
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.5, 3.8))
+    for k, ((test, n), row) in enumerate(table.iterrows()):
+        line, = ax.plot(row.index.astype(float), row.to_numpy(), marker="o",
+                        label=f"{test}, n={n}", color=f"C{k}")
+        if paper is not None and (test, n) in paper.index:
+            ref = paper.loc[(test, n)]
+            ax.plot(ref.index.astype(float), ref.to_numpy(), ls=":", marker="o",
+                    mfc="none", color=line.get_color(), label=f"{test}, n={n} (paper)")
+    ax.set_xscale("symlog", linthresh=0.5)
+    ax.set_ylim(-0.05, 1.05)
+    ax.set_xlabel("requested global ε")
+    ax.set_ylabel("fraction of pairs with bound > 0")
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=7, ncol=2)
     fig.tight_layout()
     return fig

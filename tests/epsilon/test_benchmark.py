@@ -226,3 +226,127 @@ def test_stored_settings_carry_a_completion_marker():
     path = B.setting_path(settings[0], ["gaussmech"], 3)
     meta = json.loads(path.with_name(path.name + ".done").read_text())
     assert meta["rows"] == 3 and meta["columns"] == list(B.TABLE_COLUMNS)
+
+
+def test_certificate_alpha_covers_every_error_rate_of_the_setting():
+    import math
+
+    s = B.Setting("laplace", "dispersed", 256.0, 60)
+    f = B.run_setting(s, methods=["gaussmech", "reserved", "reserved-exact"], n_pairs=4,
+                      mmd_permutations=0)
+    for method in ("reserved", "reserved-exact"):
+        rows = f[f["method"] == method]
+        rates = 2 * len(rows)  # two error rates (FPR, FNR) per pair of the setting: 8
+        assert rates == 8
+        assert (rows["alpha_tests"] == rates).all()
+        assert (rows["alpha"] == 0.05 / rates).all()
+    assert f.loc[f["method"] == "gaussmech", ["alpha", "alpha_tests"]].isna().all().all()
+    # Known answer: no error on m = 30 test rows per class at α = 0.05/8 gives the
+    # Clopper–Pearson bound U = 1 − α^(1/m) = 0.15564 and ε = ln((1 − U)/U) = 1.6911.
+    u = 1 - (0.05 / 8) ** (1 / 30)
+    ceiling = math.log((1 - u) / u)
+    assert u == pytest.approx(0.15564, abs=1e-5) and ceiling == pytest.approx(1.6911, abs=1e-4)
+    cert = f[f["method"].isin(["reserved", "reserved-exact"])]
+    assert cert["attainable"].to_numpy() == pytest.approx(ceiling, rel=1e-9)
+    # ε = 256: the exact likelihood ratio separates every pair, so it certifies the ceiling
+    oracle = f.loc[f["method"] == "reserved-exact", "value"].to_numpy()
+    assert oracle == pytest.approx(ceiling, rel=1e-9)
+
+
+def test_null_rows_carry_exactly_zero():
+    mech = M.build_mechanism("randomized_response", B.prototypes("dispersed"), 0.0)
+    assert -1e-13 < mech.pair_epsilon(0, 1) < 0  # the rounded null's signed log-ratio
+    assert B.exact_reference(mech, 0, 1) == 0.0
+    for mechanism in M.MECHANISMS:
+        f = B.run_setting(B.Setting(mechanism, "clustered", 0.0, 12), ["gaussmech"], 3)
+        assert (f["exact_epsilon"] == 0.0).all() and not np.signbit(f["exact_epsilon"]).any()
+
+    class Broken:
+        name = "broken"
+
+        def pair_epsilon(self, i, j):
+            return -1e-6
+
+    with pytest.raises(ValueError, match="below zero"):
+        B.exact_reference(Broken(), 0, 1)
+    assert B.exact_reference(M.build_mechanism("laplace", B.prototypes("dispersed"), 2.0),
+                             *B.prototypes("dispersed").l1_pair) == pytest.approx(2.0)
+
+
+def _roc_frame(values):
+    """One ROC-HT setting whose pairs have the given values."""
+    rows = [dict(mechanism="laplace", geometry="dispersed", epsilon=0.0, n=30, repetition=0,
+                 pair_index=k, method="roc-ht", status="descriptive", value=v, auc=0.5,
+                 exact_epsilon=0.0, optimal_auc=0.5, mmd_tighter=float("nan"))
+            for k, v in enumerate(values)]
+    return pd.DataFrame(rows)
+
+
+def test_medians_count_infinite_values():
+    inf = float("inf")
+    # 29 of 40 values +∞ (as the out-of-fold ROC at the null): the median is +∞
+    values = [0.2 + 0.1 * k for k in range(11)] + [inf] * 29
+    row = B.per_setting(_roc_frame(values)).iloc[0]
+    assert row["median"] == inf and row["infinite"] == 29
+    assert row["median_finite"] == pytest.approx(0.7)  # the finite values alone: 0.2 … 1.2
+    # 11 of 40: the median is the 20th/21st value of the sorted list, finite
+    values = [0.1 * k for k in range(29)] + [inf] * 11
+    row = B.per_setting(_roc_frame(values)).iloc[0]
+    assert row["median"] == pytest.approx((1.9 + 2.0) / 2) and row["infinite"] == 11
+    from privlab.epsilon.summaries import median_with_inf
+    assert median_with_inf([1.0, inf, inf]) == inf
+    assert median_with_inf([1.0, 2.0, inf]) == 2.0
+    assert median_with_inf([1.0, float("nan"), inf]) == inf  # NaN left out: [1, ∞]
+    assert np.isnan(median_with_inf([]))
+
+
+def test_cli_summary_reports_infinite_medians(tmp_path, capsys, monkeypatch):
+    from privlab.cli import main
+
+    inf = float("inf")
+    frame = _roc_frame([0.693] * 11 + [inf] * 29)
+    monkeypatch.setattr(B, "run_sweep", lambda *a, **k: frame)
+    code = main(["epsilon-benchmark", "--epsilon", "0", "--n", "30", "--methods", "roc-ht",
+                 "--quiet", "--out", str(tmp_path / "t.csv")])
+    assert code == 0
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if "roc-ht" in x)
+    assert " inf " in f" {line} " and "29/40" in line and "0.693" not in line
+
+
+def test_auditors_run_under_the_runners_thread_limit(monkeypatch):
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from privlab.epsilon.runtime import AUDITOR_THREADS, auditor_threads
+
+    seen = []
+    real = B._pair_rows
+
+    def spy(*args, **kwargs):
+        seen.append({p["num_threads"] for p in threadpool_info()})
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(B, "_pair_rows", spy)
+    with threadpool_limits(4):  # a caller that allows more threads (the timing script)
+        B.run_setting(B.Setting("laplace", "dispersed", 1.0, 12), ["gaussmech"], 3)
+    assert AUDITOR_THREADS == 1 and len(seen) == 3 and all(s == {1} for s in seen)
+    with pytest.raises(PrivlabValueError, match="'limit'"):
+        with auditor_threads(0):
+            pass
+
+
+def test_mmd_rows_carry_the_papers_permutation_test_by_default(tmp_path):
+    from privlab.cli import main
+
+    assert B.MMD_PERMUTATIONS == 10_000
+    s = B.Setting("laplace", "dispersed", 256.0, 12)
+    f = B.run_setting(s, ["mmd-tv"], 2)
+    # ε = 256: the two identities' outputs are far apart, no relabelling of the 24 rows
+    # reaches the observed MMD², so p = (0 + 1)/(10^4 + 1), the Phipson–Smyth floor
+    assert f["p_value"].tolist() == [1 / 10_001] * 2
+    out = tmp_path / "t.csv"
+    assert main(["epsilon-benchmark", "--epsilon", "256", "--n", "12", "--pairs", "2",
+                 "--methods", "mmd-tv", "--quiet", "--no-cache", "--out", str(out)]) == 0
+    assert pd.read_csv(out)["p_value"].tolist() == [1 / 10_001] * 2
+    skipped = B.run_setting(s, ["mmd-tv"], 2, mmd_permutations=0)
+    assert skipped["p_value"].isna().all()

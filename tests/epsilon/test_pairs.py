@@ -3,6 +3,7 @@
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from privlab.epsilon import auditors as A
@@ -111,3 +112,43 @@ def test_certificate_rows_follow_eq16():
 def test_bad_inputs_name_the_parameter(call, parameter, error):
     with pytest.raises(error, match=f"'{parameter}'"):
         call()
+
+
+def test_certificate_rule_never_sees_the_test_rows():
+    # "b" sits 4 units from "a" on every coordinate; its test rows are then swapped with
+    # those of "a". A rule fixed on development rows makes every test error; a rule fixed
+    # (or a classifier fitted) on the test rows would separate them again.
+    rng = np.random.default_rng(2)
+    y = np.repeat(["a", "b"], 40)
+    x = rng.normal(size=(80, 3)) + 4.0 * (y == "b")[:, None]
+    dev = P.split_rows(y, 0.5, seed=1)
+    before = P.certify_pairs(x, y, dev, [("a", "b")], alpha=0.025).iloc[0]
+    ta, tb = np.flatnonzero((y == "a") & ~dev), np.flatnonzero((y == "b") & ~dev)
+    assert len(ta) == len(tb) == 20
+    swapped = x.copy()
+    swapped[ta], swapped[tb] = x[tb], x[ta]
+    after = P.certify_pairs(swapped, y, dev, [("a", "b")], alpha=0.025).iloc[0]
+    assert before["false_positives"] + before["false_negatives"] <= 1 and before["epsilon_lb"] > 0
+    assert (after["false_positives"], after["false_negatives"]) == (20, 20)
+    assert after["epsilon_lb"] == 0.0
+
+
+def test_cascade_table_summarises_each_pass_like_table_7():
+    # The paper's ceiling: zero errors on 100 test rows per class at α = 0.05/500 and
+    # δ = 1e-5: U = 1 − (1e-4)^(1/100) = 0.08799, ε = ln((1 − δ − U)/U) = 2.338.
+    ceiling = A.certified_epsilon(0, 100, 0, 100, 0.05 / 500, 1e-5)
+    u = 1 - 1e-4 ** (1 / 100)
+    assert ceiling == pytest.approx(math.log((1 - 1e-5 - u) / u)) == pytest.approx(2.338,
+                                                                                   abs=5e-4)
+    assert P.PAPER_TABLE7.loc[1, "range"].endswith("2.338")
+    rows = pd.DataFrame({
+        "pass": [1, 1, 1, 2, 2, 2],
+        "epsilon_lb": [ceiling, 1.5, 0.8, 1.2, 0.0, 0.671],
+        "false_positives": [0, 1, 3, 2, 40, 5],
+        "false_negatives": [0, 0, 2, 0, 45, 4]})
+    table = P.cascade_table(rows)
+    assert list(table.columns) == list(P.PAPER_TABLE7.columns)
+    assert table.loc[1].tolist() == [1.5, "0.800–2.338", "3/3", "2/3", "1/3"]
+    assert table.loc[2].tolist() == [0.671, "0.000–1.200", "2/3", "1/3", "0/3"]
+    with pytest.raises(PrivlabValueError, match="'certificates'"):
+        P.cascade_table(rows.drop(columns="pass"))

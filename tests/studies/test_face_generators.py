@@ -67,6 +67,43 @@ def test_certificate_uses_the_family_level_and_untouched_rows(smoke_result):
     assert "certified ε ≥" in r.headline().text
 
 
+def test_mmd_permutation_test_runs_and_is_counted(smoke_result):
+    r = smoke_result
+    assert r.config.mmd_permutations == 10_000 == r.provenance["mmd_permutations"]
+    weak = r.conditions[0].audit.to_frame()
+    p = weak.loc[weak["method"] == "mmd-tv", "p_value"]
+    # the weak generator's identities are perfectly separated: no permutation reaches the
+    # observed statistic, so every p-value is the Phipson–Smyth floor (0 + 1)/(10^4 + 1)
+    assert len(p) == 3 and (p == 1 / 10_001).all()
+    row = r.summary().set_index(["condition", "method"]).loc[(r.conditions[0].name, "mmd-tv")]
+    assert row["MMD reject p≤0.05"] == "3/3" and row["MMD reject (Bonferroni)"] == "3/3"
+    assert row["min p"] == pytest.approx(1 / 10_001)
+
+
+def test_summary_median_counts_infinite_values(smoke_result):
+    summary = smoke_result.summary()
+    roc = summary[summary["method"] == "roc-ht"]
+    # every out-of-fold conversion is +∞ here: the median says so, the finite one has none
+    assert (roc["+inf"] == roc["pairs"]).all()
+    assert (roc["median"] == np.inf).all() and roc["median (finite)"].isna().all()
+
+
+def test_audits_run_under_the_runners_thread_limit(monkeypatch):
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    seen = []
+    real = fg.audit_pairs
+
+    def spy(*args, **kwargs):
+        seen.append({p["num_threads"] for p in threadpool_info()})
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(fg, "audit_pairs", spy)
+    with threadpool_limits(4):  # whatever the caller allows, the audits use one thread
+        fg.run(fg.Config.smoke(methods=("gaussmech",), compare_strength=None))
+    assert seen and all(s == {1} for s in seen)
+
+
 def test_record_lists_the_appendix_fields(smoke_result):
     record = smoke_result.record.set_index("field")
     for name in ("generator and revision", "generator seeds", "encoder and checkpoint",
@@ -107,3 +144,5 @@ def test_refusals():
         fg.run(fg.Config(methods=("no-such-route",)))
     with pytest.raises(PrivlabValueError, match="dev_fraction"):
         fg.run(fg.Config(dev_fraction=1.0))
+    with pytest.raises(PrivlabValueError, match="mmd_permutations"):
+        fg.run(fg.Config(mmd_permutations=-1))

@@ -5,6 +5,7 @@ import math
 import pytest
 
 from privlab.epsilon.auditors import gaussmech_null_floor
+from privlab.epsilon.summaries import ROW_KEY
 from privlab.studies import known_epsilon as K
 
 
@@ -13,17 +14,27 @@ def _cache(tmp_path, monkeypatch):
     monkeypatch.setenv("PRIVLAB_CACHE", str(tmp_path / "cache"))
 
 
-def test_smoke_study_runs_and_tells_the_lesson():
+@pytest.fixture(scope="module")
+def smoke(tmp_path_factory):
+    mp = pytest.MonkeyPatch()
+    mp.setenv("PRIVLAB_CACHE", str(tmp_path_factory.mktemp("cache")))
     cfg = K.Config.smoke(n_pairs=4, null_sizes=(30,), power_sizes=(30, 100),
-                         curve_epsilons=(0.0, 64.0), progress=False, n_jobs=1)
-    res = K.run(cfg)
+                         curve_epsilons=(0.0, 64.0), certificates=("reserved", "reserved-exact"),
+                         progress=False, n_jobs=1)
+    yield cfg, K.run(cfg)
+    mp.undo()
+
+
+def test_smoke_study_runs_and_tells_the_lesson(smoke):
+    cfg, res = smoke
     assert list(res.null_table.index) == [30]
     assert res.null_table.loc[30, "GaussMech"] == pytest.approx(gaussmech_null_floor(512, 30),
                                                                rel=0.1)
     pos, rows = res.null_certificates()
     assert pos == 0 and rows > 0  # no certificate claims privacy loss at ε = 0
     assert (res.validity["violations"] == 0).all()
-    assert set(res.explore["method"]) == set(cfg.auditors)
+    assert tuple(res.explore["method"]) == K.default_auditors()  # the paper's + certificates
+    assert set(K.default_auditors()) >= set(K.B.DEFAULT_METHODS)
     assert "true ε=0" in res.headline().text
     assert "<b>" in res._repr_html_()
     assert "GaussMech paper" in res.to_frame().columns
@@ -41,14 +52,73 @@ def test_smoke_study_runs_and_tells_the_lesson():
     assert top["fraction_positive"].iloc[0] == 1.0
 
 
+def test_each_evaluation_is_counted_once(smoke):
+    cfg, res = smoke
+    assert not res.frame.duplicated(subset=list(ROW_KEY)).any()
+    # ε = 0 certificates: the null table's settings (n = 30) and the power sub-grid's
+    # (n = 30, 100) share n = 30, so Laplace and Gaussian give 2 × {30, 100} = 4 settings;
+    # the appendix adds randomized response and the anisotropic Gaussian at n = 30, 100:
+    # 8 settings × 4 pairs × 2 certificate methods = 64 evaluations (80 with the shared
+    # n = 30 settings counted twice).
+    pos, rows = res.null_certificates()
+    assert (pos, rows) == (0, 64)
+    assert "0/64 tests (4 mechanisms, each test counted once)" in res.headline().text
+    main = res.null_counts.loc["laplace + gaussian", "certified > 0"]
+    assert main == "0/32"
+    assert res.provenance["n_rows"] == len(res.frame)
+
+
+def test_appendix_tables_and_null_counts(smoke):
+    cfg, res = smoke
+    # Table 6 layout: (test, n) rows, requested ε columns; at ε = 0 nothing is certified
+    assert list(res.table6.index) == [("exact", 30), ("exact", 100), ("learned", 30),
+                                      ("learned", 100)]
+    assert list(res.table6.columns) == [0.0, 32.0]
+    assert (res.table6[0.0] == 0).all() and (res.rr_table[0.0] == 0).all()
+    # ε = 32: randomized response is perfectly separable at n = 100 (exact test and learned)
+    assert res.rr_table.loc[("exact", 100), 32.0] == 1.0
+    assert list(res.paper_table6.columns) == [0.0, 0.5, 2.0, 8.0, 16.0, 32.0]
+    assert res.paper_table6.loc[("learned", 300), 32.0] == 0.88
+    # every null family is counted, each count out of its own rows
+    counts = res.null_counts
+    assert list(counts.index) == ["laplace + gaussian", "randomized_response",
+                                  "anisotropic_gaussian"]
+    assert counts.loc["randomized_response", "ROC +∞"].endswith("/8")  # 2 sizes × 4 pairs
+    assert counts.loc["laplace + gaussian", "MMD reject"].endswith("/4")  # Laplace, n = 30
+    # a p-value on every MMD row at ε = 0: Laplace and Gaussian at n = 30, two appendix
+    # mechanisms at n = 30 and 100, 4 pairs each
+    assert res.null_mmd_rejections()[1] == 2 * 4 + 2 * 2 * 4
+    assert "MMD permutation test with 200 permutations (the paper: 10000)" in \
+        res.headline().caveats
+    side = res.side_by_side
+    assert list(side.columns) == ["exact median ε", "reserved", "reserved-exact", "hockey-stick"]
+    assert side.loc[("gaussian", 0.0, 30)].tolist() == [0.0, 0.0, 0.0, 0.0]
+    assert side.loc[("laplace", 256.0, 100), "reserved-exact"] == 1.0
+    assert set(res.members["status"]) >= {"diagnostic", "finite-sample certificate"}
+
+
+def test_hockey_stick_claims_on_the_power_grid(smoke):
+    cfg, res = smoke
+    # the power sub-grid: 2 mechanisms × 3 ε × 2 n = 12 settings × 4 pairs
+    assert len(res.claims) == 48 and (res.claims["claim_epsilon"] == 1.0).all()
+    true_claims = res.claims[res.claims["claim_true"]]
+    assert len(true_claims) == 16 and not true_claims["reject"].any()  # ε = 0: 4 settings
+    top = res.claim_table.loc[("laplace", 256.0, 100)]
+    assert top["false claims refuted"] == "4/4" and top["status"] == "finite-sample certificate"
+
+
 def test_notebook_config_follows_smoke(monkeypatch):
     monkeypatch.setenv("PRIVLAB_SMOKE", "1")
     assert K.Config.for_notebook().n_pairs == K.Config.smoke().n_pairs
+    assert K.Config.for_notebook().mmd_permutations == 200
     monkeypatch.setenv("PRIVLAB_SMOKE", "0")
     assert K.Config.for_notebook().n_pairs == 40
     assert K.Config.default().n_pairs == 40
+    assert K.Config.default().mmd_permutations == 10_000
 
 
 def test_bad_auditor_named():
     with pytest.raises(ValueError, match="'auditors'"):
         K.run(K.Config.smoke(auditors=("nope",), progress=False))
+    with pytest.raises(ValueError, match="'certificates'"):
+        K.run(K.Config.smoke(certificates=("gaussmech",), progress=False))

@@ -75,3 +75,28 @@ def test_power_has_fraction_and_bound_rows_per_mechanism():
 def test_power_for_an_absent_geometry_is_an_empty_panel():
     fig = plot_power(_power(), geometry="clustered")
     assert len(fig.axes) == 2 and fig.axes[0].get_title() == "(none) (clustered)"
+
+
+def test_power_draws_every_certificate_under_its_own_style():
+    extra = _power()
+    extra = pd.concat([extra, extra[extra["method"] == "reserved"].assign(method="dp-sniper")],
+                      ignore_index=True)
+    fig = plot_power(extra, geometry="dispersed")
+    ax = fig.axes[0]
+    styles = {line.get_label(): line.get_linestyle() for line in ax.get_lines()}
+    assert styles["n=30 learned"] == "-" and styles["n=30 exact LR"] == "--"
+    assert styles["n=30 dp-sniper"] == "-." and styles["n=100 dp-sniper"] == "-."
+
+
+def test_appendix_table_figure_draws_ours_and_the_papers():
+    from privlab.ui.figures import plot_appendix_table
+
+    index = pd.MultiIndex.from_tuples([("exact", 30), ("learned", 30)], names=["test", "n"])
+    ours = pd.DataFrame([[0.0, 1.0], [0.0, 0.5]], index=index, columns=[0.0, 32.0])
+    paper = pd.DataFrame([[0.0, 0.85]], index=index[:1], columns=[0.0, 32.0])
+    fig = plot_appendix_table(ours, paper, title="Table 6")
+    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert labels == ["exact, n=30", "exact, n=30 (paper)", "learned, n=30"]
+    lines = {line.get_label(): line for line in fig.axes[0].get_lines()}
+    assert list(lines["exact, n=30 (paper)"].get_ydata()) == [0.0, 0.85]
+    assert fig.axes[0].get_title() == "Table 6"

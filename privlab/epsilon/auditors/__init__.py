@@ -20,7 +20,20 @@ auditor          what the number is                          status
                  data with Clopper–Pearson bounds (Eq. 16)
 ===============  ==========================================  ==============================
 
-Only the reserved test is a lower confidence bound on ε. The others can be large when
+Further certificates, each a lower confidence bound on ε under iid rows (or a test of a
+claimed (ε, δ)) with its own construction:
+
+=======================  ==========================================================
+``reserved-mlp``         the reserved test with a small seeded neural network
+``dp-sniper``,           DP-Sniper: a c-quantile randomized-threshold region fixed on
+``dp-sniper-mlp``        training and threshold rows, Clopper–Pearson on fresh rows
+``mmd-finite``           MMD lower confidence bound (McDiarmid), MMD ≤ √2·TV, TV → ε
+``reserved-sequential``  the reserved test with anytime-valid betting bounds
+``hockey-stick``         tests one claimed (ε, δ) through the hockey-stick divergence
+                         (not in the benchmark: it needs a claim)
+=======================  ==========================================================
+
+Of the five routes above only the reserved test is a lower confidence bound on ε. The others can be large when
 the true ε is 0 (GaussMech, KDE-LR, the +∞ of ROC-HT) or above the truth by chance
 (MMD-TV); compare them with mechanisms of known ε before reading anything into them.
 
@@ -30,7 +43,10 @@ name. The modules: :mod:`~privlab.epsilon.auditors.base` (protocol, results, reg
 :mod:`~privlab.epsilon.auditors.bounds` (Eq. 16 arithmetic),
 :mod:`~privlab.epsilon.auditors.gaussmech`, :mod:`~privlab.epsilon.auditors.kde`,
 :mod:`~privlab.epsilon.auditors.mmd`, :mod:`~privlab.epsilon.auditors.roc`,
-:mod:`~privlab.epsilon.auditors.reserved` (the members) and
+:mod:`~privlab.epsilon.auditors.reserved`, :mod:`~privlab.epsilon.auditors.classifiers`,
+:mod:`~privlab.epsilon.auditors.dpsniper`, :mod:`~privlab.epsilon.auditors.hockey_stick`,
+:mod:`~privlab.epsilon.auditors.mmd_finite`, :mod:`~privlab.epsilon.auditors.sequential`
+(the members) and
 :mod:`~privlab.epsilon.auditors.table` (:func:`audit_pairs`).
 """
 
@@ -54,6 +70,28 @@ from privlab.epsilon.auditors.kde import KDELR, kde_lr_smoothed, silverman_bandw
 from privlab.epsilon.auditors.mmd import MMDTV, mmd2_unbiased, mmd_tv, rbf_median_kernel
 from privlab.epsilon.auditors.roc import ROCHT, logistic_classifier, roc_epsilon
 from privlab.epsilon.auditors.reserved import ReservedTest, choose_threshold, reserved_exact
+from privlab.epsilon.auditors.classifiers import (
+    CLASSIFIERS,
+    LearnedReservedTest,
+    MLPClassifier,
+    make_classifier,
+    reserved_mlp,
+)
+from privlab.epsilon.auditors.dpsniper import DPSniper, dp_sniper, dp_sniper_mlp, find_threshold
+from privlab.epsilon.auditors.hockey_stick import (
+    ClaimTest,
+    HockeyStickTester,
+    hockey_stick,
+    hockey_stick_lower,
+)
+from privlab.epsilon.auditors.mmd_finite import MMDFinite, mmd_finite, mmd_lower_bound
+from privlab.epsilon.auditors.sequential import (
+    FixedRule,
+    SequentialCertificate,
+    SequentialReservedTest,
+    betting_upper,
+    reserved_sequential,
+)
 from privlab.epsilon.auditors.table import AUDITORS, EpsilonAuditTable, audit_pairs, get_auditor
 
 __all__ = [
@@ -63,4 +101,9 @@ __all__ = [
     "epsilon_from_rates", "gaussmech_null_floor", "get_auditor", "kde_lr_smoothed",
     "logistic_classifier", "mmd2_unbiased", "mmd_tv", "rbf_median_kernel", "registry",
     "reserved_exact", "roc_epsilon", "silverman_bandwidth",
+    "CLASSIFIERS", "ClaimTest", "DPSniper", "FixedRule", "HockeyStickTester",
+    "LearnedReservedTest", "MLPClassifier", "MMDFinite", "SequentialCertificate",
+    "SequentialReservedTest", "betting_upper", "dp_sniper", "dp_sniper_mlp", "find_threshold",
+    "hockey_stick", "hockey_stick_lower", "make_classifier", "mmd_finite", "mmd_lower_bound",
+    "reserved_mlp", "reserved_sequential",
 ]

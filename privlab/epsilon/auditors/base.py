@@ -64,6 +64,34 @@ def _check_delta(delta, caller: str) -> float:
     return float(delta)
 
 
+def _check_pair(a, b, seed, caller: str) -> tuple[np.ndarray, np.ndarray, int]:
+    """Two identities' outputs of one dimension, and an int seed."""
+    a = _as_samples(a, "a", caller)
+    b = _as_samples(b, "b", caller)
+    if a.shape[1] != b.shape[1]:
+        raise invalid("b", caller, f"of dimension {a.shape[1]} like 'a'",
+                      f"dimension {b.shape[1]}", given_is_text=True)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise wrong_type("seed", caller, "an int", seed)
+    return a, b, int(seed)
+
+
+def split_halves(a: np.ndarray, b: np.ndarray, seed: int):
+    """Each identity's rows split in half at random: (dev_a, test_a, dev_b, test_b).
+
+    The development half fixes a rule; the test half, never seen by it, is counted once.
+
+    Example:
+        >>> parts = split_halves(np.zeros((5, 1)), np.ones((4, 1)), 0)
+        >>> [len(p) for p in parts]
+        [2, 3, 2, 2]
+    """
+    rng = np.random.default_rng(seed)
+    pa, pb = rng.permutation(len(a)), rng.permutation(len(b))
+    ha, hb = len(a) // 2, len(b) // 2
+    return a[pa[:ha]], a[pa[ha:]], b[pb[:hb]], b[pb[hb:]]
+
+
 def _as_samples(x, name: str, caller: str) -> np.ndarray:
     """One identity's outputs as a finite float array (n ≥ 2, d)."""
     if not isinstance(x, (np.ndarray, list, tuple, pd.DataFrame)):
@@ -155,19 +183,13 @@ class BaseAuditor(ABC):
             PrivlabValueError / PrivlabTypeError: on malformed samples or δ.
         """
         caller = f"{type(self).__name__}.audit"
-        a = _as_samples(a, "a", caller)
-        b = _as_samples(b, "b", caller)
-        if a.shape[1] != b.shape[1]:
-            raise invalid("b", caller, f"of dimension {a.shape[1]} like 'a'",
-                          f"dimension {b.shape[1]}", given_is_text=True)
+        a, b, seed = _check_pair(a, b, seed, caller)
         for name, x in (("a", a), ("b", b)):
             if x.shape[0] < self.min_rows:
                 raise invalid(name, caller, f"at least {self.min_rows} rows",
                               f"{x.shape[0]} rows", given_is_text=True)
         delta = _check_delta(delta, caller)
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-            raise wrong_type("seed", caller, "an int", seed)
-        value, details = self._audit(a, b, delta, int(seed))
+        value, details = self._audit(a, b, delta, seed)
         prov = {"n_a": a.shape[0], "n_b": b.shape[0], "dim": a.shape[1], "delta": delta,
                 "seed": int(seed)}
         prov.update(self.settings())

@@ -42,13 +42,15 @@ def mmd2_unbiased(kernel: np.ndarray, in_a: np.ndarray) -> np.ndarray:
     """
     k0 = kernel - np.diag(np.diag(kernel))
     ia = np.atleast_2d(in_a).astype(float)
-    ib = 1.0 - ia
     n = ia.sum(axis=1)
-    m = ib.sum(axis=1)
-    ka = ia @ k0
-    saa = (ka * ia).sum(axis=1)
-    sab = (ka * ib).sum(axis=1)
-    sbb = ((ib @ k0) * ib).sum(axis=1)
+    m = ia.shape[1] - n
+    # One matrix product per batch: with ib = 1 - ia and r the column sums of k0,
+    # ia'k0 ib = ia'r - saa and ib'k0 ib = 1'k0 1 - 2 ia'r + saa.
+    r = k0.sum(axis=0)
+    saa = ((ia @ k0) * ia).sum(axis=1)
+    ar = ia @ r
+    sab = ar - saa
+    sbb = r.sum() - 2.0 * ar + saa
     val = saa / (n * (n - 1)) + sbb / (m * (m - 1)) - 2.0 * sab / (n * m)
     return val if np.ndim(in_a) == 2 else val[0]
 

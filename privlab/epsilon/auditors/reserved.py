@@ -11,7 +11,8 @@ from typing import Callable
 
 import numpy as np
 
-from privlab.epsilon.auditors.base import BaseAuditor, Status, _check_alpha, registry
+from privlab.epsilon.auditors.base import BaseAuditor, Status, _check_alpha, registry, \
+    split_halves
 from privlab.epsilon.auditors.bounds import certified_epsilon, clopper_pearson_upper
 from privlab.epsilon.auditors.roc import logistic_classifier
 from privlab.errors import wrong_type
@@ -111,29 +112,43 @@ class ReservedTest(BaseAuditor):
                                                                           "fixed")}
 
     def _audit(self, a, b, delta, seed):
-        rng = np.random.default_rng(seed)
-        pa, pb = rng.permutation(len(a)), rng.permutation(len(b))
-        ha, hb = len(a) // 2, len(b) // 2
-        dev_a, test_a = a[pa[:ha]], a[pa[ha:]]
-        dev_b, test_b = b[pb[:hb]], b[pb[hb:]]
+        dev_a, test_a, dev_b, test_b = split_halves(a, b, seed)
         if self.scorer is None:
             model = logistic_classifier().fit(np.vstack([dev_a, dev_b]),
                                               np.r_[np.zeros(len(dev_a)), np.ones(len(dev_b))])
             score = model.decision_function
         else:
             score = self.scorer
-        orientation, cut = choose_threshold(score(dev_a), score(dev_b), self.alpha, delta,
-                                            (len(test_a), len(test_b)))
-        fp = int(np.sum(orientation * score(test_a) > orientation * cut))
-        fn = int(np.sum(orientation * score(test_b) <= orientation * cut))
-        value = certified_epsilon(fp, len(test_a), fn, len(test_b), self.alpha, delta)
-        details = {"false_positives": fp, "negatives": len(test_a), "false_negatives": fn,
-                   "positives": len(test_b),
-                   "u_fpr": clopper_pearson_upper(fp, len(test_a), self.alpha),
-                   "u_fnr": clopper_pearson_upper(fn, len(test_b), self.alpha),
-                   "attainable": certified_epsilon(0, len(test_a), 0, len(test_b),
-                                                   self.alpha, delta)}
-        return value, details
+        return certify_scores(score, dev_a, test_a, dev_b, test_b, self.alpha, delta)
+
+
+def certify_scores(score: Callable[[np.ndarray], np.ndarray], dev_a: np.ndarray,
+                   test_a: np.ndarray, dev_b: np.ndarray, test_b: np.ndarray, alpha: float,
+                   delta: float) -> tuple[float, dict]:
+    """Eq. 16 for one scorer: threshold fixed on development rows, counted once on test rows.
+
+    Args:
+        score: rows -> scores (larger means B), fitted on development rows only.
+        dev_a, test_a, dev_b, test_b: the halves of :func:`split_halves`.
+        alpha: per-error-rate level.
+        delta: the δ of the bound.
+
+    Returns:
+        (certified ε, details with the rule, the test counts, both upper rates and the
+        largest bound these test sizes allow).
+    """
+    orientation, cut = choose_threshold(score(dev_a), score(dev_b), alpha, delta,
+                                        (len(test_a), len(test_b)))
+    fp = int(np.sum(orientation * score(test_a) > orientation * cut))
+    fn = int(np.sum(orientation * score(test_b) <= orientation * cut))
+    value = certified_epsilon(fp, len(test_a), fn, len(test_b), alpha, delta)
+    details = {"orientation": orientation, "threshold": cut,
+               "false_positives": fp, "negatives": len(test_a),
+               "false_negatives": fn, "positives": len(test_b),
+               "u_fpr": clopper_pearson_upper(fp, len(test_a), alpha),
+               "u_fnr": clopper_pearson_upper(fn, len(test_b), alpha),
+               "attainable": certified_epsilon(0, len(test_a), 0, len(test_b), alpha, delta)}
+    return value, details
 
 
 @registry.member("reserved-exact", description="reserved test scored by the exact likelihood "

@@ -129,8 +129,9 @@ def audit_pairs(embeddings, labels, pairs: Sequence[tuple], methods: Sequence[st
         min_rows: int = 10) -> EpsilonAuditTable:
     """Run auditors on identity pairs of any identity-labelled embedding table.
 
-    The reserved test's per-error-rate α is ``family_alpha / (2 · len(pairs))``, so its
-    bounds over all pairs hold together with confidence 1 − family_alpha under iid rows.
+    The reserved test's per-error-rate α (and that of every certificate with a
+    ``with_alpha`` method) is ``family_alpha / (2 · len(pairs))``, so its bounds over all
+    pairs hold together with confidence 1 − family_alpha under iid rows.
 
     Args:
         embeddings: float array (N, d).
@@ -175,6 +176,8 @@ def audit_pairs(embeddings, labels, pairs: Sequence[tuple], methods: Sequence[st
             raise wrong_type("methods", caller, "registry names or Auditor instances", m)
         if isinstance(auditor, ReservedTest):
             auditor = ReservedTest(family_alpha / (2 * len(pairs)), auditor.scorer, auditor.name)
+        elif callable(getattr(auditor, "with_alpha", None)):  # the other certificates
+            auditor = auditor.with_alpha(family_alpha / (2 * len(pairs)))
         auditors.append(auditor)
     if not auditors:
         raise invalid("methods", caller, "a nonempty sequence", methods)

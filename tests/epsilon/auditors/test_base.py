@@ -58,7 +58,10 @@ def test_bad_samples_name_the_parameter(call, parameter, error):
 STATUSES = {"gaussmech": A.Status.DIAGNOSTIC, "kde-lr": A.Status.DIAGNOSTIC,
             "kde-lr-0.01": A.Status.DIAGNOSTIC, "mmd-tv": A.Status.POPULATION_BOUND,
             "roc-ht": A.Status.DESCRIPTIVE, "reserved": A.Status.CERTIFICATE,
-            "reserved-exact": A.Status.CERTIFICATE}
+            "reserved-exact": A.Status.CERTIFICATE, "reserved-mlp": A.Status.CERTIFICATE,
+            "dp-sniper": A.Status.CERTIFICATE, "dp-sniper-mlp": A.Status.CERTIFICATE,
+            "hockey-stick": A.Status.CERTIFICATE, "mmd-finite": A.Status.CERTIFICATE,
+            "reserved-sequential": A.Status.CERTIFICATE}
 
 
 def _build(entry):
@@ -93,7 +96,8 @@ def test_benchmark_methods_are_derived_from_the_registry():
     benchmark = tuple(e.name for e in A.registry.entries() if e.meta.get("benchmark"))
     assert B.BENCHMARK_METHODS == B.benchmark_methods() == benchmark
     assert B.BENCHMARK_METHODS == ("gaussmech", "kde-lr", "kde-lr-0.01", "mmd-tv", "roc-ht",
-                                   "reserved", "reserved-exact")
+                                   "reserved", "reserved-exact", "reserved-mlp", "dp-sniper",
+                                   "dp-sniper-mlp", "mmd-finite", "reserved-sequential")
     assert set(B.DEFAULT_METHODS) <= set(B.BENCHMARK_METHODS)
 
 
@@ -101,7 +105,7 @@ def test_auditors_view_is_read_only_and_leaves_out_oracles():
     assert list(A.AUDITORS) == [n for n in A.registry.names()
                                 if not A.registry.entry(n).meta.get("oracle")]
     assert "reserved-exact" in A.registry and "reserved-exact" not in A.AUDITORS
-    assert A.AUDITORS.get("reserved-exact") is None and len(A.AUDITORS) == 6
+    assert A.AUDITORS.get("reserved-exact") is None and len(A.AUDITORS) == 12
     assert "kde-lr" in repr(A.AUDITORS)
     with pytest.raises(TypeError):
         A.AUDITORS["mine"] = A.GaussMech()  # members join through the registry

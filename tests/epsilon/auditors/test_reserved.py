@@ -69,3 +69,33 @@ def test_oracle_member_scores_with_the_given_function():
 def test_bad_inputs_name_the_parameter(call, parameter, error):
     with pytest.raises(error, match=f"'{parameter}'"):
         call()
+
+
+def _test_rows(n_a, n_b, seed):
+    """The rows ReservedTest keeps for its test half (the second half of a seeded shuffle)."""
+    rng = np.random.default_rng(seed)
+    pa, pb = rng.permutation(n_a), rng.permutation(n_b)
+    return pa[n_a // 2:], pb[n_b // 2:]
+
+
+@pytest.mark.parametrize("oracle", [False, True])
+def test_rule_is_fixed_on_development_rows_only(oracle):
+    # A and B differ along the first coordinate; the test rows are then swapped between
+    # the identities. A rule chosen on development rows cannot see that: its orientation
+    # and threshold stay put and it makes (nearly) every error on the swapped test rows.
+    # A rule chosen (or a scorer fitted) on test rows would flip its orientation.
+    rng = np.random.default_rng(4)
+    a = rng.normal(size=(60, 3))
+    b = rng.normal(size=(60, 3)) + [4.0, 0.0, 0.0]
+    test = A.ReservedTest(0.0125, scorer=(lambda x: x[:, 0]) if oracle else None)
+    before = test.audit(a, b, delta=0, seed=7)
+    ta, tb = _test_rows(60, 60, 7)
+    a2, b2 = a.copy(), b.copy()
+    a2[ta], b2[tb] = b[tb], a[ta]  # 30 test rows each, swapped
+    after = test.audit(a2, b2, delta=0, seed=7)
+    for key in ("orientation", "threshold"):
+        assert after.details[key] == before.details[key], key
+    assert before.details["orientation"] == 1
+    assert before.details["false_positives"] + before.details["false_negatives"] <= 2
+    assert after.details["false_positives"] >= 28 and after.details["false_negatives"] >= 28
+    assert after.value == 0.0 < before.value

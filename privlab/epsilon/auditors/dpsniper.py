@@ -1,0 +1,252 @@
+"""DP-Sniper (Bichsel et al., S&P 2021) for one fixed pair: a c-quantile attack region.
+
+DP-Sniper turns a classifier into an attack: on samples of one input it takes the region
+where the classifier's score is highest, sized so that this input lands there with
+probability c (a randomized threshold splits ties), and estimates on fresh samples how
+much more often the other input lands there. Here both inputs are the two identities of
+an audited pair (no input search), every stage has its own rows:
+
+==============  ==================================================================
+pool            used for
+==============  ==================================================================
+training        fitting the classifier (``classifier`` = logistic or mlp)
+threshold       the threshold t and tie probability q of each direction, and the
+                choice of direction and (when ``c`` is None) of c
+final           one evaluation of the fixed randomized region: Clopper–Pearson
+                bounds on the two probabilities
+==============  ==================================================================
+
+The number is the finite-sample certificate ln((L₁ − δ)/U₀) of that one region (L₁ the
+lower bound on the probability of the input the region points to, U₀ the upper bound
+on the other's), clipped at 0.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from privlab.epsilon.auditors.base import BaseAuditor, Status, _check_alpha, registry
+from privlab.epsilon.auditors.bounds import clopper_pearson_lower, clopper_pearson_upper
+from privlab.epsilon.auditors.classifiers import check_classifier, fit_scorer
+from privlab.errors import invalid
+
+#: Region sizes c tried on the threshold pool when ``c`` is None.
+C_GRID = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5)
+
+
+def find_threshold(scores: np.ndarray, c: float) -> tuple[float, float]:
+    """Threshold t and tie probability q putting a fraction c of ``scores`` in the region.
+
+    The region is {score > t} plus, with probability q, {score = t}; on ``scores`` its
+    expected share is exactly c (DP-Sniper's randomized threshold).
+
+    Args:
+        scores: scores of the reference input's threshold-pool rows.
+        c: target share in (0, 1].
+
+    Returns:
+        (t, q) with q in [0, 1].
+
+    Example:
+        >>> find_threshold(np.array([4.0, 3.0, 3.0, 1.0]), 0.5)
+        (3.0, 0.5)
+    """
+    s = np.sort(np.asarray(scores, dtype=float))[::-1]
+    target = c * len(s)
+    t = float(s[min(int(math.floor(target)), len(s) - 1)])
+    above = int(np.sum(s > t))
+    equal = int(np.sum(s == t))
+    q = min(1.0, max(0.0, (target - above) / equal))
+    return t, q
+
+
+def region_share(scores: np.ndarray, t: float, q: float) -> float:
+    """Expected share of ``scores`` in the randomized region (t, q)."""
+    s = np.asarray(scores, dtype=float)
+    return float((np.sum(s > t) + q * np.sum(s == t)) / len(s))
+
+
+def in_region(scores: np.ndarray, t: float, q: float, rng: np.random.Generator) -> np.ndarray:
+    """Draw region membership: True above t, True with probability q at t, else False."""
+    s = np.asarray(scores, dtype=float)
+    return (s > t) | ((s == t) & (rng.random(len(s)) < q))
+
+
+def sniper_epsilon(inside_target: int, n_target: int, inside_reference: int,
+                   n_reference: int, alpha: float, delta: float = 0.0) -> float:
+    """Lower confidence bound ln((L − δ)/U) of one fixed region, clipped at 0.
+
+    L is the one-sided Clopper–Pearson lower bound on the target input's probability of
+    the region and U the upper bound on the reference input's; each fails with
+    probability at most ``alpha``.
+
+    Example:
+        >>> round(sniper_epsilon(30, 30, 0, 30, 0.000625), 3)
+        1.277
+        >>> sniper_epsilon(3, 30, 3, 30, 0.000625)
+        0.0
+    """
+    low = clopper_pearson_lower(inside_target, n_target, alpha) - delta
+    high = clopper_pearson_upper(inside_reference, n_reference, alpha)
+    if low <= 0:
+        return 0.0
+    return max(0.0, math.log(low / high))
+
+
+def _check_fractions(fractions, caller: str) -> tuple[float, float, float]:
+    ok = isinstance(fractions, (tuple, list)) and len(fractions) == 3 and all(
+        not isinstance(f, bool) and isinstance(f, (int, float)) and f > 0 for f in fractions)
+    if not ok or not math.isclose(sum(fractions), 1.0, abs_tol=1e-9):
+        raise invalid("fractions", caller, "three positive shares (training, threshold, final) "
+                      "summing to 1", fractions)
+    return tuple(float(f) for f in fractions)
+
+
+class DPSniper(BaseAuditor):
+    """DP-Sniper's c-quantile attack on one fixed pair, with a Clopper–Pearson bound.
+
+    Formal status: finite-sample certificate. Each identity's rows are split at random
+    (``seed``) into training, threshold and final pools (``fractions``). A classifier fitted
+    on the training pools scores rows (larger means B). For each direction (region
+    pointing to B, sized on A's threshold rows, or the mirror) the randomized threshold
+    (t, q) puts a share c of the reference identity's threshold rows in the region
+    (:func:`find_threshold`); the direction, and c from :data:`C_GRID` when ``c`` is None
+    (only sizes that hold at least one threshold row), are those whose threshold-pool
+    shares promise the largest bound at the final pools' sizes. The final pools are used once: with k₁ of n₁ target rows and k₀ of n₀ reference
+    rows in the region (ties drawn with probability q from a generator seeded by
+    ``seed``), the value is ln((L₁ − δ)/U₀) clipped at 0 (:func:`sniper_epsilon`).
+
+    What is certified: if each identity's rows are iid draws from its output law, the
+    true ε of the pair (at the δ passed to :meth:`audit`) is at least the value with
+    probability ≥ 1 − 2·alpha, whatever the classifier, c or direction, because all of
+    them are fixed before the final pools are read. It is one region's bound, so it can
+    sit far below ε (and is 0 when c·n₀ rows cannot separate the inputs); with ``alpha``
+    = family level / (2 · number of pairs) all pairs hold together.
+
+    Args:
+        classifier: ``"logistic"`` or ``"mlp"``.
+        c: region size on the reference input (the published tool uses 0.01 with millions
+            of samples); None chooses it from :data:`C_GRID` on the threshold pool.
+        fractions: shares of each identity's rows for (training, threshold, final).
+        alpha: level of each of the two one-sided bounds.
+        name: registry name to report.
+
+    Example:
+        >>> rng = np.random.default_rng(0)
+        >>> r = DPSniper(alpha=0.025).audit(rng.normal(size=(80, 2)),
+        ...                                 rng.normal(size=(80, 2)) + 10, delta=0)
+        >>> r.status.value, r.value > 0, r.value <= r.details["attainable"]
+        ('finite-sample certificate', True, True)
+    """
+
+    status = Status.CERTIFICATE
+    min_rows = 4
+
+    def __init__(self, classifier: str = "logistic", c: float | None = None,
+                 fractions: tuple[float, float, float] = (0.25, 0.25, 0.5),
+                 alpha: float = 0.05 / 80, name: str | None = None):
+        caller = "DPSniper"
+        self.classifier = check_classifier(classifier, caller)
+        if c is not None and (isinstance(c, bool) or not isinstance(c, (int, float))
+                              or not 0 < c <= 1):
+            raise invalid("c", caller, "None or a number in (0, 1]", c)
+        self.c = None if c is None else float(c)
+        self.fractions = _check_fractions(fractions, caller)
+        self.alpha = _check_alpha(alpha, caller)
+        self.name = name or ("dp-sniper" if classifier == "logistic" else f"dp-sniper-{classifier}")
+
+    def with_alpha(self, alpha: float) -> "DPSniper":
+        """The same attack at another level per bound (for a family correction)."""
+        return DPSniper(self.classifier, self.c, self.fractions, alpha, self.name)
+
+    def settings(self):
+        return {"alpha": self.alpha, "classifier": self.classifier, "c": self.c,
+                "fractions": self.fractions}
+
+    def _pools(self, x: np.ndarray, rng: np.random.Generator):
+        order = rng.permutation(len(x))
+        n_train = max(1, int(round(self.fractions[0] * len(x))))
+        n_thresh = max(1, int(round(self.fractions[1] * len(x))))
+        n_thresh = min(n_thresh, len(x) - n_train - 1)
+        cut = n_train + n_thresh
+        return x[order[:n_train]], x[order[n_train:cut]], x[order[cut:]]
+
+    def _audit(self, a, b, delta, seed):
+        rng = np.random.default_rng(seed)
+        train_a, thresh_a, final_a = self._pools(a, rng)
+        train_b, thresh_b, final_b = self._pools(b, rng)
+        score = fit_scorer(self.classifier, train_a, train_b, seed)
+        sa, sb = score(thresh_a), score(thresh_b)
+        if self.c is not None:
+            grid = (self.c,)
+        else:  # a region must hold at least one threshold row of the reference input
+            grid = tuple(c for c in C_GRID if c * min(len(sa), len(sb)) >= 1) or (C_GRID[-1],)
+        # direction +1: the region holds large scores (points to B), sized on A's rows;
+        # direction -1: the region holds small scores (points to A), sized on B's rows.
+        best = None
+        for direction, ref, target, n_ref, n_target in (
+                (1, sa, sb, len(final_a), len(final_b)),
+                (-1, -sb, -sa, len(final_b), len(final_a))):
+            for c in grid:
+                t, q = find_threshold(ref, c)
+                p_target = region_share(target, t, q)
+                # rounded against the region: fewer target rows, more reference rows
+                promised = sniper_epsilon(int(math.floor(p_target * n_target)), n_target,
+                                          min(n_ref, int(math.ceil(c * n_ref))), n_ref,
+                                          self.alpha, delta)
+                key = (round(promised, 12), round(p_target - c, 12))
+                if best is None or key > best[0]:
+                    best = (key, direction, c, t, q)
+        _, direction, c, t, q = best
+        draw = np.random.default_rng([seed, 1])
+        if direction == 1:
+            ref_rows, target_rows = final_a, final_b
+        else:
+            ref_rows, target_rows = final_b, final_a
+        k_ref = int(in_region(direction * score(ref_rows), t, q, draw).sum())
+        k_target = int(in_region(direction * score(target_rows), t, q, draw).sum())
+        n_ref, n_target = len(ref_rows), len(target_rows)
+        value = sniper_epsilon(k_target, n_target, k_ref, n_ref, self.alpha, delta)
+        details = {"direction": "towards b" if direction == 1 else "towards a", "c": c,
+                   "threshold": t, "tie_probability": q,
+                   "inside_target": k_target, "n_target": n_target,
+                   "inside_reference": k_ref, "n_reference": n_ref,
+                   "l_target": clopper_pearson_lower(k_target, n_target, self.alpha),
+                   "u_reference": clopper_pearson_upper(k_ref, n_ref, self.alpha),
+                   "attainable": sniper_epsilon(n_target, n_target, 0, n_ref, self.alpha,
+                                                delta)}
+        return value, details
+
+
+@registry.member("dp-sniper", description="DP-Sniper c-quantile attack region of a logistic "
+                 "classifier, Clopper–Pearson bound on fresh rows", status=Status.CERTIFICATE,
+                 benchmark=True)
+def dp_sniper(alpha: float = 0.05 / 80, c: float | None = None) -> DPSniper:
+    """DP-Sniper with logistic regression, c chosen on the threshold pool.
+
+    Args:
+        alpha: level of each of the two one-sided bounds.
+        c: region size (None: chosen from :data:`C_GRID`).
+
+    Returns:
+        A :class:`DPSniper` named ``dp-sniper``.
+
+    Example:
+        >>> dp_sniper().classifier, dp_sniper(c=0.01).c
+        ('logistic', 0.01)
+    """
+    return DPSniper("logistic", c, alpha=alpha, name="dp-sniper")
+
+
+@registry.member("dp-sniper-mlp", description="DP-Sniper with the small neural network as "
+                 "its classifier", status=Status.CERTIFICATE, benchmark=True)
+def dp_sniper_mlp(alpha: float = 0.05 / 80, c: float | None = None) -> DPSniper:
+    """DP-Sniper whose scores come from :class:`~privlab.epsilon.auditors.classifiers.MLPClassifier`.
+
+    Example:
+        >>> dp_sniper_mlp().name
+        'dp-sniper-mlp'
+    """
+    return DPSniper("mlp", c, alpha=alpha, name="dp-sniper-mlp")
