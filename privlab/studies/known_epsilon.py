@@ -122,6 +122,11 @@ class Config(StudyConfig):
             compares the learned and the exact reserved test).
         claim_epsilon: the claim the hockey-stick tester tests on the power sub-grid
             (None skips it).
+        distinguisher_grid, distinguisher_sizes, distinguisher_pairs, distinguishers: the
+            sub-grid (mechanism, ε) × n on which each distinguisher (logistic regression
+            against the small neural network, in the reserved test and in DP-Sniper) is
+            compared, with its predeclared pairs; an empty grid skips it. The ε values
+            are where the logistic test is neither always nor never informative.
         mmd_permutations: permutations of MMD-TV's equal-distribution test (the paper:
             10^4; the smoke settings use 200).
         n_pairs: predeclared pairs per setting (the paper: 40).
@@ -157,6 +162,14 @@ class Config(StudyConfig):
     appendix_repetitions: tuple[int, ...] = (0,)
     appendix_certificates: tuple[str, ...] = ("reserved", "reserved-exact")
     claim_epsilon: float | None = C.CLAIM_EPSILON
+    distinguisher_grid: tuple[tuple[str, float], ...] = (
+        ("laplace", 32.0), ("laplace", 64.0), ("laplace", 128.0),
+        ("anisotropic_gaussian", 8.0), ("anisotropic_gaussian", 16.0),
+        ("anisotropic_gaussian", 32.0))
+    distinguisher_sizes: tuple[int, ...] = (100,)
+    distinguisher_pairs: int = 10
+    distinguishers: tuple[str, ...] = ("reserved", "reserved-mlp", "dp-sniper",
+                                       "dp-sniper-mlp")
     mmd_permutations: int = B.MMD_PERMUTATIONS
     n_pairs: int = B.N_PAIRS
     reference_draws: int = 20_000
@@ -174,7 +187,9 @@ class Config(StudyConfig):
                     curve_n=30, curve_epsilons=(0.0, 8.0, 64.0),
                     power_epsilons=(0.0, 16.0, 256.0), power_sizes=(30, 100), n_pairs=6,
                     appendix_epsilons=(0.0, 32.0), appendix_sizes=(30, 100),
-                    mmd_permutations=200, reference_draws=500)
+                    mmd_permutations=200, reference_draws=500,
+                    distinguisher_grid=(("laplace", 64.0), ("anisotropic_gaussian", 16.0)),
+                    distinguisher_pairs=4)
 
 
 @dataclass
@@ -202,6 +217,10 @@ class KnownEpsilonResult:
         members: the registered benchmark auditors with their statuses.
         claims: one row per pair of the power sub-grid: the claim, whether it is true,
             whether the hockey-stick tester refuted it; claim_table: its summary.
+        distinguisher_power: Figure 3's layout for the distinguisher sub-grid (logistic
+            regression against the neural network, in the reserved test and DP-Sniper);
+            distinguisher_table: its fraction of pairs certified > 0 per method;
+            distinguisher_validity: its bounds above the exact ε.
     """
 
     config: Config
@@ -226,6 +245,9 @@ class KnownEpsilonResult:
     members: pd.DataFrame = field(default_factory=pd.DataFrame)
     claims: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
     claim_table: pd.DataFrame = field(default_factory=pd.DataFrame)
+    distinguisher_power: pd.DataFrame = field(default_factory=pd.DataFrame)
+    distinguisher_table: pd.DataFrame = field(default_factory=pd.DataFrame)
+    distinguisher_validity: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def _null(self) -> pd.DataFrame:
         return self.frame[self.frame["epsilon"] == 0]
@@ -304,7 +326,8 @@ def _settings(cfg: Config) -> dict[str, list[B.Setting]]:
                                      ("anisotropic_gaussian", B.ANISOTROPIC_GRID))
                     if m in cfg.appendix_mechanisms for s in B.grid([m], epsilons=eps)]
         return {"null": [s for s in main if s.epsilon == 0], "curves": main,
-                "power": B.grid(epsilons=B.VALIDITY_GRID), "appendix": appendix}
+                "power": B.grid(epsilons=B.VALIDITY_GRID), "appendix": appendix,
+                "distinguishers": _distinguisher_settings(cfg)}
     return {
         "null": B.grid(cfg.mechanisms, cfg.geometries, [0.0], cfg.null_sizes,
                        cfg.null_repetitions),
@@ -315,7 +338,13 @@ def _settings(cfg: Config) -> dict[str, list[B.Setting]]:
         "appendix": B.grid(cfg.appendix_mechanisms, cfg.appendix_geometries,
                            cfg.appendix_epsilons, cfg.appendix_sizes,
                            cfg.appendix_repetitions),
+        "distinguishers": _distinguisher_settings(cfg),
     }
+
+
+def _distinguisher_settings(cfg: Config) -> list[B.Setting]:
+    return [B.Setting(mechanism, "dispersed", float(epsilon), int(n))
+            for mechanism, epsilon in cfg.distinguisher_grid for n in cfg.distinguisher_sizes]
 
 
 def _with_laplace_reference(curves: pd.DataFrame, cfg: Config) -> tuple[pd.DataFrame,
@@ -356,7 +385,8 @@ def _check(cfg: Config) -> tuple[tuple[str, ...], tuple[str, ...]]:
     allowed = certificate_methods()
     certificates = allowed if cfg.certificates is None else tuple(cfg.certificates)
     for name, chosen in (("certificates", certificates),
-                         ("appendix_certificates", tuple(cfg.appendix_certificates))):
+                         ("appendix_certificates", tuple(cfg.appendix_certificates)),
+                         ("distinguishers", tuple(cfg.distinguishers))):
         if not chosen:
             raise invalid(name, caller, f"a nonempty list from {allowed}", chosen)
         for c in chosen:
@@ -399,6 +429,12 @@ def run(config: Config | None = None) -> KnownEpsilonResult:
     if cfg.claim_epsilon is not None and "hockey-stick" in auditors_registry:
         claims = C.run_claims(sets["power"], cfg.claim_epsilon, cfg.n_pairs, n_jobs=cfg.n_jobs,
                               cache=cfg.cache)
+    # Its own pair count, so its rows are kept apart from the other sub-grids' (pair k of
+    # a 10-pair list is not pair k of a 40-pair list).
+    distinguisher_frame = B.run_sweep(
+        sets["distinguishers"], methods=tuple(cfg.distinguishers),
+        **dict(common, n_pairs=cfg.distinguisher_pairs)) if sets["distinguishers"] else \
+        power_frame.iloc[0:0]
     curve_keys = {s.key() for s in sets["curves"]}
     curve_frame = full[[B.Setting(m, g, e, n, r).key() in curve_keys for m, g, e, n, r in
                         full[["mechanism", "geometry", "epsilon", "n", "repetition"]]
@@ -439,4 +475,8 @@ def run(config: Config | None = None) -> KnownEpsilonResult:
         paper_table6=S.PAPER_TABLE6.copy(),
         rr_table=S.appendix_table(certified, "randomized_response"),
         paper_rr_table=S.PAPER_RR_TABLE.copy(), members=members(), claims=claims,
-        claim_table=C.claim_summary(claims))
+        claim_table=C.claim_summary(claims),
+        distinguisher_power=B.power_curves(distinguisher_frame),
+        distinguisher_table=S.certificates_side_by_side(distinguisher_frame),
+        distinguisher_validity=S.validity_summary(distinguisher_frame,
+                                                  by=("mechanism", "method")))

@@ -122,3 +122,16 @@ def test_bad_auditor_named():
         K.run(K.Config.smoke(auditors=("nope",), progress=False))
     with pytest.raises(ValueError, match="'certificates'"):
         K.run(K.Config.smoke(certificates=("gaussmech",), progress=False))
+
+
+def test_distinguishers_compared_on_their_own_pairs(smoke):
+    cfg, res = smoke
+    table = res.distinguisher_table
+    assert list(table.index) == [("anisotropic_gaussian", 16.0, 100), ("laplace", 64.0, 100)]
+    assert list(table.columns[1:]) == list(cfg.distinguishers)
+    assert ((table[list(cfg.distinguishers)] >= 0) & (table[list(cfg.distinguishers)] <= 1)).all().all()
+    # 2 settings × 4 pairs per method, kept apart from the 6-pair sub-grids
+    counts = res.distinguisher_validity.groupby("method")["rows"].sum()
+    assert (counts == 8).all() and set(counts.index) == set(cfg.distinguishers)
+    assert res.distinguisher_validity["violations"].sum() == 0
+    assert set(res.distinguisher_power["method"]) == set(cfg.distinguishers)
