@@ -36,6 +36,9 @@ LEAK_REASON = ("no leak table for a folder: it leaves one known cue kind in plac
                "and a folder of photos has no ground truth saying where each cue is")
 #: Fewest sanitizers for which the members' rank agreement is read.
 MIN_RANK_SANITIZERS = 4
+#: The settings :meth:`ImageStudyConfig.like` copies: the corpus and the controls.
+CORPUS_FIELDS = ("n_images", "seed", "folder", "recursive", "max_side", "gallery", "delta",
+                 "top_k", "placebo", "placebo_seed")
 
 
 def folder_reason(spec: str) -> str | None:
@@ -133,6 +136,22 @@ class ImageStudyConfig(StudyConfig):
         if overrides.get("folder") and "sanitizers" not in overrides:
             overrides = {**overrides, "sanitizers": None}
         return super().smoke(**overrides)
+
+    @classmethod
+    def like(cls, config: "ImageStudyConfig", **overrides: Any):
+        """This class's settings on the corpus of another image-study ``config``.
+
+        The corpus and the controls (:data:`CORPUS_FIELDS`) are copied; sanitizers and
+        members stay this class's own unless ``overrides`` name them.
+
+        Raises:
+            TypeError: ``config`` is not an image-study config.
+        """
+        if not isinstance(config, ImageStudyConfig):
+            raise wrong_type("config", f"{cls.__qualname__}.like", "an image-study Config",
+                             config)
+        settings = {name: getattr(config, name) for name in CORPUS_FIELDS}
+        return cls._build({**settings, **overrides}, "like")
 
 
 def load_gallery(folder: str | Path) -> dict[str, list[np.ndarray]]:
@@ -593,6 +612,7 @@ def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping
                             time.perf_counter() - start, provenance)
 
 
-__all__ = ["CUE_PREFIX", "GROUND_TRUTH_REASON", "ImageStudyConfig", "ImageStudyResult",
-           "LEAK_REASON", "MIN_RANK_SANITIZERS", "build_encoders", "build_sanitizers",
-           "folder_reason", "load_gallery", "resolve_gallery", "run_image_study"]
+__all__ = ["CORPUS_FIELDS", "CUE_PREFIX", "GROUND_TRUTH_REASON", "ImageStudyConfig",
+           "ImageStudyResult", "LEAK_REASON", "MIN_RANK_SANITIZERS", "build_encoders",
+           "build_sanitizers", "folder_reason", "load_gallery", "resolve_gallery",
+           "run_image_study"]
