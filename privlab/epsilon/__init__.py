@@ -4,7 +4,8 @@ The public verbs: :func:`certified_epsilon` (Eq. 16 on given error counts) and
 :func:`audit_pairs` (every auditor on any identity-labelled embedding table); the
 auditors' registry (:data:`privlab.epsilon.auditors.registry`, viewed by name as
 :data:`AUDITORS`); the pair list and selected-pairs certificate of :mod:`privlab.epsilon.pairs`;
-and the known-ε benchmark in :mod:`privlab.epsilon.benchmark`.
+the per-pass certificate of a repeated-generation cascade (:func:`audit_cascade`); and the
+known-ε benchmark in :mod:`privlab.epsilon.benchmark`.
 """
 
 from privlab.epsilon.auditors import (
@@ -25,6 +26,7 @@ from privlab.epsilon.auditors import (
     gaussmech_null_floor,
     get_auditor,
 )
+from privlab.epsilon.cascade import CascadeAudit, audit_cascade, cascade_alpha
 from privlab.epsilon.mechanisms import (
     MECHANISMS,
     analytic_gaussian_epsilon,
@@ -47,5 +49,5 @@ __all__ = [
     "MECHANISMS", "analytic_gaussian_epsilon", "analytic_gaussian_sigma",
     "build_mechanism", "make_prototypes",
     "certify_pairs", "identity_pairs", "select_distinguishable_pairs", "select_on_development",
-    "split_rows",
+    "split_rows", "CascadeAudit", "audit_cascade", "cascade_alpha",
 ]

@@ -22,7 +22,16 @@ from it.
   rate of every selected pair of every audited table), valid if the rows are iid draws
   (the procedure is :mod:`privlab.epsilon.pairs`);
 * ``record`` — what a documented rerun must state (the paper's Appendix A), with
-  "not recorded" wherever the table does not say.
+  "not recorded" wherever the table does not say;
+* ``cascade`` — the paper's Appendix E on toy data: a toy random-donor face swap applied
+  ``cascade_passes`` times to the same output (:mod:`privlab.datasets.toy_cascade`), many
+  sequences per target identity split into development and test sequences before
+  analysis, every output kept as ``[z, 0]`` or ``[0, 1]`` (no face found), pairs selected
+  on development sequences, each pair's fixed rule certified once on the test sequences
+  after every pass, one Bonferroni correction over every error rate of every pair and
+  pass (:mod:`privlab.epsilon.cascade`); Table 7 and Table 8 per pass. Its bounds hold
+  together at 1 − ``alpha``, separately from the certificate above. It runs with the
+  offline default only (not on a table file).
 
 Without a table file the study generates the offline default with the toy face
 generator of :mod:`privlab.datasets.toy_faces`, at a weak and at a strong setting,
@@ -43,10 +52,12 @@ import numpy as np
 import pandas as pd
 
 from privlab.datasets.face_embeddings import EmbeddingTable, load_embedding_table
+from privlab.datasets.toy_cascade import CascadeTable, ToyDonorSwap, toy_cascade
 from privlab.datasets.toy_faces import environment_versions, toy_face_table
 from privlab.epsilon import AUDITORS, MMDTV, EpsilonAuditTable, Status, audit_pairs
-from privlab.epsilon.pairs import certify_pairs, identity_pairs, select_on_development, \
-    split_rows
+from privlab.epsilon.cascade import CascadeAudit, audit_cascade
+from privlab.epsilon.pairs import PAPER_TABLE7, certify_pairs, identity_pairs, \
+    select_on_development, split_rows
 from privlab.epsilon.runtime import auditor_threads
 from privlab.epsilon.summaries import MMD_REJECT_LEVEL, median_with_inf
 from privlab.errors import invalid, wrong_type
@@ -90,6 +101,19 @@ class Config(StudyConfig):
         min_rows: fewest rows an identity needs to be audited.
         seed: seed of the pair shuffle, the split, the folds and the toy generator.
         label_column, vector_column: CSV options passed to the loader.
+        cascade_passes: passes of the toy random-donor cascade (the paper: 5); 0 skips it,
+            and so does a ``table`` file (the cascade is part of the offline default).
+        cascade_identities: its target identities (the paper: 100).
+        cascade_sequences: sequences per target, split into development and test ones
+            (the paper: 200).
+        cascade_donors: identities in its donor pool, disjoint from the targets (the
+            paper: 600).
+        cascade_pool: images in each identity's pool (the paper: 100 per target).
+        cascade_swap: the toy swap's donor weight in the inner face region.
+        cascade_dev_fraction: share of each target's sequences used for development.
+        cascade_select: pairs selected on development sequences (None: one per two
+            identities, no identity reused).
+        cascade_delta: δ of the cascade's bounds (the paper: 1e-5).
     """
 
     table: str | None = None
@@ -110,11 +134,22 @@ class Config(StudyConfig):
     seed: int = 0
     label_column: str | None = None
     vector_column: str | None = None
+    cascade_passes: int = 5
+    cascade_identities: int = 8
+    cascade_sequences: int = 60
+    cascade_donors: int = 24
+    cascade_pool: int = 10
+    cascade_swap: float = 0.5
+    cascade_dev_fraction: float = 0.5
+    cascade_select: int | None = None
+    cascade_delta: float = 1e-5
 
     @classmethod
     def smoke_settings(cls) -> dict:
-        """Tiny settings for tests and ``PRIVLAB_SMOKE=1`` (a few seconds)."""
-        return dict(n_per_identity=30, methods=("gaussmech", "kde-lr-0.01", "mmd-tv", "roc-ht"))
+        """Tiny settings for tests and ``PRIVLAB_SMOKE=1`` (about a minute)."""
+        return dict(n_per_identity=30, methods=("gaussmech", "kde-lr-0.01", "mmd-tv", "roc-ht"),
+                    cascade_passes=2, cascade_identities=4, cascade_sequences=20,
+                    cascade_donors=8)
 
 
 @dataclass
@@ -148,6 +183,8 @@ class FaceGeneratorResult:
         alpha_per_rate: the Bonferroni level of each Clopper–Pearson bound.
         record: the Appendix A record of the first condition (field, value, recorded).
         provenance: settings, pair seed, software versions.
+        cascade: the Appendix E audit of the toy cascade (None when skipped).
+        cascade_data: the cascade's sequences and per-pass vectors (None when skipped).
     """
 
     config: Config
@@ -156,6 +193,26 @@ class FaceGeneratorResult:
     alpha_per_rate: float
     record: pd.DataFrame
     provenance: dict[str, Any] = field(default_factory=dict)
+    cascade: CascadeAudit | None = None
+    cascade_data: CascadeTable | None = field(default=None, repr=False)
+
+    def cascade_table7(self) -> pd.DataFrame:
+        """Table 7 of the cascade: per pass, the certified lower bounds (median, range,
+        positive, > 1, censored) and the ``cap`` a censored pair reaches."""
+        return self.cascade.table7() if self.cascade is not None else pd.DataFrame()
+
+    def cascade_table8(self) -> pd.DataFrame:
+        """Table 8 of the cascade: per pass, the routes on development rows with a face,
+        each under its status (descriptive numbers, none a bound on ε)."""
+        return self.cascade.table8(ROUTE_NAMES) if self.cascade is not None else pd.DataFrame()
+
+    def cascade_comparison(self) -> pd.DataFrame:
+        """Our Table 7 above the paper's (FaceFusion, 50 pairs, 100 test sequences per
+        identity): a reference for the shape of the table, not a target — the generator,
+        the identities and the sizes differ."""
+        frames = {"privlab toy cascade": self.cascade_table7(),
+                  "paper, FaceFusion (Table 7)": PAPER_TABLE7.assign(cap=2.338)}
+        return pd.concat({k: v for k, v in frames.items() if len(v)}, names=["source"])
 
     def summary(self) -> pd.DataFrame:
         """Per condition and route: status, median (+∞ counted), median of the finite
@@ -212,10 +269,15 @@ class FaceGeneratorResult:
                     f"outputs per identity) under {self.config.encoder}, not a real generator")
         else:
             data = f"embedding table {self.config.table}"
+        caveats = [data, "rows assumed iid; pairs selected on development rows only"]
+        if self.cascade is not None:
+            c = self.config
+            caveats.append(self.cascade.summary_line().replace(
+                "cascade, ", f"toy random-donor cascade on warped shipped faces "
+                f"({c.cascade_identities} targets × {c.cascade_sequences} sequences), ", 1))
         return Headline(STUDY, self.summary_line(),
                         "finite-sample certificate (reserved test, Clopper–Pearson) beside "
-                        "diagnostic and uncertified routes; none is a known ε",
-                        (data, "rows assumed iid; pairs selected on development rows only"))
+                        "diagnostic and uncertified routes; none is a known ε", tuple(caveats))
 
     def summary_line(self) -> str:
         """The certified bounds, per condition, with their assumption."""
@@ -232,9 +294,13 @@ class FaceGeneratorResult:
         return "; ".join(parts) + f" — {conf:g}% simultaneous, iid rows assumed, no known ε"
 
     def _repr_html_(self) -> str:
-        return (f"<b>{html.escape(self.summary_line())}</b>"
-                + self.summary().round(3).to_html(index=False)
-                + self.certificates().round(4).to_html(index=False))
+        out = (f"<b>{html.escape(self.summary_line())}</b>"
+               + self.summary().round(3).to_html(index=False)
+               + self.certificates().round(4).to_html(index=False))
+        if self.cascade is not None:
+            out += (f"<b>{html.escape(self.cascade.summary_line())}</b>"
+                    + self.cascade_table7().round(3).to_html())
+        return out
 
 
 # ----------------------------------------------------------------------------------
@@ -272,6 +338,39 @@ def _check(cfg: Config) -> None:
     for m in cfg.methods:
         if m not in AUDITORS:
             raise invalid("methods", caller, f"names from {sorted(AUDITORS)}", m)
+    for name in ("cascade_passes", "cascade_identities", "cascade_sequences", "cascade_donors",
+                 "cascade_pool"):
+        value, low = getattr(cfg, name), 0 if name == "cascade_passes" else 1
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise invalid(name, caller, f"an integer of at least {low}", value)
+    if cfg.cascade_passes:
+        if not 0 < cfg.cascade_dev_fraction < 1:
+            raise invalid("cascade_dev_fraction", caller, "in (0, 1)", cfg.cascade_dev_fraction)
+        if cfg.cascade_identities < 2:
+            raise invalid("cascade_identities", caller, "at least 2 (a pair needs two targets)",
+                          cfg.cascade_identities, "Raise it, or set cascade_passes=0 to skip "
+                          "the cascade.")
+        n_dev = round(cfg.cascade_dev_fraction * cfg.cascade_sequences)
+        if n_dev < 5 or cfg.cascade_sequences - n_dev < 1:
+            raise invalid("cascade_sequences", caller,
+                          "enough for 5 development sequences (the ranking's five folds) and "
+                          f"a test sequence per target at cascade_dev_fraction "
+                          f"{cfg.cascade_dev_fraction:g}", cfg.cascade_sequences,
+                          "Raise it, or set cascade_passes=0 to skip the cascade.")
+        if cfg.cascade_donors < cfg.cascade_passes:
+            raise invalid("cascade_donors", caller,
+                          f"at least cascade_passes ({cfg.cascade_passes})", cfg.cascade_donors,
+                          "Every pass of a sequence needs a different donor.")
+        if isinstance(cfg.cascade_swap, bool) or not isinstance(cfg.cascade_swap, (int, float)) \
+                or not 0 <= cfg.cascade_swap <= 1:
+            raise invalid("cascade_swap", caller, "a number in [0, 1]", cfg.cascade_swap)
+        if not 0 <= cfg.cascade_delta < 1:
+            raise invalid("cascade_delta", caller, "in [0, 1)", cfg.cascade_delta)
+        if cfg.cascade_select is not None and (isinstance(cfg.cascade_select, bool) or not
+                                               isinstance(cfg.cascade_select, int)
+                                               or cfg.cascade_select < 1):
+            raise invalid("cascade_select", caller, "a positive integer or None",
+                          cfg.cascade_select)
     if cfg.table is None:
         for name in ("strength", "compare_strength"):
             value = getattr(cfg, name)
@@ -433,4 +532,22 @@ def _run(cfg: Config, loaded, pairs) -> FaceGeneratorResult:
             "selected_pairs_total": total_selected, "alpha_per_rate": alpha_rate,
             "table_sha256": {c.name: c.table.provenance.get("sha256") for c in conditions},
             "environment": environment_versions()}
-    return FaceGeneratorResult(cfg, conditions, pairs, alpha_rate, record, prov)
+    data, cascade = _cascade(cfg) if cfg.cascade_passes and cfg.table is None else (None, None)
+    if cascade is not None:
+        prov["cascade"] = {**cascade.provenance, "generation": data.provenance}
+    return FaceGeneratorResult(cfg, conditions, pairs, alpha_rate, record, prov, cascade, data)
+
+
+def _cascade(cfg: Config) -> tuple[CascadeTable, CascadeAudit]:
+    """The toy random-donor cascade, split by sequence, certified after every pass."""
+    data = toy_cascade(cfg.cascade_identities, cfg.cascade_sequences, cfg.cascade_passes,
+                       cfg.cascade_donors, cfg.cascade_pool, cfg.seed, cfg.encoder,
+                       swap=ToyDonorSwap(swap=cfg.cascade_swap))
+    # sequences, not outputs, are split: every pass of a sequence is on the same side
+    dev = split_rows(data.labels, cfg.cascade_dev_fraction, cfg.seed)
+    pairs = identity_pairs(data.labels, cfg.n_pairs, cfg.seed)
+    audit = audit_cascade(data.vectors, data.labels, dev, pairs, n_select=cfg.cascade_select,
+                          alpha=cfg.alpha, delta=cfg.cascade_delta, methods=_routes(cfg),
+                          distinct_identities=cfg.distinct_identities, seed=cfg.seed,
+                          min_rows=5)
+    return data, audit

@@ -5,7 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from privlab.datasets.toy_cascade import (DONOR_INDEX_OFFSET, ToyDonorSwap, cascade_images,
+                                          flagged_vectors, toy_cascade)
+from privlab.encoders.lookup import get_encoder
+from privlab.epsilon import cascade as cascade_module
 from privlab.epsilon import certified_epsilon
+from privlab.epsilon.cascade import audit_cascade
+from privlab.epsilon.pairs import PAPER_TABLE7, split_rows
 from privlab.errors import PrivlabValueError
 from privlab.studies import face_generators as fg
 
@@ -99,8 +105,11 @@ def test_audits_run_under_the_runners_thread_limit(monkeypatch):
         return real(*args, **kwargs)
 
     monkeypatch.setattr(fg, "audit_pairs", spy)
+    monkeypatch.setattr(cascade_module, "audit_pairs", spy)
     with threadpool_limits(4):  # whatever the caller allows, the audits use one thread
-        fg.run(fg.Config.smoke(methods=("gaussmech",), compare_strength=None))
+        r = fg.run(fg.Config.smoke(methods=("gaussmech",), compare_strength=None))
+    # the conditions' audit, then per cascade pass the selected pairs' AUC and the routes
+    assert len(seen) == 1 + 2 * r.config.cascade_passes
     assert seen and all(s == {1} for s in seen)
 
 
@@ -126,6 +135,7 @@ def test_study_on_a_table_file_marks_unknown_generation(tmp_path):
                     n_select=5, alpha=0.05)
     r = fg.run(cfg)
     assert len(r.conditions) == 1 and len(r.pairs) == 4
+    assert r.cascade is None  # the toy cascade belongs to the offline default
     t = r.conditions[0].table
     assert t.report.dropped_zero_norm == [5]  # CSV line of array row 3 (header is line 1)
     record = r.record.set_index("field")
@@ -146,3 +156,136 @@ def test_refusals():
         fg.run(fg.Config(dev_fraction=1.0))
     with pytest.raises(PrivlabValueError, match="mmd_permutations"):
         fg.run(fg.Config(mmd_permutations=-1))
+    with pytest.raises(PrivlabValueError, match="'cascade_donors'.*at least cascade_passes"):
+        fg.run(fg.Config(cascade_passes=5, cascade_donors=4))
+    with pytest.raises(PrivlabValueError, match="'cascade_passes'.*at least 0"):
+        fg.run(fg.Config(cascade_passes=-1))
+    with pytest.raises(PrivlabValueError, match="'cascade_swap'"):
+        fg.run(fg.Config(cascade_swap=1.5))
+    with pytest.raises(PrivlabValueError, match="'cascade_sequences'.*5 development.*Got 9"):
+        fg.run(fg.Config(cascade_sequences=9))  # 4 or 5 development sequences at 0.5
+    with pytest.raises(PrivlabValueError, match="'cascade_identities'.*cascade_passes=0"):
+        fg.run(fg.Config(cascade_identities=1))
+    with pytest.raises(PrivlabValueError, match="'swap'.*in \\[0, 1\\]"):
+        ToyDonorSwap(swap=2.0)
+    with pytest.raises(PrivlabValueError, match="'n_donors'.*different donor"):
+        toy_cascade(passes=5, n_donors=3)
+
+
+# ----------------------------------------------------------------------------------
+# The random-donor cascade (the paper's Appendix E) on smoke settings: 4 targets × 20
+# sequences × 2 passes, 8 donors
+# ----------------------------------------------------------------------------------
+
+def test_cascade_keeps_every_output_with_its_no_face_flag(smoke_result):
+    data = smoke_result.cascade_data
+    passes, n, d = data.vectors.shape
+    assert (passes, n, d) == (2, 80, 129)  # SFace: 128 identity coordinates and the flag
+    failed = data.failed
+    # the toy swap's blends and blur defeat the detector now and then: measured on these
+    # settings, some outputs of every pass have no face, and they are kept as [0, 1]
+    assert (failed.sum(axis=1) > 0).all() and failed.sum() < 0.25 * failed.size
+    assert np.array_equal(data.vectors[failed][:, :-1], np.zeros((failed.sum(), 128)))
+    faces = data.vectors[~failed]
+    assert (faces[:, -1] == 0).all()
+    assert np.allclose(np.linalg.norm(faces[:, :-1], axis=1), 1.0)
+    assert data.provenance["no_face_per_pass"] == failed.sum(axis=1).tolist()
+    audit = smoke_result.cascade
+    dev = split_rows(data.labels, 0.5, smoke_result.config.seed)
+    assert np.array_equal(dev, smoke_result.cascade.development)
+    # sequences, not outputs, are split: 10 development and 10 test sequences per target
+    assert set(np.unique(data.labels[dev], return_counts=True)[1]) == {10}
+    assert (audit.failures["no face (development)"] + audit.failures["no face (test)"]
+            ).tolist() == failed.sum(axis=1).tolist()
+    assert data.failures(dev).equals(
+        audit.failures.assign(outputs=80)[["no face (development)", "no face (test)",
+                                           "outputs"]])
+    # every test sequence, with or without a face, is a test row of the certificate
+    assert (audit.certificates["n_test_a"] == 10).all()
+    assert (audit.certificates["n_test_b"] == 10).all()
+
+
+def test_cascade_draws_different_donors_from_a_pool_apart_from_the_targets(smoke_result):
+    data = smoke_result.cascade_data
+    assert data.donors.shape == (80, 2)
+    assert (data.donors[:, 0] != data.donors[:, 1]).all()
+    assert data.donors.min() >= 0 and data.donors.max() < 8
+    assert sorted(set(data.labels)) == [f"target {k:02d}" for k in range(4)]
+    assert DONOR_INDEX_OFFSET > 4  # donor identities are not target identities
+    for target in set(data.labels):  # each target's sequences meet many donors
+        assert len(set(data.donors[data.labels == target].ravel())) >= 6
+    assert data.start.min() >= 0 and data.start.max() < smoke_result.config.cascade_pool
+    # the notebook's pictures are the embedded outputs: same draws, same vectors
+    cfg = smoke_result.config
+    row = int(np.flatnonzero((data.labels == "target 01") & (data.sequence == 3))[0])
+    images = cascade_images(1, 3, cfg.cascade_passes, cfg.cascade_donors, cfg.cascade_pool,
+                            cfg.seed, ToyDonorSwap(swap=cfg.cascade_swap))
+    assert len(images) == 1 + cfg.cascade_passes
+    encoder = get_encoder(cfg.encoder)
+    again = flagged_vectors(encoder.encode(images[1:]), encoder)
+    assert np.allclose(again, data.vectors[:, row], atol=1e-6)
+
+
+def test_cascade_bounds_are_simultaneous_and_capped(smoke_result):
+    audit = smoke_result.cascade
+    assert len(audit.chosen) == 2
+    assert audit.alpha_per_rate == pytest.approx(0.05 / (2 * 2 * 2))
+    cap = certified_epsilon(0, 10, 0, 10, audit.alpha_per_rate, 1e-5)
+    cert = audit.certificates
+    assert len(cert) == 4 and sorted(set(cert["pass"])) == [1, 2]
+    for _, row in cert.iterrows():
+        fp, fn = int(row["false_positives"]), int(row["false_negatives"])
+        assert row["epsilon_lb"] == pytest.approx(
+            certified_epsilon(fp, 10, fn, 10, audit.alpha_per_rate, 1e-5))
+        assert 0 <= row["epsilon_lb"] <= cap == pytest.approx(row["attainable"])
+        if fp == fn == 0:
+            assert row["epsilon_lb"] == pytest.approx(cap)
+    t7 = smoke_result.cascade_table7()
+    assert list(t7.index) == [1, 2] and t7["cap"].tolist() == pytest.approx([cap, cap])
+    for p, g in cert.groupby("pass"):
+        censored = int(((g["false_positives"] == 0) & (g["false_negatives"] == 0)).sum())
+        assert t7.loc[p, "censored"] == f"{censored}/2"
+    both = smoke_result.cascade_comparison()
+    assert list(both.index.get_level_values("source").unique()) == [
+        "privlab toy cascade", "paper, FaceFusion (Table 7)"]
+    assert both.loc["paper, FaceFusion (Table 7)"]["median ε_LB"].tolist() == \
+        PAPER_TABLE7["median ε_LB"].tolist()
+    caveat = [c for c in smoke_result.headline().caveats if "cascade" in c]
+    assert len(caveat) == 1 and "not a measured change in ε" in caveat[0]
+    assert f"{t7.loc[2, 'median ε_LB']:.3f} after pass 2" in caveat[0]
+
+
+def test_cascade_pairs_are_chosen_without_the_test_sequences(smoke_result):
+    data, audit = smoke_result.cascade_data, smoke_result.cascade
+    dev = split_rows(data.labels, 0.5, smoke_result.config.seed)
+    assert np.array_equal(dev, smoke_result.cascade.development)
+    changed = data.vectors.copy()
+    rng = np.random.default_rng(1)
+    noise = rng.normal(size=changed[:, ~dev, :-1].shape)
+    changed[:, ~dev, :-1] = noise / np.linalg.norm(noise, axis=2, keepdims=True)
+    changed[:, ~dev, -1] = 0.0
+    again = audit_cascade(changed, data.labels, dev, audit.pairs, alpha=0.05, delta=1e-5)
+    assert again.chosen == audit.chosen and again.selection_auc == audit.selection_auc
+    assert again.certificates["dev_auc"].tolist() == audit.certificates["dev_auc"].tolist()
+    assert (again.certificates["epsilon_lb"] == 0).all()  # the test rows are pure noise now
+
+
+def test_cascade_table8_reads_each_route_by_its_status(smoke_result):
+    t8 = smoke_result.cascade_table8()
+    assert list(t8.index) == [1, 2]
+    for route, status in (("GaussMech", "diagnostic"), ("KDE-LR α=0", "diagnostic"),
+                          ("MMD-TV", "uncertified population bound"),
+                          ("OOF AUC", "descriptive"), ("exact (0,1) corner", "descriptive"),
+                          ("ROC-HT (out of fold) = +∞", "descriptive")):
+        assert (route, status) in t8.columns
+    assert (t8[("pairs", "")] == 6).all()
+    assert t8[("rows left out (no face)", "")].tolist() == \
+        smoke_result.cascade.failures["no face (development)"].tolist()
+
+
+def test_a_cascade_of_no_passes_is_skipped():
+    r = fg.run(fg.Config.smoke(methods=("gaussmech",), compare_strength=None,
+                               cascade_passes=0))
+    assert r.cascade is None and r.cascade_data is None
+    assert r.cascade_table7().empty and "cascade" not in r.provenance
+    assert not any("cascade" in c for c in r.headline().caveats)
