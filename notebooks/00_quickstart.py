@@ -45,66 +45,47 @@
 
 # %% tags=["parameters"]
 ENCODER = "minilm"   # any text encoder from privlab.encoders.registry, or a model folder
+PROJECTOR = False    # True: large print for a projector (every figure below)
 
 # %%
 from privlab.studies import quickstart
-from privlab.ui import panels, plots
+from privlab.ui import panels, plots, tables
 
-config = quickstart.Config.for_notebook(encoder=ENCODER)
-list(enumerate(config.texts))
+plots.projector(PROJECTOR)
+tables.numbered(quickstart.Config.for_notebook().texts, caption="The twelve texts")
 
 # %% [markdown]
 # Two sanitizers, both exact-phrase redaction (case-insensitive, whole words, each
 # character replaced by a box): the **weak** list removes only the name; the **strong**
-# list also removes the details that identify him.
+# list also removes the details that identify him. Both lists are in the panel below,
+# one word or phrase per line.
+#
+# ## Try it yourself
+#
+# Pick another encoder (the lexical one sees only surface words) or edit the lists, then
+# press **Run**: the headline, the table, both decisive witnesses and the bars are redrawn
+# together. Embeddings are cached, so switching back costs nothing. Choices stay as they
+# are when you run the whole notebook again; an entry marked *needs* says what it needs,
+# and pressing Run on one that is not available here says how to get it.
 
 # %%
-print("weak:  ", ", ".join(config.weak_concepts))
-print("strong:", ", ".join(config.strong_concepts))
-
-# %%
-result = quickstart.run(config)
-result.to_frame()
+panel = panels.quickstart_panel(encoder=ENCODER)
+panel.show()
 
 # %% [markdown]
+# ## Reading the result
+#
 # **Mean utility** is the average cosine between each original and its sanitized
 # version under the same encoder: how much of the text's meaning survives (1 = all).
 # Stronger lists buy privacy with utility. "Name still present" counts sanitized texts
 # that still contain the exact name (the baseline that regular PII tools check).
 #
-# ## The decisive witnesses
+# **The decisive witnesses.** Read each one left to right: the sanitized audited text,
+# the reference as written, and the reference after sanitizing. A positive signed
+# difference means the left text is closer to the original reference than to its
+# sanitized form: it still carries what the sanitizer removed from the reference.
+# Highlighted words are the content words the released text shares with the reference.
 #
-# Read each row left to right: the sanitized audited text, the reference as written, and
-# the reference after sanitizing. A positive signed difference means the left text is
-# closer to the original reference than to its sanitized form: it still carries what the
-# sanitizer removed from the reference.
-
-# %%
-result.witness_frame("weak")
-
-# %%
-result.witness_frame("strong")
-
-# %% [markdown]
-# ## Which texts to withhold
-#
-# `per_audited` holds each audited text's largest signed difference. Texts at or above
-# the resolution you require would be withheld or sanitized further (red bars, here for
-# the weak list at $\delta = 0$).
-
-# %%
-weak = result.audits["weak"].members[0].resolution
-plots.per_item_violations(weak.per_audited, delta=0.0,
-                          title="weak list: largest signed difference per text");
-
-# %% [markdown]
-# ## Try it yourself
-#
-# Pick another encoder (the lexical one sees only surface words) or edit the lists, then
-# press **Run**. Embeddings are cached, so switching back costs nothing.
-
-# %%
-panels.quickstart_panel(config)
-
-# %%
-result.headline().show()
+# **Which texts to withhold.** Each bar is an audited text's largest signed difference
+# (`per_audited`). Texts at or above the resolution you require would be withheld or
+# sanitized further (the coloured bars, here at $\delta = 0$).

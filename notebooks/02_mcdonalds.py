@@ -72,27 +72,30 @@ MAX_SIDE = None            # with FOLDER: downscale photos to this longer side (
 GALLERY = ""               # known faces: a folder of <name>/*.jpg or <name>.jpg crops
 DELTA = 0.0                # flag images whose worst trial reaches this resolution
 PLACEBO = True             # audit each sanitizer's placebo twin and report the excess
+PROJECTOR = False          # True: large print for a projector (every figure below)
 
 # %%
-from IPython.display import Markdown, display
+from privlab.ui import panels, plots
 
-from privlab.studies import mcdonalds
-from privlab.ui import plots
-from privlab.ui.panels import ImageStudyControls
-
-controls = ImageStudyControls(mcdonalds, ENCODERS, SANITIZERS, FOLDER, DELTA, gallery=GALLERY,
-                              recursive=RECURSIVE, max_side=MAX_SIDE, placebo=PLACEBO)
-controls
+plots.projector(PROJECTOR)
 
 # %% [markdown]
-# Change the widgets, then re-run the cells below. Embeddings and OCR readings are cached
-# by image content, so changing one member re-encodes only that member. Typing a folder
-# takes the `cues:` sanitizers off the list, with the reason under it: they black out
-# the generated scenes' ground-truth boxes, and a folder of photos has none.
+# ## Run it
+#
+# Change the members, the sanitizers or the corpus, and press **Run**. Embeddings and
+# OCR readings are cached by image content, so changing one member re-encodes only that
+# member. Typing a folder greys out the `cues:` sanitizers, with the reason beside them:
+# they black out the generated scenes' ground-truth boxes, and a folder of photos has
+# none. The output holds, in order: the headline; the raw resolutions $\delta^*$; the
+# placebo floor and the excess; the privacy–utility scatter; the decisive witnesses;
+# which images to withhold; the members' agreement; the leak detection per cue; and
+# this run in words.
 
 # %%
-result = mcdonalds.run(controls.config())
-result.members().round(4)
+panel = panels.mcdonalds_panel(encoders=ENCODERS, sanitizers=SANITIZERS, folder=FOLDER or None,
+                               recursive=RECURSIVE, max_side=MAX_SIDE, gallery=GALLERY or None,
+                               delta=DELTA, placebo=PLACEBO)
+panel.show()
 
 # %% [markdown]
 # **Reading the table** (raw resolutions $\delta^*$). *Every cue* removes all seeded cues.
@@ -102,16 +105,6 @@ result.members().round(4)
 # above; EfficientNet is the only member that reacts to what is left, and it reacts to
 # black boxes too — which is what the placebo separates.
 #
-# ## The placebo floor and the excess
-
-# %%
-display(result.placebo_floors().round(4).rename("placebo floor"))
-result.excess().round(4)
-
-# %%
-result.comparison().round(4)
-
-# %% [markdown]
 # **Measured floors.** On 8 generated brand scenes with every default sanitizer:
 # describe-then-embed 0, plain OCR 0, SFace 0, EfficientNet about 0.073 — as large as most
 # of its raw values here, so most of its violations are not excess: the black boxes move
@@ -120,70 +113,35 @@ result.comparison().round(4)
 # a mirrored copy, the floors are 0 for the text members, 0.004 for SFace and 0.079 for
 # EfficientNet (from the near-duplicate pair; 0.007 without it). The tests hold the floors
 # below 0.02 (0.15 for EfficientNet).
-
-# %%
-plots.privacy_utility_scatter(result.labelled_frame(),
-                              title="privacy–utility, one marker per member");
-
-# %% [markdown]
-# ## Decisive witnesses
 #
-# Released image $X_c(x)$ | original reference $y$ | sanitized reference $X_c(y)$, named
-# by scene (file names in a folder run), with the resolution, the placebo and the excess,
-# and the words describe-then-embed read in each; the table lists every decisive witness.
-
-# %%
-plots.image_witness_galleries(result);
-result.witnesses().round(4)
-
-# %% [markdown]
-# ## Which images to withhold
+# **Decisive witnesses.** Released image $X_c(x)$ | original reference $y$ | sanitized
+# reference $X_c(y)$, named by scene (file names in a folder run), with the resolution,
+# the placebo and the excess, and the words describe-then-embed read in each; the table
+# under them lists every decisive witness.
 #
-# An image is flagged when its worst trial reaches δ and exceeds that member's placebo
-# resolution for that sanitizer; rows are scenes (file names in a folder run), columns
-# *sanitizer | member*.
-
-# %%
-result.flags(controls.delta.value).round(3)
-
-# %% [markdown]
-# ## Agreement between members (Table 1's shape)
+# **Which images to withhold.** An image is flagged when its worst trial reaches δ and
+# exceeds that member's placebo resolution for that sanitizer; rows are scenes (file
+# names in a folder run), columns *sanitizer | member*.
 #
-# Spearman's $\rho$ of how members rank the sanitizers; the *reading* column says when
-# there are too few sanitizers (fewer than four) for it to be read.
-
-# %%
-display(result.agreement().round(3))
-result.zeros()
-
-# %% [markdown]
-# ## Leak detection per cue
+# **Agreement between members (Table 1's shape).** Spearman's $\rho$ of how members rank
+# the sanitizers; the *reading* column says when there are too few sanitizers (fewer than
+# four) for it to be read.
 #
-# One cue kind left in place, every other removed; a member flags when its excess over
-# the placebo exceeds δ. A row without a flag is a blind spot the whole offline ensemble
-# shares; here the food props, and the brand name for every member that reads words —
-# honest limits of what runs offline. A CLIP-class member (registry presets
-# ``eva-clip``, ``siglip2-giant``, ``metaclip2-giant``) connects a name, a logo and fries
-# in one space. A folder run has no leak table: the reason is shown instead.
-
-# %%
-result.leak_matrix() if result.leak_reason is None else Markdown(result.leak_reason)
-
-# %% [markdown]
+# **Leak detection per cue.** One cue kind left in place, every other removed; a member
+# flags when its excess over the placebo exceeds δ. A row without a flag is a blind spot
+# the whole offline ensemble shares; here the food props, and the brand name for every
+# member that reads words — honest limits of what runs offline. A CLIP-class member
+# (registry presets ``eva-clip``, ``siglip2-giant``, ``metaclip2-giant``, marked
+# *downloads weights on first use*) connects a name, a logo and fries in one space. A
+# folder run has no leak table: the reason is shown instead.
+#
 # ## What you see in a folder run
 #
-# Set `FOLDER` (or type a folder in the widget) to audit your own photos. The `cues:`
+# Type a folder in the panel (or set `FOLDER`) to audit your own photos. The `cues:`
 # rows and the leak table are gone — a folder has no ground truth — and the study
 # defaults to four detector-based sanitizers (text blackout, faces and text, face
 # blackout, face blur), enough for the members' rank agreement to be read; a logo
-# sanitizer from the registry can be added in the widget. File names label every
-# witness and every flag.
-# A positive excess says that some released photo still points toward what was removed
-# from another, beyond the placebo floor; it cannot say which cue. The cell below
-# describes this run.
-
-# %%
-Markdown(result.reading())
-
-# %%
-result.headline().show()
+# sanitizer from the registry can be ticked in the panel. File names label every
+# witness and every flag. A positive excess says that some released photo still points
+# toward what was removed from another, beyond the placebo floor; it cannot say which
+# cue. The last part of the output describes the run.

@@ -26,7 +26,7 @@
 # directors, plot details, box office, genre phrases, crossover talk): a **stand-in**,
 # and the headline says so. With the paper's comments at hand (its repository publishes
 # them as a folder of `.txt` files, one comment per file), set `COMMENTS` below to that
-# folder, or type it into the panel at the end: the same study runs on them, keeping the
+# folder, or type it into the panel below: the same study runs on them, keeping the
 # comments that contain `KEYWORD` in any case, with a broad list written from general
 # knowledge of the Marvel films.
 #
@@ -56,16 +56,12 @@ PROXY = None         # "9" (fixed nine-comment proxy set) or "49"; None: the stu
 COMMENTS = None      # a folder of .txt comments (one per file) or Pushshift JSON lines;
                      # None: privlab's fictional franchise comments
 KEYWORD = None       # the franchise's name in those comments; None: "Avengers"
+PROJECTOR = False    # True: large print for a projector (every figure below)
 
 # %%
-from privlab.studies import avengers
-from privlab.ui import panels
+from privlab.ui import panels, plots
 
-config = avengers.Config.for_notebook(encoders=(ENCODER,), proxy=PROXY, comments=COMMENTS,
-                                      keyword=KEYWORD)
-print("comments:", config.comments or "privlab's fictional Vanguard Legion comments")
-print("sanitizers:", ", ".join(config.sanitizers))
-print("broad concept list:", ", ".join(avengers.broad_list(config)))
+plots.projector(PROJECTOR)
 
 # %% [markdown]
 # The sanitizers: **identity** (changes nothing, the baseline), **concept-list** (the name
@@ -74,45 +70,36 @@ print("broad concept list:", ", ".join(avengers.broad_list(config)))
 # franchise's name, its film titles and the vocabulary of any superhero franchise),
 # **regex-pii** (emails, phones, IDs, money — formats only), **presidio** (Microsoft
 # Presidio offline, every recognizer, every candidate kept) and **entity-types** (spaCy
-# named entities of the person, organisation, place and work-of-art kinds).
+# named entities of the person, organisation, place and work-of-art kinds). Entries
+# marked *needs* (GLiNER, the LLM sanitizer, the privacy filter) say what they need.
 #
 # **Why the broad list names no character.** The offline comments come with an answer
 # key: the character, actor, villain, studio and plot phrases that were seeded into
-# them, which the leak table below scores. A list copied from that key would be graded
+# them, which the leak table scores. A list copied from that key would be graded
 # against itself, so the broad list holds none of its phrases (a test checks it). On real
 # comments, which have no key, the broad list is written from general knowledge of the
 # franchise (`avengers.AVENGERS_BROAD`) and may name characters.
-
-# %%
-result = avengers.run(config)
-result
-
-# %% [markdown]
-# ## The privacy–utility tradeoff
 #
-# Lower resolution is better privacy, higher utility keeps more of each comment. A
-# sanitizer that moves down-left buys privacy with meaning.
+# ## Run it
+#
+# Pick an encoder, the 9- or 49-comment set, the sanitizers, or a folder of comments,
+# and press **Run**. The output below holds, in order: the headline, the
+# privacy–utility tradeoff (lower is better privacy, right keeps more of each comment:
+# a sanitizer that moves down-left buys privacy with meaning), one row per sanitizer,
+# the decisive witnesses with the retained words highlighted, and the seeded clues.
 
 # %%
-frame = result.to_frame()
-ax = frame.plot.scatter(x="utility", y="resolution", figsize=(6, 4), title="resolution vs utility")
-for _, row in frame.iterrows():
-    ax.annotate(row["sanitizer"], (row["utility"], row["resolution"]), fontsize=8)
+panel = panels.avengers_panel(encoders=(ENCODER,), proxy=PROXY, comments=COMMENTS,
+                              keyword=KEYWORD)
+panel.show()
 
 # %% [markdown]
-# ## Decisive witnesses, retained words highlighted
+# ## Reading the witnesses
 #
 # For each sanitizer: the released comment $X_c(x)$, the reference $y$ as written and as
 # sanitized. Highlighted words are the content words the released comment shares with
 # the reference; a witness can also connect through meaning alone (no shared word).
-
-# %%
-from IPython.display import HTML, display
-
-for name in frame["sanitizer"]:
-    display(HTML(result.witness_html(name)))
-
-# %% [markdown]
+#
 # **On the full offline set (measured, MiniLM).** The name-only list is best, at 0.072
 # (utility 0.77), and passes at 0 on the nine-comment proxy set, like the paper's GLN2
 # (0 on nine comments, 0.18 on 49). The broad list does worse, 0.110 (utility 0.73), on
@@ -125,26 +112,11 @@ for name in frame["sanitizer"]:
 # remove people and studios but keep the franchise's name in 6 comments each. Numbers
 # from the paper's comments would differ: these comments and their clues were written
 # for privlab.
-
-# %% [markdown]
-# ## Seeded clues: removed, caught or missed
 #
-# For each clue type: how many comments carry it, how many kept it after sanitizing, and
-# whether a kept one is the audited comment of a top witness with a positive difference
-# (**caught**). **Missed** clues survived and the test did not name them among its top
-# trials: they are what to look at before trusting a small resolution.
-
-# %%
-(result.leak_frame().pivot(index="leak type", columns="sanitizer", values="status")
- if result.leaks else "no seeded ground truth for these comments")
-
-# %% [markdown]
-# ## Try it yourself
+# ## Reading the seeded clues
 #
-# Pick another encoder, the 9- or 49-comment set, or other sanitizers, and press **Run**.
-
-# %%
-panels.avengers_panel(config)
-
-# %%
-result.headline().show()
+# For each clue type: whether sanitizing **removed** it from every comment, or a kept one
+# is the audited comment of a top witness with a positive difference (**caught**).
+# **Missed** clues survived and the test did not name them among its top trials: they
+# are what to look at before trusting a small resolution. Comments from a folder carry
+# no such answer key, and the panel says so instead.

@@ -54,14 +54,12 @@ CORPUS = "auto"      # "auto" (real mailbox when present), "real", "offline", or
 LIMIT = None         # first N selected emails; None: the study's (all; 16 in a smoke run)
 MATCH = None         # "substring" (the paper's rule) or "word"; None: the study's ("substring")
 DEDUPE = None        # True drops repeated bodies; None: the study's (False, as in the paper)
+PROJECTOR = False    # True: large print for a projector (every figure below)
 
 # %%
-from privlab.studies import enron
-from privlab.ui import panels
+from privlab.ui import panels, plots
 
-config = enron.Config.for_notebook(encoders=(ENCODER,), corpus=CORPUS, limit=LIMIT,
-                                   match=MATCH, dedupe=DEDUPE, progress=True)
-print("sanitizers:", ", ".join(config.sanitizers))
+plots.projector(PROJECTOR)
 
 # %% [markdown]
 # **presidio** is Microsoft Presidio offline with the packaged spaCy model, every
@@ -70,25 +68,29 @@ print("sanitizers:", ", ".join(config.sanitizers))
 # replaces spaCy's person, organisation, place and work names by boxes. **regex-pii**
 # removes formats only. **concept-list** removes the exact strings "Ken Lay", "Kenneth
 # Lay" (or the offline target's name).
+#
+# ## Run it
+#
+# Pick an encoder, the mailbox, the sanitizers, the number of emails or the selection
+# rule, and press **Run**. Embeddings are cached: a second run over the same emails only
+# encodes what changed. The output holds, in order: the headline; Table 2 (resolution
+# beside the exact-name baseline, one row per tool); the paper's Presidio count beside
+# privlab's; on the real mailbox, the selection rule by rule; the decisive witnesses with
+# the shared words highlighted; witnesses whose released email no longer names the
+# target (identifying context the exact-name baseline cannot see); and, on the offline
+# mailbox, each seeded leak type as removed by the tool, caught by the test or missed.
 
 # %%
-result = enron.run(config)
-corpus = result.corpus
-print(f"{len(corpus)} emails from {corpus.source}; target: {corpus.target}")
-print("selection:", enron.selection_rule(corpus) if corpus.name.startswith("enron:")
-      else "privlab's offline mailbox")
-enron.table2(result)
+panel = panels.enron_panel(encoders=(ENCODER,), corpus=CORPUS, limit=LIMIT, match=MATCH,
+                           dedupe=DEDUPE)
+panel.show()
 
 # %% [markdown]
 # ## privlab against the paper
 #
-# The paper's Table 2 counts the sanitized emails that still contain "Ken Lay". The
-# table below sets its Presidio count beside privlab's on this run's emails.
-
-# %%
-enron.paper_comparison(result, "presidio") if "presidio" in config.sanitizers else None
-
-# %% [markdown]
+# The paper's Table 2 counts the sanitized emails that still contain "Ken Lay"; the
+# panel sets its Presidio count beside privlab's on this run's emails.
+#
 # **Why the numbers differ.** On the full mailbox (measured: the paper's rule, all
 # sanitizers' defaults, MiniLM) privlab selects **1,552** emails and Presidio leaves the
 # name in **19** of them (**1.22%**), with resolution 0.561; the paper reports 17 of
@@ -112,8 +114,7 @@ enron.paper_comparison(result, "presidio") if "presidio" in config.sanitizers el
 #   counts are compared; the decisive witness at 0.561 is an email with every name
 #   replaced (`Dear Mr. <PERSON>, ... <PERSON>'s long service to <ORGANIZATION>`):
 #   identifying context, the kind the exact-name baseline cannot see.
-
-# %% [markdown]
+#
 # ## The selection, rule by rule
 #
 # The number of emails each rule selects from the mailbox. The first row is the
@@ -130,47 +131,7 @@ enron.paper_comparison(result, "presidio") if "presidio" in config.sanitizers el
 #   distinct bodies too); they do change the baseline: 9 of 1,294 (0.70%). With both
 #   departures, 1,290 emails and 6 leaks (0.47%): two rules the paper does not state
 #   more than halve the share.
-
-# %%
-enron.selection_counts(corpus.source) if corpus.name.startswith("enron:") else (
-    "the offline mailbox has no selection: its 49 emails all name the target")
-
-# %% [markdown]
-# ## The decisive witnesses
 #
-# Highlighted words are those the released email shares with the reference email.
-
-# %%
-from IPython.display import HTML, display
-
-for name in config.sanitizers:
-    display(HTML(result.witness_html(name)))
-
-# %% [markdown]
-# ## Identifying context without the name
-#
-# Top witnesses whose released email no longer contains the name: what the exact-name
-# baseline necessarily misses.
-
-# %%
-enron.context_witnesses(result, config.sanitizers[0])
-
-# %% [markdown]
-# On the offline mailbox each seeded leak type (signature, quoted header, nickname,
-# email address, identifying fact …) is listed as removed by the tool, caught by the
-# test (named in a top witness) or missed. The real mailbox has no such ground truth.
-
-# %%
-result.leak_frame() if result.leaks else "no seeded ground truth for this corpus"
-
-# %% [markdown]
-# ## Try it yourself
-#
-# Pick another encoder, corpus, sanitizers or number of emails and press **Run**.
-# Embeddings are cached: a second run over the same emails only encodes what changed.
-
-# %%
-panels.enron_panel(config)
-
-# %%
-result.headline().show()
+# The real mailbox has no ground truth for leaks; the offline mailbox's seeded leak types
+# (signature, quoted header, nickname, email address, identifying fact …) are listed as
+# removed by the tool, caught by the test (named in a top witness) or missed.

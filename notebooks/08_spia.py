@@ -58,32 +58,18 @@ MATCHER = "offline"       # "offline" (PII agreement first) or "llm" (SPIA's ali
 VALUE_DECIDER = "rule"    # "rule" or "rule+llm" (SPIA: rule, then the model where it says 0)
 REFERENCE_DATE = "2025-09-01"  # SPIA's date for ages
 ANONYMIZERS = None        # a tuple of anonymizer names; None: the study's list
+PROJECTOR = False         # True: large print for a projector (every figure below)
 
 # %%
-import ipywidgets as widgets
-from IPython.display import display
+from privlab.ui import panels, plots
 
-from privlab.redaction.spia.adversaries import adversaries
-from privlab.redaction.spia.spans import anonymizer_options
-from privlab.studies import spia as study
-
-defaults = study.Config.for_notebook(adversary=ADVERSARY, anonymizers=ANONYMIZERS)
-available = [a.name for a in anonymizer_options() if a.available]
-data_picker = widgets.Text(value=study.default_data(), description="data")
-adversary_picker = widgets.Dropdown(options=adversaries.options(), value=ADVERSARY,
-                                    description="adversary")
-anonymizer_picker = widgets.SelectMultiple(
-    options=available, value=tuple(a for a in defaults.anonymizers if a in available),
-    description="anonymizers")
-display(widgets.VBox([data_picker, adversary_picker, anonymizer_picker]))
-for a in anonymizer_options():
-    if not a.available:
-        print(f"not available: {a.name} ({a.reason})")
+plots.projector(PROJECTOR)
 
 # %% [markdown]
 # The data defaults to SPIA's PANORAMA-151 file when the shared reference data is present
 # (`privlab.config.shared_data_dir()`), and otherwise to three short documents written
-# for privlab in the same schema.
+# for privlab in the same schema. Ages are inferred at `REFERENCE_DATE` (SPIA's,
+# 1 September 2025).
 #
 # **Pairing people.** Before a value is scored, each predicted person is paired with at
 # most one annotated person. The offline matcher pairs on PII-value agreement first (what
@@ -94,54 +80,20 @@ for a in anonymizer_options():
 # pairing is the one most favourable to the adversary, so the share of people left
 # unmatched is reported with the result. The `llm` matcher is SPIA's: the model reads the
 # original text, the anonymized text and both lists with their values.
-
-# %%
-config = study.Config.for_notebook(data=data_picker.value, adversary=adversary_picker.value,
-                                   anonymizers=tuple(anonymizer_picker.value),
-                                   matcher=MATCHER, value_decider=VALUE_DECIDER,
-                                   reference_date=REFERENCE_DATE)
-result = study.run(config)
-print(result.status)
-print(f"{len(result.documents)} documents, spans {result.provenance['spans']}")
-for name, why in result.skipped.items():
-    print(f"skipped {name}: {why}")
-for name, failed in result.failed.items():
-    if failed:
-        print(f"{name}: {len(failed)} documents failed and are left out of its CPR")
-
-# %% [markdown]
-# ## Span recall next to inference protection
-
-# %%
-table = result.to_frame()
-table
-
-# %%
-ax = table.set_index("anonymizer")[["token recall", "CPR", "IPR"]].plot.bar(
-    figsize=(7, 3.5), ylim=(0, 1.05), rot=20, title="span recall vs inference protection")
-
-# %% [markdown]
-# ## Per tag and per person
 #
-# Per-tag CPR shows *what* stays inferable; the worst-protected subjects show *who*.
-# Shown for the anonymizer of the headline (never an oracle).
+# ## Run it
+#
+# Pick the data, the adversary, the anonymizers, the matcher and the value decider, and
+# press **Run**; entries marked *needs an LLM endpoint* say what to set. The output
+# holds, in order: the headline; span recall next to inference protection, as a table
+# and a bar chart; for the anonymizer of the headline (never an oracle), what stays
+# inferable per tag and the least protected people, with the text the adversary read
+# for the worst of them; and where privlab departs from SPIA's evaluation.
 
 # %%
-shown = result.headline_anonymizer() or table.iloc[0]["anonymizer"]
-chosen = result.protection[shown]
-print("anonymizer:", shown)
-display(chosen.tag_frame())
-display(chosen.to_frame())
-result.worst_subjects(shown, 5)
-
-# %% [markdown]
-# The text the adversary read for the least protected subject:
-
-# %%
-worst = chosen.subject_frame().iloc[0]
-index = [r.data_id for r in result.documents].index(worst["data_id"])
-print(worst["data_id"], "subject", worst["subject"], "-", worst["description"])
-print(result.texts[shown][index][:1500])
+panel = panels.spia_panel(adversary=ADVERSARY, anonymizers=ANONYMIZERS, matcher=MATCHER,
+                          value_decider=VALUE_DECIDER, reference_date=REFERENCE_DATE)
+panel.show()
 
 # %% [markdown]
 # ## Where privlab departs from SPIA's evaluation, and what each choice changes
@@ -149,8 +101,8 @@ print(result.texts[shown][index][:1500])
 # privlab follows SPIA's per-tag rules (age within 5 years or overlapping ranges,
 # four-level locations, category maps, identifier suffixes, exact e-mail, Jaro-Winkler
 # $\ge 0.85$), its certainty threshold (3) and its 1 September 2025 reference date. It
-# departs in a few places; the table scores the same predictions, with the same pairs,
-# under each of SPIA's choices instead:
+# departs in a few places; the last table of the panel scores the same predictions, with
+# the same pairs, under each of SPIA's choices instead:
 #
 # * **same-tag duplicates** — privlab counts every gold PII, SPIA one per tag and person
 #   (the best pair): 943 against 942 PIIs on PANORAMA-151;
@@ -160,15 +112,9 @@ print(result.texts[shown][index][:1500])
 #   PANORAMA-531) scores 0 in privlab; SPIA's parser fails and its evaluator drops the
 #   whole person;
 # * **documents without predicted people** — protected in privlab, left out by SPIA;
-# * **empty input** — no counted PII gives CPR NaN in privlab, 0 in SPIA;
+# * **empty input** — no counted PII gives CPR NaN in privlab (shown as —), 0 in SPIA;
 # * **value decider** — SPIA's is rule, then the model, then a person; privlab's is rule,
 #   then the model (`VALUE_DECIDER = "rule+llm"`), with no human step;
 # * **failed documents** — an LLM answer that never validates (after retries that say
 #   what was wrong, each a little warmer) fails that document only; it is counted and
 #   left out of the CPR.
-
-# %%
-result.departures(shown)
-
-# %%
-result.headline().show()

@@ -52,49 +52,30 @@ ENCODER = "minilm"   # a text encoder from privlab.encoders.registry
 SOURCE = "auto"      # "auto" (the paper's files when present, else privlab's),
                      # "shared", "default" or a folder
 DELTA = 0.13         # a resolution to interpret
-IMAGE_MEMBER = "efficientnet-lite0"   # an image encoder from privlab.encoders.registry
+IMAGE_MEMBERS = None # image encoders from privlab.encoders.registry; None: the study's
 IMAGE_SOURCE = "generated"  # "generated" (packaged photos) or a folder with images/ and masks/
+PROJECTOR = False    # True: large print for a projector (every figure below)
 
 # %%
-import ipywidgets as widgets
+from privlab.ui import panels, plots
 
-from privlab.studies import calibration
-from privlab.ui.widgets import encoder_picker
-
-picker = encoder_picker(ENCODER, include_online=False)
-delta_slider = widgets.FloatSlider(value=DELTA, min=0.0, max=0.5, step=0.01,
-                                   description="resolution")
-image_picker = encoder_picker(IMAGE_MEMBER, modality="image", include_online=False,
-                              description="Image member")
-widgets.VBox([picker, delta_slider, image_picker])
+plots.projector(PROJECTOR)
 
 # %% [markdown]
-# The widgets above hold plain defaults; change them and re-run the cells below. One call
-# computes both rulers: the text boundaries now, the image boundaries for the second half.
-
-# %%
-defaults = calibration.Config.for_notebook()
-config = calibration.Config.for_notebook(
-    encoders=(picker.value,), source=SOURCE, image_source=IMAGE_SOURCE,
-    image_members=tuple(dict.fromkeys((image_picker.value, *defaults.image_members))))
-result = calibration.run(config)
-table = result.text
-print("sentences:", calibration.describe_source(config.source))
-table
-
-# %% [markdown]
-# ## Reading a resolution
+# ## Run it
 #
-# For the chosen resolution, the share of each pair's boundaries that lie below it: the
-# fraction of those familiar connections a test at that resolution would not register.
+# One run computes both rulers. Pick the text encoder, the sentence set, the image
+# members, and the resolution to read, then press **Run**. The output holds, in order:
+# the headline; the text percentiles per pair; for the chosen resolution, the share of
+# each pair's boundaries that lie below it (the fraction of those familiar connections a
+# test at that resolution would not register) and their spread; then the same for the
+# image members, the renderings every member is shown, and a ceiling: one concept
+# against itself.
 
 # %%
-table.interpret(delta_slider.value)
-
-# %%
-ax = table.values_frame().boxplot(column="boundary", by="pair", figsize=(7, 4), grid=False)
-ax.axhline(delta_slider.value, color="red", linestyle="--")
-ax.set_title("boundaries b(u, v) per pair; dashed: the chosen resolution")
+panel = panels.calibration_panel(encoders=(ENCODER,), source=SOURCE, delta=DELTA,
+                                 image_members=IMAGE_MEMBERS, image_source=IMAGE_SOURCE)
+panel.show()
 
 # %% [markdown]
 # ## Images: the same ruler for image members
@@ -149,60 +130,15 @@ ax.set_title("boundaries b(u, v) per pair; dashed: the chosen resolution")
 # lighting around a single photo per concept. For a statement about concepts, point
 # `IMAGE_SOURCE` at a folder with `images/<concept>/*.jpg` and optional
 # `masks/<concept>/<same name>.png` (white = the concept).
-
-# %%
-images = result.images
-images
-
-# %% [markdown]
-# Two renderings per concept and their blackouts: what every member is shown.
-
-# %%
-import matplotlib.pyplot as plt
-import numpy as np
-
-sets = calibration.load_image_sets(config)
-fig, axes = plt.subplots(len(sets), 4, figsize=(8, 2 * len(sets)))
-for row, (concept, concept_set) in zip(np.atleast_2d(axes), sets.items()):
-    blacked = concept_set.sanitizer(dilate=config.image_dilate).sanitize(list(concept_set.images[:2]))
-    for ax, img, label in zip(row, [*concept_set.images[:2], *blacked],
-                              ["rendering", "rendering", "blacked out", "blacked out"]):
-        ax.imshow(img)
-        ax.set_axis_off()
-        ax.set_title(f"{concept}: {label}", fontsize=8)
-fig.tight_layout()
-
-# %% [markdown]
+#
 # ## Reading a resolution on an image member
 #
 # The share of each pair's image boundaries below the chosen resolution, per member.
 # Boundaries at or below 0 are pairs the member never connects: they are "missed" at
 # every resolution, which says more about the member than about the resolution.
-
-# %%
-images.interpret(delta_slider.value)
-
-# %%
-ax = images.values_frame().boxplot(column="boundary", by=["encoder", "pair"], figsize=(9, 4),
-                                   grid=False, rot=90)
-ax.axhline(delta_slider.value, color="red", linestyle="--")
-ax.figure.suptitle("")
-ax.set_title("image boundaries b(u, v) per member and pair; dashed: the chosen resolution")
-
-# %% [markdown]
+#
 # ## A ceiling for comparison: one concept against itself
 #
 # With $c = d$ (cat renderings against cat renderings) the pair is as connected as these
 # sets allow. Under a generic member the same-concept boundaries are far above the
 # cross-concept ones; under a member that cannot see the concept they are 0 as well.
-
-# %%
-import dataclasses
-
-reference = calibration.run_images(dataclasses.replace(
-    config, image_pairs=(("cat", "cat"), ("cat", "coffee")), image_source="generated",
-    image_members=(image_picker.value,)))
-reference
-
-# %%
-result.headline().show()

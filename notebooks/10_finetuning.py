@@ -70,44 +70,30 @@ LOSS = "siglip"
 EPOCHS = None      # None: the study's default (fewer under PRIVLAB_SMOKE=1)
 LR = 0.01
 MIX = None         # blend weight in (0, 1]; None: chosen on the validation scenes
+PROJECTOR = False  # True: large print for a projector (every figure below)
 
 # %%
-import ipywidgets as widgets
-from IPython.display import display
+from privlab.ui import panels, plots
 
-from privlab.studies import finetune
-
-defaults = finetune.Config.for_notebook()
-pick_base = widgets.Dropdown(options=list(finetune.BASES), value=BASE_ENCODER, description="base D")
-pick_loss = widgets.Dropdown(options=["siglip", "clip"], value=LOSS, description="loss")
-pick_epochs = widgets.IntSlider(value=EPOCHS or defaults.epochs, min=1, max=100, description="epochs")
-pick_lr = widgets.FloatLogSlider(value=LR, base=10, min=-4, max=-1, description="lr")
-display(widgets.VBox([pick_base, pick_loss, pick_epochs, pick_lr]))
-
-# %%
-config = finetune.Config.for_notebook(base_encoder=pick_base.value, loss=pick_loss.value,
-                                      epochs=pick_epochs.value, lr=pick_lr.value, mix=MIX)
-result = finetune.run(config)
-result
+plots.projector(PROJECTOR)
 
 # %% [markdown]
-# ## The blend, chosen on validation scenes
+# ## Run it
 #
-# One row per candidate $m$: the fine-tuned $\mathcal{D}$'s resolution on the validation
-# scenes after the face blackout and after the control blackout, and the one the rule
-# chose (a note instead when `MIX` was given).
+# Pick the base extractor, the loss, the number of epochs, the learning rate and the
+# blend, then press **Run** (training takes a little while; the bar under the button
+# follows it). The output holds, in order: the headline; base D against the fine-tuned
+# D on the held-out scenes; the blend chosen on the validation scenes (one row per
+# candidate $m$: the fine-tuned $\mathcal{D}$'s resolution on the validation scenes after
+# the face blackout and after the control blackout, and the one the rule chose); the
+# training curve (epoch 0 is the loss before the first step; a curve that reaches 0 says
+# the projection separates the two training identities, nothing yet about *which* cues
+# it uses); and what the adapted D learned.
 
 # %%
-result.mix_selection if result.mix_selection is not None else f"mix {result.mix} given"
-
-# %% [markdown]
-# ## The training curve
-#
-# Epoch 0 is the loss before the first step. A curve that reaches 0 says the projection
-# separates the two training identities; it says nothing yet about *which* cues it uses.
-
-# %%
-result.loss_frame().plot(x="epoch", y="loss", logy=True, title=f"{config.loss} loss", legend=False);
+panel = panels.finetune_panel(base_encoder=BASE_ENCODER, loss=LOSS, epochs=EPOCHS, lr=LR,
+                              mix=MIX)
+panel.show()
 
 # %% [markdown]
 # ## What the adapted D learned, measured
@@ -121,11 +107,8 @@ result.loss_frame().plot(x="epoch", y="loss", logy=True, title=f"{config.loss} l
 # and poster blacked out score 1.004 against 0.990 with the poster kept. That is why the
 # projection alone ($m=1$) also flags the control (held-out: 0.193 on the control against
 # 0.212 on the face blackout); the blend keeps the base's geometry, under which
-# blacked-out scenes resemble each other, but only up to a point. Set `MIX = 1.0` to see
-# it.
-
-# %%
-result.learned
+# blacked-out scenes resemble each other, but only up to a point. Pick the blend 1.0 in
+# the panel (or set `MIX = 1.0`) to see it.
 
 # %% [markdown]
 # ## Reading the resolutions
@@ -133,7 +116,7 @@ result.learned
 # * **Base D at 0 on the face blackout** is the false pass the paper warns of: the base
 #   extractor does not connect the poster to the target.
 # * **Fine-tuned D above 0**, with a decisive witness that still shows the poster
-#   (`witness_keeps_signature`), is target-related signal the base missed.
+#   (*witness keeps the poster* in the panel), is target-related signal the base missed.
 # * **The control at 0** for both says the positive value is not the black boxes alone;
 #   a control above 0 (the headline then says FAILS) says the fine-tuned value cannot be
 #   told apart from the black boxes, whatever the poster does.
@@ -159,9 +142,3 @@ result.learned
 # the held-out scenes come from the same generator as the training gallery. A resolution
 # of 0 stays "nothing found by this D on these images", and the SFace base, which sees
 # faces only, stays blind to the poster after any training of a projection on top of it.
-
-# %%
-result.to_frame().drop(columns=["encoder"]).round(4)
-
-# %%
-result.headline().show()

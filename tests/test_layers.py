@@ -27,7 +27,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "privlab"
 
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("base", ("privlab", "privlab.errors", "privlab.config", "privlab.hashing", "privlab.io",
-              "privlab.names", "privlab.registry", "privlab.llm", "privlab.resolution")),
+              "privlab.names", "privlab.registry", "privlab.llm", "privlab.resolution",
+              "privlab.scale", "privlab.progress")),
     ("vision", ("privlab.vision",)),
     ("encoders", ("privlab.encoders",)),
     ("sanitizers", ("privlab.sanitizers",)),

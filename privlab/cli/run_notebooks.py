@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from privlab.studies.contract import Headline
+from privlab.ui.static import inline_widget_outputs, plain_texts
 
 
 @dataclass
@@ -99,14 +100,10 @@ def run_notebook(path: str | Path, out_dir: str | Path | None = None, *, smoke: 
                 os.environ[key] = value
     run.seconds = time.time() - start
     executed = out_dir / path.name
+    inline_widget_outputs(nb)  # a study panel's outputs, as the cell's own
     nbformat.write(nb, executed)
     run.executed = executed
-    text = []
-    for cell in nb.cells:
-        for output in cell.get("outputs", []):
-            if output.get("output_type") == "stream":
-                text.append(output.get("text", ""))
-    run.headlines = Headline.parse("".join(text))
+    run.headlines = Headline.parse(plain_texts(nb))
     if html:
         from nbconvert import HTMLExporter
 

@@ -21,6 +21,7 @@ from typing import Any, Sequence
 from privlab.contrastive import STATUS, AuditTable, audit, exact_name_baseline
 from privlab.datasets.text_corpora import LeakStatus, TextCorpus, leak_status
 from privlab.errors import invalid
+from privlab.progress import step
 from privlab.studies.contract import Headline
 
 
@@ -246,7 +247,8 @@ def run_text_study(study: str, corpus: TextCorpus, sanitizers: Sequence[str],
     texts = list(corpus.texts)
     audits = []
     leaks: dict[str, list[LeakStatus]] = {}
-    for spec in sanitizers:
+    for i, spec in enumerate(sanitizers):
+        step(f"sanitizing and encoding with {spec}", i, len(sanitizers))
         sanitizer = build_sanitizer(spec, corpus, broad)
         a = audit(texts, sanitizer, encoders=list(encoders), names=corpus.names, top_k=top_k,
                   progress=progress)
@@ -256,6 +258,7 @@ def run_text_study(study: str, corpus: TextCorpus, sanitizers: Sequence[str],
         audits.append(a)
         if any(corpus.leaks):
             leaks[a.name] = leak_status(corpus, a.sanitized, a.members[0].witnesses)
+    step("audits done", len(sanitizers), len(sanitizers))
     settings = {"encoders": list(encoders), "sanitizers": [a.sanitizer for a in audits],
                 "top_k": top_k, "test": "symmetric", "name_match": corpus.name_match}
     return (result_type or TextStudyResult)(study, corpus, AuditTable(tuple(audits)), leaks,

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from privlab.contrastive.calibration import DEFAULT_PERCENTILES, CalibrationTable, calibrate_pair
 from privlab.datasets.concepts import DEFAULT_SETS, concept_words, load_concept_folder
 from privlab.errors import invalid
+from privlab.progress import step
 from privlab.studies.contract import Headline, StudyConfig, registry
 
 STUDY = "09 calibration"
@@ -331,8 +332,13 @@ def run(config: Config | None = None) -> CalibrationStudyResult:
         ([9], None)
     """
     config = config or Config.for_notebook()
-    return CalibrationStudyResult(config, run_text(config),
-                                  run_images(config) if config.images else None)
+    stages = 2 if config.images else 1
+    step("text boundaries", 0, stages)
+    text = run_text(config)
+    step("image boundaries", 1, stages)
+    images = run_images(config) if config.images else None
+    step("boundaries done", stages, stages)
+    return CalibrationStudyResult(config, text, images)
 
 
 __all__ = ["CalibrationStudyResult", "Config", "DEFAULT_IMAGE_MEMBERS", "DEFAULT_IMAGE_PAIRS",

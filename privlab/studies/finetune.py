@@ -42,6 +42,7 @@ import numpy as np
 from privlab.datasets.identity_scenes import IDENTITY_KINDS, SIGNATURES, identity_scenes
 from privlab.datasets.scenes import CELEBRITY_TARGET, OTHER_PERSON, SceneCorpus
 from privlab.errors import invalid
+from privlab.progress import step
 from privlab.studies.contract import Headline, StudyConfig, registry
 
 STUDY = "10 fine-tuning"
@@ -352,12 +353,15 @@ def run(config: Config | None = None) -> FinetuneResult:
 
     config = config or Config.for_notebook()
     _check_config(config)
+    step("drawing the training scenes", 0, 4)
     people = (CELEBRITY_TARGET, OTHER_PERSON)
     train = [identity_scenes(p, config.gallery_size, seed=config.seed) for p in people]
     images = [img for corpus in train for img in corpus.images]
     captions = [CAPTION.format(p) for p, corpus in zip(people, train) for _ in corpus.scenes]
+    step(f"training the adapter ({config.epochs} epochs)", 1, 4)
     fitted = train_adapter(images, captions, base=config.base_encoder, loss=config.loss,
                            epochs=config.epochs, lr=config.lr, seed=config.seed)
+    step("choosing the blend on validation scenes", 2, 4)
     selection = None
     mix = config.mix
     if mix is None:
@@ -371,6 +375,7 @@ def run(config: Config | None = None) -> FinetuneResult:
     heldout_seed = config.seed + HELDOUT_SEED_OFFSET
     heldout = identity_scenes(CELEBRITY_TARGET, config.heldout_size, seed=heldout_seed)
     contrast = identity_scenes(OTHER_PERSON, config.heldout_size, seed=heldout_seed)
+    step("auditing the held-out scenes", 3, 4)
     audits = {}
     for label, kinds in SANITIZERS.items():
         audits[label] = audit(heldout.images, cue_blackout(heldout, kinds, name=label),
@@ -398,6 +403,7 @@ def run(config: Config | None = None) -> FinetuneResult:
                   "mix": mix, "mix_rule": MIX_RULE if config.mix is None else "given",
                   "validation_seed": (config.seed + VALIDATION_SEED_OFFSET
                                       if config.mix is None else None)}
+    step("fine-tuning done", 4, 4)
     return FinetuneResult(config, audits, base.name, tuned.name, fitted.losses,
                           fitted.initial_loss, learned, accuracy, heldout, mix, selection,
                           provenance)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from privlab.contrastive import STATUS, ContrastiveAudit, audit
 from privlab.datasets import quickstart as corpus
 from privlab.errors import invalid
+from privlab.progress import step
 from privlab.sanitizers import ConceptListSanitizer
 from privlab.studies._text import encoder_caveat
 from privlab.studies.contract import Headline, StudyConfig, registry
@@ -126,10 +127,13 @@ def run(config: Config | None = None) -> QuickstartResult:
     if not config.texts:
         raise invalid("texts", "quickstart.run", "a non-empty sequence of texts", config.texts)
     result = QuickstartResult(config)
-    for label, concepts in (("weak", config.weak_concepts), ("strong", config.strong_concepts)):
+    lists = (("weak", config.weak_concepts), ("strong", config.strong_concepts))
+    for i, (label, concepts) in enumerate(lists):
+        step(f"auditing the {label} list", i, len(lists))
         sanitizer = ConceptListSanitizer(list(concepts), name=f"{label} concept list")
         result.audits[label] = audit(list(config.texts), sanitizer, encoders=[config.encoder],
                                      names=[corpus.TARGET], top_k=config.top_k)
+    step("audits done", len(lists), len(lists))
     return result
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from privlab.config import shared_data_dir
 from privlab.errors import invalid
+from privlab.progress import step
 from privlab.hashing import file_hash
 from privlab.redaction.redacbench import (
     Confusion,
@@ -284,10 +285,12 @@ def run(config: Config | None = None) -> RedacBenchStudyResult:
     names = _check(config)
     docs = load_data(config.data, config.max_documents)
     judge = judges.create(config.judge)
+    step("checking the judge on the hand labels", 0, len(names) + 1)
     errors = judge_errors(docs, judge)
     reference = OracleJudge.from_documents(docs)
     results: dict[str, RedacBenchResult] = {}
-    for name in names:
+    for i, name in enumerate(names):
+        step(f"redacting and judging: {name}", i + 1, len(names) + 1)
         strategy = strategies.create(name)
         runs = [(name, strategy)]
         if not strategies.entry(name).meta.get("offline", True):
@@ -295,6 +298,7 @@ def run(config: Config | None = None) -> RedacBenchStudyResult:
                      for k in range(2, config.rounds + 1)]
         for label, s in runs:
             results[label] = evaluate(docs, s, judge)
+    step("scoring", len(names) + 1, len(names) + 1)
     hand: dict[str, Confusion | None] = {}
     oracle: dict[str, bool] = {}
     for label, result in results.items():

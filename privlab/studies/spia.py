@@ -23,6 +23,7 @@ from pathlib import Path
 
 from privlab.config import shared_data_dir
 from privlab.errors import invalid
+from privlab.progress import step
 from privlab.hashing import file_hash
 from privlab.redaction.spia import ProtectionResult, load_spia, protection
 from privlab.redaction.spia.spans import (
@@ -296,7 +297,8 @@ def run(config: Config | None = None) -> SPIAStudyResult:
     result = SPIAStudyResult(config, {}, {}, {}, {}, list(records))
     ids = [r.data_id for r in records]
     matcher_name = ""
-    for name in config.anonymizers:
+    for i, name in enumerate(config.anonymizers):
+        step(f"anonymizing and attacking: {name}", i, len(config.anonymizers))
         info = available.get(name)
         if info is not None and not info.available:
             result.skipped[name] = info.reason
@@ -319,6 +321,7 @@ def run(config: Config | None = None) -> SPIAStudyResult:
         result.texts[name] = anonymized
         result.predicted[name] = predicted
         result.failed[name] = failed
+    step("scored", len(config.anonymizers), len(config.anonymizers))
     weak = bool(getattr(adversary, "weak", False))
     result.status = ("descriptive; the adversary is a weak offline stand-in, so CPR/IPR "
                      "overstate protection" if weak else

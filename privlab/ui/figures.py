@@ -4,30 +4,39 @@ from __future__ import annotations
 
 import pandas as pd
 
-_PANELS = [("gaussmech", "GaussMech (diagnostic)"),
-           ("kde-lr-0.01", "KDE-LR α=0.01 (diagnostic)"),
-           ("mmd-tv", "MMD-TV sample value (uncertified)"),
-           ("roc-ht", "ROC-HT out-of-fold AUC (descriptive)")]
+_PANELS = [("gaussmech", "GaussMech (diagnostic)", "GaussMech ε estimate"),
+           ("kde-lr-0.01", "KDE-LR α=0.01 (diagnostic)", "KDE log-ratio ε estimate"),
+           ("mmd-tv", "MMD-TV sample value (uncertified)", "MMD-TV ε value"),
+           ("roc-ht", "ROC-HT out-of-fold AUC (descriptive)", "out-of-fold AUC")]
 
 
 def plot_method_curves(curves: pd.DataFrame):
     """Figure 2: each method's output against the exact median pairwise ε.
 
+    Four panels in a 2 × 2 grid, large enough for a projector: each has its title, both
+    axis labels (what the method outputs, in its own units) and a legend of readable
+    size; bands span geometries and repetitions.
+
     Args:
         curves: output of :func:`privlab.epsilon.benchmark.method_curves`.
 
     Returns:
-        The matplotlib Figure (four panels; bands span geometries and repetitions).
+        The matplotlib Figure.
     """
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 4, figsize=(16, 3.8))
-    for ax, (method, title) in zip(axes, _PANELS):
+    from privlab.ui.plots import PALETTE
+
+    fig, grid = plt.subplots(2, 2, figsize=(13, 9.5))
+    axes = grid.ravel()
+    colours: dict = {}
+    for ax, (method, title, ylabel) in zip(axes, _PANELS):
         for mech, g in curves[curves["method"] == method].groupby("mechanism"):
             if method == "mmd-tv" and mech != "laplace":
                 continue  # MMD-TV's population bound is for pure DP only
+            colour = colours.setdefault(mech, PALETTE[len(colours) % len(PALETTE)])
             g = g.sort_values("exact_median")
-            line, = ax.plot(g["exact_median"], g["mean"], marker="o", label=mech)
+            line, = ax.plot(g["exact_median"], g["mean"], marker="o", label=mech, color=colour)
             ax.fill_between(g["exact_median"], g["low"], g["high"], alpha=0.2,
                             color=line.get_color())
             if method == "roc-ht" and g["reference"].notna().any():
@@ -37,11 +46,14 @@ def plot_method_curves(curves: pd.DataFrame):
             t = curves[(curves["method"] == "mmd-tv (tighter)")
                        & (curves["mechanism"] == "laplace")].sort_values("exact_median")
             if len(t):
-                ax.plot(t["exact_median"], t["mean"], ls="--", label="tighter 2·artanh(MMD/√2)")
+                ax.plot(t["exact_median"], t["mean"], ls="--", color=PALETTE[3],
+                        label="tighter 2·artanh(MMD/√2)")
         ax.set_xscale("symlog", linthresh=0.1)
         ax.set_xlabel("exact median pairwise ε")
-        ax.set_title(title, fontsize=10)
-        ax.legend(fontsize=7)
+        ax.set_ylabel(ylabel)
+        ax.set_title(title, fontsize="large", loc="left")
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize="medium", loc="best", framealpha=0.85)
     fig.tight_layout()
     return fig
 

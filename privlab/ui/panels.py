@@ -1,7 +1,14 @@
-"""Interactive panels of the study notebooks: controls, a Run button, the rendered result.
+"""The study notebooks' panels: which controls each study offers, and how it is drawn.
 
-Each panel builds its study's ``Config`` from widget values and calls the study's ``run``;
-the studies themselves know nothing of widgets.
+Every panel is a :class:`privlab.ui.panel.StudyPanel` made by :func:`study_panel`, so it
+is made once per kernel and keeps its choices through Run All. A notebook shows its
+study in two lines::
+
+    panel = panels.quickstart_panel(encoder=ENCODER)   # the parameter cell's values
+    panel.show()
+
+The studies themselves know nothing of widgets: each panel builds its study's ``Config``
+from the controls and calls the study's ``run``.
 """
 
 from __future__ import annotations
@@ -9,20 +16,18 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from privlab.studies.contract import StudyConfig
-from privlab.ui.widgets import StudyPanel, concept_editor, encoder_picker, parse_concepts
+import privlab.ui.controls as c
+import privlab.ui.renderers as renderers
+from privlab.ui.choices import Option, data_option
+from privlab.ui.panel import StudyPanel, study_panel
+from privlab.ui.widgets import parse_concepts
+
+
+def _params(**values: Any) -> dict[str, Any]:
+    return dict(values)
 
 
 # --------------------------------------------------------------------------- 00 quickstart
-def render_quickstart(result: Any) -> None:
-    """Display the quickstart's summary table and both decisive witnesses."""
-    from IPython.display import Markdown, display
-
-    display(result.to_frame())
-    for label in result.audits:
-        display(Markdown(f"**Decisive witness, {label} list**"))
-        display(result.witness_frame(label))
-
-
 def quickstart_config(encoder: str, weak: str, strong: str):
     """A quickstart ``Config`` from widget values (concept lists as one-per-line text).
 
@@ -36,15 +41,15 @@ def quickstart_config(encoder: str, weak: str, strong: str):
                           strong_concepts=parse_concepts(strong))
 
 
-def quickstart_panel(config: Any = None) -> StudyPanel:
-    """Pick the encoder, edit both concept lists, press Run."""
-    from privlab.studies import quickstart
-
-    config = config or quickstart.Config.for_notebook()
-    controls = {"encoder": encoder_picker(config.encoder, include_online=False),
-                "weak": concept_editor(config.weak_concepts, description="Weak list"),
-                "strong": concept_editor(config.strong_concepts, description="Strong list")}
-    return StudyPanel(controls, quickstart_config, quickstart.run, render_quickstart)
+def quickstart_panel(*, encoder: str | None = None, weak_concepts: Sequence[str] | None = None,
+                     strong_concepts: Sequence[str] | None = None) -> StudyPanel:
+    """Study 00: pick the encoder, edit both concept lists, press Run."""
+    return study_panel("quickstart", {
+        "encoder": c.encoder("text"),
+        "weak_concepts": c.phrases("Weak list", rows=4),
+        "strong_concepts": c.phrases("Strong list", rows=8),
+    }, renderers.quickstart, params=_params(encoder=encoder, weak_concepts=weak_concepts,
+                                            strong_concepts=strong_concepts))
 
 
 # --------------------------------------------------------------------------- text studies
@@ -58,6 +63,10 @@ def text_sanitizer_options() -> list[str]:
     from privlab.sanitizers import registry
 
     return ["concept-list-broad"] + registry.names(modality="text")
+
+
+BROAD_OPTION = Option("concept-list-broad", "the name plus a longer list written before "
+                                            "reading the texts")
 
 
 def avengers_config(encoder: str, proxy: str, sanitizers: Sequence[str], comments: str,
@@ -80,60 +89,196 @@ def avengers_config(encoder: str, proxy: str, sanitizers: Sequence[str], comment
                                    broad_concepts=base.broad_concepts, top_k=base.top_k)
 
 
-def avengers_panel(config: Any = None) -> StudyPanel:
-    """Study 03: encoder, proxy size, sanitizers and a folder of comments; press Run."""
-    import ipywidgets as w
-    from IPython.display import display
-
-    from privlab.studies import avengers
-
-    config = config or avengers.Config.for_notebook()
-    controls = {
-        "encoder": encoder_picker(config.encoders[0], include_online=False),
-        "proxy": w.ToggleButtons(options=["9", "49"], value=config.proxy, description="Proxy set"),
-        "sanitizers": w.SelectMultiple(options=text_sanitizer_options(),
-                                       value=tuple(config.sanitizers),
-                                       description="Sanitizers", rows=7),
-        "comments": w.Text(value=config.comments or "", description="Comments",
-                           placeholder="folder of .txt comments (empty: offline set)"),
-        "keyword": w.Text(value=config.keyword, description="Keyword"),
-    }
-
-    def build(encoder, proxy, sanitizers, comments, keyword):
-        return avengers_config(encoder, proxy, sanitizers, comments, keyword, config)
-
-    return StudyPanel(controls, build, avengers.run, lambda result: display(result))
+def avengers_panel(*, encoders: Sequence[str] | None = None, proxy: str | None = None,
+                   sanitizers: Sequence[str] | None = None, comments: str | None = None,
+                   keyword: str | None = None) -> StudyPanel:
+    """Study 03: encoder, proxy set, sanitizers and a folder of comments; press Run."""
+    return study_panel("avengers", {
+        "encoders": c.encoder("text", as_tuple=True),
+        "proxy": c.choice([("9 (the fixed proxy set)", "9"), ("49 (all)", "49")],
+                          label="Comments", buttons=True),
+        "sanitizers": c.sanitizer("text", extra=[BROAD_OPTION]),
+        "comments": c.text("Comment folder",
+                           placeholder="a folder of .txt comments (empty: privlab's offline set)"),
+        "keyword": c.text("Keyword", placeholder="the franchise's name in those comments",
+                          empty="Avengers"),
+    }, renderers.avengers, params=_params(encoders=encoders, proxy=proxy, sanitizers=sanitizers,
+                                          comments=comments, keyword=keyword))
 
 
-def enron_panel(config: Any = None) -> StudyPanel:
-    """Study 04: encoder, corpus, sanitizers, email limit, selection rule; press Run."""
-    import ipywidgets as w
-    from IPython.display import display
+def enron_panel(*, encoders: Sequence[str] | None = None, corpus: str | None = None,
+                limit: int | None = None, match: str | None = None, dedupe: bool | None = None,
+                sanitizers: Sequence[str] | None = None) -> StudyPanel:
+    """Study 04: encoder, mailbox, sanitizers, email limit, selection rule; press Run."""
+    from privlab.datasets.enron import default_mailbox_path
 
-    from privlab.studies import enron
+    corpora = [Option("auto", "the real mailbox when present, else the offline one"),
+               data_option("real", "Ken Lay's mailbox (kenneth_json.zip)", default_mailbox_path(),
+                           "Put kenneth_json.zip under ../shared/data/enron/ (see data/README.md)."),
+               Option("offline", "privlab's mailbox about a fictional executive")]
+    return study_panel("enron", {
+        "encoders": c.encoder("text", as_tuple=True),
+        "corpus": c.choice(corpora, label="Mailbox"),
+        "sanitizers": c.sanitizer("text"),
+        "limit": c.integer("Emails (0 = all)", zero_means_none=True),
+        "match": c.choice([("anywhere (the paper's rule)", "substring"),
+                           ("whole words only", "word")], label="Name match", buttons=True),
+        "dedupe": c.flag("Drop repeated bodies"),
+    }, renderers.enron, params=_params(encoders=encoders, corpus=corpus, limit=limit,
+                                       match=match, dedupe=dedupe, sanitizers=sanitizers))
 
-    config = config or enron.Config.for_notebook()
-    controls = {
-        "encoder": encoder_picker(config.encoders[0], include_online=False),
-        "corpus": w.Dropdown(options=["auto", "real", "offline"], value=config.corpus,
-                             description="Corpus"),
-        "sanitizers": w.SelectMultiple(options=text_sanitizer_options(), value=config.sanitizers,
-                                       description="Sanitizers", rows=6),
-        "limit": w.IntText(value=config.limit or 0, description="Emails (0 = all)"),
-        "match": w.ToggleButtons(options=["substring", "word"], value=config.match,
-                                 description="Name match"),
-        "dedupe": w.Checkbox(value=config.dedupe, description="drop repeated bodies"),
-    }
 
-    def build(encoder, corpus, sanitizers, limit, match, dedupe):
-        return enron.Config.default(corpus=corpus, sanitizers=tuple(sanitizers),
-                                    encoders=(encoder,), limit=limit or None, match=match,
-                                    dedupe=dedupe, proxy=config.proxy, top_k=config.top_k)
+# --------------------------------------------------------------------------- redaction
+def redacbench_panel(*, data: str | None = None, judge: str | None = None,
+                     strategies: Sequence[str] | None = None,
+                     headline: str | None = None) -> StudyPanel:
+    """Study 07: data, judge, strategies and the headline strategy (fixed before running)."""
+    from privlab.redaction.redacbench import judges
+    from privlab.redaction.redacbench import strategies as registry
+    from privlab.studies import redacbench as study
 
-    return StudyPanel(controls, build, enron.run, lambda result: display(enron.table2(result)))
+    headline_names = [n for n in registry.names(oracle=False) if n != study.BASELINE]
+    return study_panel("redacbench", {
+        "data": c.choice(study.data_options(), label="Data"),
+        "judge": c.registry_choice(judges, label="Judge", oracle=False),
+        "strategies": c.registry_choice(registry, many=True, label="Strategies", oracle=False),
+        "headline": c.registry_choice(registry, label="Headline strategy",
+                                      names=headline_names),
+    }, renderers.redacbench, params=_params(data=data, judge=judge, strategies=strategies,
+                                            headline=headline))
+
+
+def spia_panel(*, data: str | None = None, adversary: str | None = None,
+               anonymizers: Sequence[str] | None = None, matcher: str | None = None,
+               value_decider: str | None = None, reference_date: str | None = None) -> StudyPanel:
+    """Study 08: data, adversary, anonymizers, subject matcher and value decider
+    (``reference_date``: the date ages are inferred at, from the parameter cell)."""
+    from privlab.redaction.spia.adversaries import adversaries
+    from privlab.redaction.spia.matching import matchers
+    from privlab.redaction.spia.spans import anonymizers as anonymizer_registry
+
+    deciders = [Option("rule", "SPIA's per-tag rules only"),
+                Option("rule+llm", "rules, then the model where a rule says 0", "endpoint",
+                       "needs an LLM endpoint").refresh()]
+    return study_panel("spia", {
+        "data": c.text("Data", placeholder="a SPIA .jsonl file, or 'sample'"),
+        "adversary": c.registry_choice(adversaries, label="Adversary"),
+        "anonymizers": c.registry_choice(anonymizer_registry, many=True, label="Anonymizers"),
+        "matcher": c.registry_choice(matchers, label="Subject matcher"),
+        "value_decider": c.choice(deciders, label="Value decider"),
+    }, renderers.spia, params=_params(data=data, adversary=adversary, anonymizers=anonymizers,
+                                      matcher=matcher, value_decider=value_decider),
+        fixed={"reference_date": reference_date})
+
+
+# --------------------------------------------------------------------------- 09, 10
+def calibration_panel(*, encoders: Sequence[str] | None = None, source: str | None = None,
+                      delta: float | None = None, image_members: Sequence[str] | None = None,
+                      image_source: str | None = None) -> StudyPanel:
+    """Study 09: text encoder, sentence set, image members and the resolution to read."""
+    from privlab.encoders import registry
+    from privlab.studies import calibration as study
+
+    sources = [Option("auto", "the paper's sentence files when present, else privlab's"),
+               data_option("shared", "the paper's sentence files", study.shared_concepts_dir(),
+                           "Put the concept sentence files under ../shared/data/concepts."),
+               Option("default", "privlab's own small sets (12 sentences per concept)")]
+    return study_panel("calibration", {
+        "encoders": c.encoder("text", as_tuple=True),
+        "source": c.choice(sources, label="Sentences"),
+        "delta": c.number("Resolution to read", maximum=0.5, value=0.13),
+        "image_members": c.registry_choice(registry, many=True, label="Image members",
+                                           online=False, modality="image"),
+        "image_source": c.text("Image folder", empty="generated",
+                               placeholder="a folder with images/ and masks/ (empty: generated)"),
+    }, renderers.calibration, params=_params(encoders=encoders, source=source, delta=delta,
+                                             image_members=image_members,
+                                             image_source=image_source))
+
+
+def finetune_panel(*, base_encoder: str | None = None, loss: str | None = None,
+                   epochs: int | None = None, lr: float | None = None,
+                   mix: float | None = None) -> StudyPanel:
+    """Study 10: base encoder, loss, epochs, learning rate and the blend."""
+    from privlab.encoders import registry
+    from privlab.studies import finetune as study
+
+    mixes = [Option("validation", "chosen on the validation scenes")] + [
+        Option(m, "given") for m in study.MIX_CANDIDATES]
+    return study_panel("finetune", {
+        "base_encoder": c.registry_choice(registry, label="Base D", names=list(study.BASES)),
+        "loss": c.choice(["siglip", "clip"], label="Loss", buttons=True),
+        "epochs": c.integer("Epochs", minimum=1, maximum=500),
+        "lr": c.number("Learning rate", minimum=1e-4, maximum=1e-1, log=True),
+        "mix": c.choice(mixes, label="Blend m", none="validation"),
+    }, renderers.finetune, params=_params(base_encoder=base_encoder, loss=loss, epochs=epochs,
+                                          lr=lr, mix=mix))
 
 
 # --------------------------------------------------------------------------- image studies
+def _image_build(values: dict, defaults: Any) -> Any:
+    """The image study's Config: no sanitizer ticked means the study's own list (the
+    folder defaults for a folder, the generated scenes' otherwise)."""
+    import dataclasses
+
+    settings = {f.name: getattr(defaults, f.name) for f in dataclasses.fields(defaults)}
+    settings.update(values)
+    settings["sanitizers"] = tuple(values.get("sanitizers") or ()) or None
+    return type(defaults)(**settings)
+
+
+def image_panel(study: Any, *, encoders: Sequence[str] | None = None,
+                sanitizers: Sequence[str] | None = None, folder: str | None = None,
+                recursive: bool | None = None, max_side: int | None = None,
+                gallery: str | None = None, delta: float | None = None,
+                placebo: bool | None = None) -> StudyPanel:
+    """An image study (01, 02): members, sanitizers, a folder of photos, δ; press Run.
+
+    Typing a folder greys out the ``cues:`` sanitizers, with the reason beside them: they
+    black out the generated scenes' ground truth, which a folder of photos does not have.
+    With no sanitizer left ticked, a folder run uses the study's folder defaults.
+
+    Args:
+        study: the study module (``privlab.studies.dicaprio`` or ``mcdonalds``).
+        encoders, sanitizers, folder, recursive, max_side, gallery, delta, placebo: the
+            parameter cell's values (None: the study's settings).
+    """
+    from privlab.studies._images import CUE_PREFIX, folder_reason
+
+    cues = [Option(CUE_PREFIX + k, "blacks out the generated scenes' seeded cues")
+            for k in study.PRESETS]
+    panel = study_panel(study, {
+        "encoders": c.encoder("image", many=True, label="Members"),
+        "sanitizers": c.sanitizer("image", extra=cues),
+        "folder": c.text("Photo folder", placeholder="empty: the generated scenes"),
+        "recursive": c.flag("Include sub-folders"),
+        "max_side": c.integer("Longest side (px)", minimum=32, maximum=16384),
+        "gallery": c.text("Known faces",
+                          placeholder="a folder of <name>/*.jpg or <name>.jpg face crops"),
+        "delta": c.number("Flag at δ", maximum=0.5),
+        "placebo": c.flag("Placebo control"),
+    }, renderers.image_study, build=_image_build,
+        params=_params(encoders=encoders, sanitizers=sanitizers, folder=folder,
+                       recursive=recursive, max_side=max_side, gallery=gallery, delta=delta,
+                       placebo=placebo))
+    if not getattr(panel, "_folder_sync", False):  # once per panel, kept through Run All
+        def sync(_change: Any = None) -> None:
+            typed = panel.controls["folder"].value
+            panel.controls["sanitizers"].restrict(folder_reason if typed else None)
+
+        panel.controls["folder"].observe(sync)
+        panel._folder_sync = True  # type: ignore[attr-defined]
+        sync()
+    return panel
+
+
+def mcdonalds_panel(**params: Any) -> StudyPanel:
+    """Study 02 (see :func:`image_panel`)."""
+    from privlab.studies import mcdonalds
+
+    return image_panel(mcdonalds, **params)
+
+
 class ImageStudyControls:
     """The widgets of an image study notebook (01, 02) and the config they describe.
 
@@ -241,5 +386,7 @@ class ImageStudyControls:
         display(self.widget)
 
 
-__all__ = ["ImageStudyControls", "avengers_config", "avengers_panel", "enron_panel",
-           "quickstart_config", "quickstart_panel", "render_quickstart", "text_sanitizer_options"]
+__all__ = ["BROAD_OPTION", "ImageStudyControls", "avengers_config", "avengers_panel",
+           "calibration_panel", "enron_panel", "finetune_panel", "image_panel",
+           "mcdonalds_panel", "quickstart_config",
+           "quickstart_panel", "redacbench_panel", "spia_panel", "text_sanitizer_options"]

@@ -1,17 +1,89 @@
-"""Figures shared by the notebooks (matplotlib / seaborn), each returning its Axes."""
+"""Figures shared by the notebooks (matplotlib / seaborn), each returning its Axes.
+
+Every figure has axis labels and a title, uses a colour-blind-safe palette (Okabe and
+Ito's eight colours) and places its labels so they do not overlap (``adjustText``).
+:func:`projector` switches every later figure to seaborn's ``talk`` context: larger
+fonts and thicker lines for a room, one call for the whole notebook.
+"""
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
+
+#: Okabe and Ito's colour-blind-safe palette (black last).
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442",
+           "#000000")
+#: Bars at or above the required resolution, and the others.
+FLAGGED, PASSED = "#D55E00", "#999999"
+MARKERS = "osD^vP*X"
+
+_PROJECTOR = {"on": False}
+
+
+def projector(on: bool = True) -> None:
+    """Switch every later figure to large print for a projector (seaborn ``talk``), or back.
+
+    Sets seaborn's ``talk`` context (about 1.5 times the fonts and line widths) and the
+    colour-blind-safe :data:`PALETTE`; ``projector(False)`` sets the ``notebook`` context
+    with the same palette. Figures already drawn are not changed.
+
+    Args:
+        on: large print on (True) or off.
+
+    Example:
+        >>> import matplotlib
+        >>> projector(True); matplotlib.rcParams["font.size"] > 12, projecting()
+        (True, True)
+        >>> projector(False); matplotlib.rcParams["font.size"] > 12, projecting()
+        (False, False)
+    """
+    import seaborn as sns
+
+    sns.set_theme(context="talk" if on else "notebook", style="whitegrid", palette=list(PALETTE))
+    _PROJECTOR["on"] = bool(on)
+
+
+def projecting() -> bool:
+    """Whether :func:`projector` large print is on."""
+    return _PROJECTOR["on"]
+
+
+def label_points(ax, xs: Sequence[float], ys: Sequence[float], labels: Sequence[str], *,
+                 fontsize: float | None = None, colors: Sequence[Any] | None = None) -> list:
+    """Label points so that no two labels overlap (and none hides a point), with a thin
+    line from a moved label to its point.
+
+    Args:
+        ax: the Axes.
+        xs, ys: the points, in data coordinates.
+        labels: one text per point.
+        fontsize: the labels' size (default: matplotlib's small size).
+        colors: one colour per label (default: dark grey).
+
+    Returns:
+        The matplotlib Text objects.
+    """
+    from adjustText import adjust_text
+
+    texts = [ax.text(x, y, str(label), fontsize=fontsize or "small",
+                     color=(colors[i] if colors is not None else "#333333"), zorder=5)
+             for i, (x, y, label) in enumerate(zip(xs, ys, labels))]
+    if len(texts) > 1:
+        ax.figure.canvas.draw()  # adjustText measures the texts as drawn
+        adjust_text(texts, x=list(xs), y=list(ys), ax=ax, expand=(1.15, 1.4),
+                    force_text=(0.4, 0.6), force_static=(0.3, 0.5), ensure_inside_axes=True,
+                    iter_lim=600, arrowprops={"arrowstyle": "-", "color": "#777777", "lw": 0.6})
+    return texts
 
 
 def per_item_violations(per_audited: np.ndarray, labels: Sequence[str] | None = None, *,
                         delta: float = 0.0, ax=None, title: str | None = None):
     """Bar chart of each audited item's largest signed difference, with the delta line.
 
-    Items at or above ``delta`` are the ones to withhold or sanitize further.
+    Items at or above ``delta`` are the ones to withhold or sanitize further. The legend
+    sits above the plot, so it never covers a bar.
 
     Args:
         per_audited: ``Resolution.per_audited``.
@@ -29,20 +101,24 @@ def per_item_violations(per_audited: np.ndarray, labels: Sequence[str] | None = 
     labels = list(labels) if labels is not None else [str(i) for i in range(values.size)]
     if ax is None:
         _, ax = plt.subplots(figsize=(max(4, 0.45 * values.size), 3))
-    colors = ["#c0392b" if v >= delta and v > 0 else "#7f8c8d" for v in values]
+    colors = [FLAGGED if v >= delta and v > 0 else PASSED for v in values]
     ax.bar(range(values.size), values, color=colors)
     ax.axhline(delta, color="black", lw=1, ls="--", label=f"delta = {delta:g}")
     ax.set_xticks(range(values.size), labels, rotation=90 if values.size > 12 else 0)
     ax.set_ylabel("largest signed difference")
     ax.set_xlabel("audited item")
-    ax.legend(loc="best")
+    ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), frameon=False, borderaxespad=0.1)
     if title:
-        ax.set_title(title)
+        ax.set_title(title, loc="left")
     return ax
 
 
 def privacy_utility_scatter(frame, *, ax=None, title: str | None = None):
     """Privacy–utility scatter (the paper's Figures 1 and 4): one point per sanitizer and member.
+
+    Labels never overlap, even where several sanitizers share a point (the identity and
+    a sanitizer that changed nothing both sit at utility 1, resolution 0): each label is
+    moved clear of the others and joined to its point by a thin line.
 
     Args:
         frame: rows with ``sanitizer``, ``encoder``, ``resolution`` and ``utility`` (e.g.
@@ -56,21 +132,33 @@ def privacy_utility_scatter(frame, *, ax=None, title: str | None = None):
     """
     import matplotlib.pyplot as plt
 
+    from privlab.ui.tables import display_name
+
     if ax is None:
-        _, ax = plt.subplots(figsize=(7, 4.5))
-    markers = "osD^vP*X"
+        _, ax = plt.subplots(figsize=(8, 5.5))
+    xs, ys, names, colors = [], [], [], []
     for k, (member, rows) in enumerate(frame.groupby("encoder", sort=False)):
-        ax.scatter(rows["utility"], rows["resolution"], marker=markers[k % len(markers)],
-                   s=60, alpha=0.8, label=str(member)[:40])
-        for _, row in rows.iterrows():
-            ax.annotate(str(row["sanitizer"])[:24], (row["utility"], row["resolution"]),
-                        fontsize=7, xytext=(3, 3), textcoords="offset points")
+        color = PALETTE[k % len(PALETTE)]
+        ax.scatter(rows["utility"], rows["resolution"], marker=MARKERS[k % len(MARKERS)],
+                   s=80, alpha=0.85, color=color, label=str(display_name(member))[:40],
+                   zorder=4)
+        xs += rows["utility"].tolist()
+        ys += rows["resolution"].tolist()
+        names += [str(v)[:24] for v in rows["sanitizer"]]
+        colors += [color] * len(rows)
     ax.set_xlabel("utility: cosine(original, sanitized), per member")
     ax.set_ylabel("resolution δ* (lower is more private)")
     ax.axhline(0, color="grey", lw=0.5)
-    ax.legend(fontsize=7, loc="best")
+    low_x, high_x = (min(xs), max(xs)) if xs else (0.0, 1.0)
+    low_y, high_y = (min(ys), max(ys)) if ys else (0.0, 1.0)
+    pad_x, pad_y = max(0.08, 0.15 * (high_x - low_x)), max(0.03, 0.2 * (high_y - low_y))
+    ax.set_xlim(low_x - pad_x, high_x + pad_x)
+    ax.set_ylim(min(low_y, 0.0) - pad_y, high_y + pad_y)
+    ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), frameon=False, ncol=3,
+              borderaxespad=0.1)
     if title:
-        ax.set_title(title)
+        ax.set_title(title, loc="right")
+    label_points(ax, xs, ys, names, colors=colors)
     return ax
 
 
@@ -96,12 +184,53 @@ def witness_gallery(witness, *, words: dict | None = None, title: str | None = N
         ax.imshow(np.asarray(img))
         ax.set_xticks([])
         ax.set_yticks([])
-        text = f"{label}" + (f"\n“{words.get(label, '')[:60]}”" if words else "")
-        ax.set_xlabel(text, fontsize=8)
+        read = words.get(label, "") if words else ""
+        text = f"{label}" + (f"\n“{_wrap(read)}”" if words else "")
+        ax.set_xlabel(text, fontsize="small")
     fig.suptitle(title or (f"x = {witness.audited}, y = {witness.reference}: signed difference "
-                           f"{witness.difference:+.4f}"), fontsize=10)
+                           f"{witness.difference:+.4f}"), fontsize="medium")
     fig.tight_layout()
     return fig
+
+
+def concept_renderings(sets: dict, *, dilate: int = 0, per_concept: int = 2):
+    """Renderings of each concept and their blackouts: what every image member is shown.
+
+    Args:
+        sets: ``{concept: ConceptImageSet}`` (``privlab.studies.calibration.load_image_sets``).
+        dilate: the blackout's dilation, as in the study.
+        per_concept: renderings shown per concept.
+
+    Returns:
+        The matplotlib Figure (one row per concept: renderings, then their blackouts).
+    """
+    import matplotlib.pyplot as plt
+
+    rows = max(len(sets), 1)
+    fig, axes = plt.subplots(rows, 2 * per_concept, figsize=(2.4 * 2 * per_concept, 2.4 * rows),
+                             squeeze=False)
+    for row, (concept, concept_set) in zip(axes, sets.items()):
+        shown = list(concept_set.images[:per_concept])
+        blacked = concept_set.sanitizer(dilate=dilate).sanitize(shown)
+        labels = ["rendering"] * len(shown) + ["blacked out"] * len(blacked)
+        for ax, img, label in zip(row, [*shown, *blacked], labels):
+            ax.imshow(np.asarray(img))
+            ax.set_axis_off()
+            ax.set_title(f"{concept}: {label}", fontsize="small")
+    fig.suptitle("what every image member is shown", fontsize="medium")
+    fig.tight_layout()
+    return fig
+
+
+def _wrap(text: str, width: int = 42, lines: int = 4) -> str:
+    """``text`` wrapped to a few lines (the words a member read under an image)."""
+    import textwrap
+
+    wrapped = textwrap.wrap(text, width) or [""]
+    if len(wrapped) > lines:
+        wrapped = wrapped[:lines]
+        wrapped[-1] = wrapped[-1].rstrip() + " …"
+    return "\n".join(wrapped)
 
 
 def image_witness_galleries(result, *, min_value: float = 0.0) -> int:

@@ -1,27 +1,29 @@
 """Widgets built from the registries, so every notebook offers the same choices.
 
-Each picker has a plain default, so a notebook runs top to bottom headless; the
-:class:`StudyPanel` re-runs a study when the user presses its button.
+Each picker has a plain default, so a notebook runs top to bottom headless. The study
+panels (:mod:`privlab.ui.panel`) use the richer controls of :mod:`privlab.ui.controls`,
+which also say what each entry needs.
 """
 
 from __future__ import annotations
-
-from typing import Any, Callable
 
 from privlab.errors import invalid
 
 
 def encoder_picker(value: str = "minilm", *, modality: str = "text", description: str = "Encoder",
                    include_online: bool = True):
-    """A dropdown of registered encoders of one modality (offline ones first)."""
+    """A dropdown of registered encoders of one modality (offline ones first), each label
+    saying what the entry needs (see :mod:`privlab.ui.choices`)."""
     import ipywidgets as w
 
     from privlab.encoders import registry
+    from privlab.ui.choices import registry_options
 
-    options = registry.options(modality=modality, offline=True)
+    chosen = registry.names(modality=modality, offline=True)
     if include_online:
-        options += [(label + " [needs download]", name)
-                    for label, name in registry.options(modality=modality, offline=False)]
+        chosen += registry.names(modality=modality, offline=False)
+    options = [(o.label, o.name) for o in registry_options(registry, names=chosen)]
+    options.sort(key=lambda pair: chosen.index(pair[1]))
     if value not in [name for _, name in options]:
         raise invalid("value", "encoder_picker", f"a registered {modality} encoder", value)
     return w.Dropdown(options=options, value=value, description=description,
@@ -29,12 +31,16 @@ def encoder_picker(value: str = "minilm", *, modality: str = "text", description
 
 
 def sanitizer_picker(value: str, *, modality: str = "text", description: str = "Sanitizer"):
-    """A dropdown of registered sanitizers of one modality."""
+    """A dropdown of registered sanitizers of one modality, each label saying what the
+    entry needs."""
     import ipywidgets as w
 
     from privlab.sanitizers import registry
+    from privlab.ui.choices import registry_options
 
-    options = registry.options(modality=modality)
+    chosen = registry.names(modality=modality)
+    options = [(o.label, o.name) for o in registry_options(registry, names=chosen)]
+    options.sort(key=lambda pair: chosen.index(pair[1]))
     if value not in [name for _, name in options]:
         raise invalid("value", "sanitizer_picker", f"a registered {modality} sanitizer", value)
     return w.Dropdown(options=options, value=value, description=description,
@@ -57,52 +63,3 @@ def parse_concepts(text: str) -> tuple[str, ...]:
         ('Einstein', 'relativity')
     """
     return tuple(line.strip() for line in text.splitlines() if line.strip())
-
-
-class StudyPanel:
-    """Controls, a Run button and an output area that re-renders a study.
-
-    Args:
-        controls: ``{name: widget}``; their values are passed to ``build`` by name.
-        build: ``build(**values) -> config``.
-        run: ``run(config) -> result``.
-        render: ``render(result)`` displays the result (called inside the output area).
-    """
-
-    def __init__(self, controls: dict[str, Any], build: Callable[..., Any],
-                 run: Callable[[Any], Any], render: Callable[[Any], None]):
-        import ipywidgets as w
-
-        self.controls = controls
-        self.build = build
-        self.run_study = run
-        self.render = render
-        self.button = w.Button(description="Run", button_style="primary", icon="play")
-        self.output = w.Output()
-        self.button.on_click(self._clicked)
-        self.widget = w.VBox([*controls.values(), self.button, self.output])
-        self.result = None
-
-    def values(self) -> dict[str, Any]:
-        """The controls' current values, by name."""
-        return {name: widget.value for name, widget in self.controls.items()}
-
-    def run(self):
-        """Build the config from the controls, run the study and render it."""
-        self.output.clear_output()
-        with self.output:
-            self.result = self.run_study(self.build(**self.values()))
-            self.render(self.result)
-        return self.result
-
-    def _clicked(self, _button) -> None:
-        self.button.disabled = True
-        try:
-            self.run()
-        finally:
-            self.button.disabled = False
-
-    def _ipython_display_(self):
-        from IPython.display import display
-
-        display(self.widget)

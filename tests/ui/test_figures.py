@@ -46,10 +46,17 @@ def _power():
 def test_method_curves_has_one_panel_per_route_with_its_status():
     fig = plot_method_curves(_curves())
     axes = fig.axes
-    assert [ax.get_title() for ax in axes] == [
+    assert [ax.get_title(loc="left") for ax in axes] == [
         "GaussMech (diagnostic)", "KDE-LR α=0.01 (diagnostic)",
         "MMD-TV sample value (uncertified)", "ROC-HT out-of-fold AUC (descriptive)"]
     assert {ax.get_xlabel() for ax in axes} == {"exact median pairwise ε"}
+    # Every panel says what its y axis is, and the grid is 2 x 2, big enough for a room.
+    assert [ax.get_ylabel() for ax in axes] == [
+        "GaussMech ε estimate", "KDE log-ratio ε estimate", "MMD-TV ε value", "out-of-fold AUC"]
+    assert len({round(ax.get_position().y0, 2) for ax in axes}) == 2
+    assert tuple(fig.get_size_inches()) == (13.0, 9.5)
+    legend_sizes = {t.get_fontsize() for ax in axes for t in ax.get_legend().get_texts()}
+    assert min(legend_sizes) >= 9
     assert all(ax.get_xscale() == "symlog" for ax in axes)
     # MMD-TV is drawn for the pure-DP Laplace family only, with its tighter value
     mmd_labels = [t.get_text() for t in axes[2].get_legend().get_texts()]

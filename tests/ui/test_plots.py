@@ -20,7 +20,7 @@ from privlab.resolution import resolution  # noqa: E402
 from privlab.sanitizers import ConceptListSanitizer, Identity  # noqa: E402
 from privlab.ui import plots  # noqa: E402
 
-RED, GREY = to_rgba("#c0392b"), to_rgba("#7f8c8d")
+RED, GREY = to_rgba(plots.FLAGGED), to_rgba(plots.PASSED)
 
 
 @pytest.fixture(autouse=True)
@@ -64,7 +64,7 @@ def test_per_item_violations_bars_match_per_audited_and_delta():
     assert all(t.get_rotation() == 0 for t in ax.get_xticklabels())
     assert ax.get_xlabel() == "audited item"
     assert ax.get_ylabel() == "largest signed difference"
-    assert ax.get_title() == "known trials"
+    assert ax.get_title(loc="left") == "known trials"
     # A new figure sized to the items: at least 4 inches wide, 3 high.
     assert tuple(ax.figure.get_size_inches()) == (4.0, 3.0)
 
@@ -76,7 +76,7 @@ def test_per_item_violations_default_delta_flags_positive_items_only():
     assert [i for i, c in enumerate(_bar_colors(ax)) if c == RED] == res.flagged().tolist()
     assert [t.get_text() for t in ax.get_xticklabels()] == ["0", "1", "2", "3"]
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["delta = 0"]
-    assert ax.get_title() == ""
+    assert ax.get_title(loc="left") == ""
     # An item at exactly 0 is not red at delta 0.
     ax = plots.per_item_violations(np.array([0.0, 0.1]))
     assert _bar_colors(ax) == [GREY, RED]
@@ -115,6 +115,66 @@ def test_per_item_violations_rotates_many_labels_and_widens_the_figure():
 # ---------------------------------------------------------------------------------------
 # privacy_utility_scatter
 # ---------------------------------------------------------------------------------------
+def _overlaps(ax) -> list[tuple[str, str]]:
+    """Pairs of labels whose drawn boxes intersect."""
+    ax.figure.canvas.draw()
+    renderer = ax.figure.canvas.get_renderer()
+    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in ax.texts if t.get_text()]
+    return [(a, b) for i, (a, box_a) in enumerate(boxes) for b, box_b in boxes[i + 1:]
+            if box_a.overlaps(box_b)]
+
+
+def test_labels_of_points_at_the_same_place_are_moved_apart():
+    # Study 03's case: identity and regex-pii both change nothing (utility 1, resolution
+    # 0), and three list sanitizers sit close together.
+    frame = pd.DataFrame({
+        "sanitizer": ["identity", "regex-pii", "concept-list", "concept-list-broad",
+                      "presidio", "entity-types"],
+        "encoder": ["minilm"] * 6,
+        "resolution": [0.0, 0.0, 0.072, 0.110, 0.480, 0.437],
+        "utility": [1.0, 1.0, 0.77, 0.73, 0.80, 0.79],
+    })
+    ax = plots.privacy_utility_scatter(frame, title="comments")
+    assert sorted(t.get_text() for t in ax.texts) == sorted(frame["sanitizer"])
+    assert _overlaps(ax) == []
+    # Every label stays inside the axes, readable.
+    ax.figure.canvas.draw()
+    inside = ax.get_window_extent()
+    for text in ax.texts:
+        box = text.get_window_extent()
+        assert inside.x0 - 1 <= box.x0 and box.x1 <= inside.x1 + 1, text.get_text()
+
+
+def test_labels_at_one_height_do_not_overlap():
+    # Study 01's case: every sanitizer at resolution 0 under a member.
+    names = [f"sanitizer number {i}" for i in range(8)]
+    frame = pd.DataFrame({"sanitizer": names, "encoder": ["sface"] * 8,
+                          "resolution": [0.0] * 8,
+                          "utility": np.linspace(0.90, 0.97, 8)})
+    ax = plots.privacy_utility_scatter(frame)
+    assert _overlaps(ax) == []
+
+
+def test_projector_switches_to_large_print_and_back():
+    import matplotlib as mpl
+
+    plots.projector(True)
+    assert plots.projecting()
+    large = mpl.rcParams["font.size"]
+    _, ax = plt.subplots()
+    assert ax.xaxis.label.get_size() >= large
+    plots.projector(False)
+    assert not plots.projecting() and mpl.rcParams["font.size"] < large
+    cycle = mpl.rcParams["axes.prop_cycle"].by_key()["color"]
+    assert [to_rgba(c) for c in cycle[:3]] == [to_rgba(c) for c in plots.PALETTE[:3]]
+
+
+def test_the_delta_legend_sits_above_the_bars():
+    values = np.array([0.2, 0.05, 0.21, 0.2, 0.0, 0.21, 0.06, 0.0, 0.04, 0.2, 0.0, 0.0])
+    ax = plots.per_item_violations(values, delta=0.0, title="weak list")
+    ax.figure.canvas.draw()
+    legend = ax.get_legend().get_window_extent()
+    assert legend.y0 >= ax.get_window_extent().y1 - 1  # above the plotting area
 def test_privacy_utility_scatter_from_a_real_audit_table():
     texts = list(quickstart.TEXTS)
     sanitizers = [Identity(),
@@ -132,19 +192,18 @@ def test_privacy_utility_scatter_from_a_real_audit_table():
         rows = frame[frame["encoder"] == name]
         np.testing.assert_allclose(collection.get_offsets(),
                                    rows[["utility", "resolution"]].to_numpy())
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["lexical-64", "lexical-512"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["lexical", "lexical"]
     # Identity removes nothing: resolution 0 and utility 1 for both members.
     ident = frame[frame["sanitizer"] == "identity"]
     np.testing.assert_allclose(ident[["utility", "resolution"]].to_numpy(), [[1, 0], [1, 0]])
-    # One annotation per point, names cut at 24 characters, at the point.
+    # One label per point, names cut at 24 characters; identity's two labels (both at
+    # utility 1, resolution 0) do not overlap each other or any other label.
     labels = [t.get_text() for t in ax.texts]
     assert sorted(labels) == sorted(["identity", "weak", "strong list of thirty-on"] * 2)
-    for text in ax.texts:
-        row = frame[frame["sanitizer"].str[:24] == text.get_text()]
-        assert any(np.allclose(text.xy, (u, r)) for u, r in zip(row["utility"], row["resolution"]))
+    assert _overlaps(ax) == []
     assert ax.get_xlabel() == "utility: cosine(original, sanitized), per member"
     assert ax.get_ylabel() == "resolution δ* (lower is more private)"
-    assert ax.get_title() == "quickstart"
+    assert ax.get_title(loc="right") == "quickstart"
     assert any(list(line.get_ydata()) == [0, 0] for line in ax.lines)
 
 
@@ -167,7 +226,7 @@ def test_privacy_utility_scatter_known_frame_into_a_given_axes():
     # Members use different markers.
     paths = [c.get_paths()[0].vertices.tolist() for c in ax.collections]
     assert paths[0] != paths[1]
-    assert len(ax.texts) == 5 and ax.get_title() == ""
+    assert len([t for t in ax.texts if t.get_text()]) == 5 and ax.get_title(loc="right") == ""
 
 
 # ---------------------------------------------------------------------------------------
@@ -229,10 +288,12 @@ def test_witness_gallery_words_and_title():
 
     fig = plots.witness_gallery(w, words=words)
     labels = [ax.get_xlabel() for ax in fig.axes]
-    assert labels == [f"sanitized x\n“{words['sanitized x'][:60]}”",
+    # The words are wrapped, never cut mid-word; past four lines an ellipsis says so.
+    assert labels == ["sanitized x\n“a man in a spacesuit a man in a spacesuit\n"
+                      "a man in a spacesuit a man in a spacesuit\na man in a spacesuit”",
                       "original y\n“a cat”",
                       "sanitized y\n“”"]
-    assert len(labels[0].split("\n")[1]) == 62  # 60 characters and the two quotes
+    assert max(len(line) for line in labels[0].split("\n")) <= 43  # 42 wide, and a quote
     assert fig._suptitle.get_text() == "x = 2, y = 5: signed difference -0.0312"
     for ax, img in zip(fig.axes, imgs):
         np.testing.assert_array_equal(ax.images[0].get_array(), img)

@@ -1,0 +1,426 @@
+"""One interaction model for every study notebook: choose, press Run, read one output area.
+
+A :class:`StudyPanel` shows labelled controls (built from the registries and the study's
+``Config`` fields), a **Run** button with a progress bar fed by the study's
+:func:`privlab.progress.step` calls, and **one output area** where the study's headline,
+tables, plots and witnesses are redrawn together. A notebook converts to it in a few
+lines::
+
+    panel = study_panel("quickstart", {"encoder": controls.encoder()},
+                        render=renderers.quickstart, params={"encoder": ENCODER})
+    panel.show()      # display, then run with the current choices
+
+* **Choices survive Run All.** :func:`study_panel` keeps one panel per study in the
+  kernel and hands it back when the cell runs again, with its widget values; only a
+  parameter-cell value that changed since the last run is applied.
+* **What a choice needs is said before it runs**, under the controls, and a choice that
+  cannot run here (a missing package, no LLM endpoint, a missing data file) gives a
+  short message with the exact fix instead of a run. Any error while running is shown
+  the same way (:mod:`privlab.ui.problems`), with the traceback folded away.
+* **The old result stays visible, dimmed, while the new one is computed**, and is
+  replaced whole when the new one is ready.
+* **The choices are recorded** in the result's provenance (``provenance["choices"]``)
+  and under "Settings of this run".
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import html
+import importlib
+import io
+import sys
+import time
+from typing import Any, Callable, Mapping
+
+from privlab.errors import invalid
+from privlab.progress import Step, reporting
+from privlab.ui.controls import Control
+from privlab.ui.problems import Problem, explain, unready_problem
+from privlab.ui.report import Report
+
+_STYLE = ("<style>.privlab-stale{opacity:.38;transition:opacity .3s}"
+          ".privlab-panel .widget-label{font-weight:500}</style>")
+
+#: The panels of this kernel, by study (see :func:`study_panel`).
+_PANELS: dict[str, "StudyPanel"] = {}
+
+Render = Callable[[Report, Any, Mapping[str, Any]], None]
+
+
+def _resolve(study: Any) -> tuple[str, Callable[[Any], Any], Any, str]:
+    """``(slug, run, Config class, title)`` of a study slug, module or ``run`` function."""
+    from privlab.studies import STUDY_MODULES
+
+    if isinstance(study, str):
+        if study not in STUDY_MODULES:
+            raise invalid("study", "StudyPanel", f"one of {list(STUDY_MODULES)}", study)
+        module = importlib.import_module(f"privlab.studies.{study}")
+    elif callable(study) and hasattr(study, "__module__") and not hasattr(study, "run"):
+        module = sys.modules[study.__module__]
+    elif hasattr(study, "run") and hasattr(study, "Config"):
+        module = study
+    else:
+        raise invalid("study", "StudyPanel", "a study slug, module or run function", study)
+    run = study if callable(study) and not hasattr(study, "run") else module.run
+    slug = module.__name__.rsplit(".", 1)[-1]
+    return slug, run, module.Config, str(getattr(module, "STUDY", slug))
+
+
+@contextlib.contextmanager
+def _quiet(log: io.StringIO):
+    """Keep what a study prints or displays while it runs (libraries' own progress bars,
+    warnings) out of the page; the text goes to ``log``, shown folded under the result."""
+    try:
+        from IPython import get_ipython
+        from IPython.utils.capture import capture_output
+    except ImportError:  # pragma: no cover - IPython comes with ipywidgets
+        get_ipython = None
+    if get_ipython is None or get_ipython() is None:
+        with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
+            yield
+        return
+    with capture_output(stdout=True, stderr=True, display=True) as captured:
+        try:
+            yield
+        finally:
+            log.write(captured.stdout + captured.stderr)
+            for output in captured.outputs:  # a library's progress widget is dropped
+                data = getattr(output, "data", {}) or {}
+                if "application/vnd.jupyter.widget-view+json" not in data:
+                    log.write(str(data.get("text/plain", "")) + "\n")
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Whether two configs are equal (a config that cannot be compared is never equal)."""
+    try:
+        return bool(a == b) and type(a) is type(b)
+    except Exception:  # fields whose comparison is ambiguous (arrays)
+        return False
+
+
+def record_choices(result: Any, choices: Mapping[str, Any]) -> bool:
+    """Put ``choices`` into ``result.provenance["choices"]`` where the result allows it.
+
+    A result whose provenance is a dict attribute gets them there; one whose provenance
+    is computed from a ``settings`` dict gets them through it.
+
+    Returns:
+        Whether the choices are now in ``result.provenance``.
+
+    Example:
+        >>> class R:
+        ...     provenance = None
+        ...     def __init__(self): self.provenance = {}
+        >>> r = R(); record_choices(r, {"encoder": "lexical"}), r.provenance
+        (True, {'choices': {'encoder': 'lexical'}})
+    """
+    choices = {k: (list(v) if isinstance(v, tuple) else v) for k, v in choices.items()}
+    attribute = getattr(type(result), "provenance", None)
+    if isinstance(attribute, property):
+        settings = getattr(result, "settings", None)
+        if isinstance(settings, dict):
+            settings["choices"] = choices
+    else:
+        provenance = getattr(result, "provenance", None)
+        if isinstance(provenance, dict):
+            provenance["choices"] = choices
+    try:
+        return result.provenance.get("choices") == choices
+    except AttributeError:
+        return False
+
+
+def default_render(report: Report, result: Any, options: Mapping[str, Any]) -> None:
+    """The result's table (what a study without its own renderer shows)."""
+    report.table(result.to_frame())
+
+
+class StudyPanel:
+    """Controls, a Run button with progress, and one output area for one study.
+
+    Args:
+        study: the study's slug (``"quickstart"``), its module or its ``run`` function.
+        controls: ``{name: Control}``. A name that is a field of the study's ``Config``
+            sets that field; any other name is a display option passed to ``render``.
+        render: ``render(report, result, options)`` fills the :class:`Report` (default:
+            the result's table). The panel adds the headline above and the settings below.
+        params: the notebook's parameter-cell values, by control name; None keeps the
+            study's own setting (the full one, or the smoke one under ``PRIVLAB_SMOKE``).
+        build: ``build(values, defaults) -> Config`` for a study whose fields are not set
+            one-to-one from the controls (default: the defaults with the values replaced).
+        hint: a line above the controls.
+        fixed: Config settings from the parameter cell that have no control (None keeps
+            the study's own); they are part of every run's defaults.
+    """
+
+    def __init__(self, study: Any, controls: Mapping[str, Control], render: Render | None = None,
+                 *, params: Mapping[str, Any] | None = None,
+                 build: Callable[[dict, Any], Any] | None = None, hint: str | None = None,
+                 fixed: Mapping[str, Any] | None = None):
+        import ipywidgets as w
+
+        self.slug, self.run_study, self.Config, self.title = _resolve(study)
+        self.controls = dict(controls)
+        for name, control in self.controls.items():
+            if not isinstance(control, Control):
+                raise invalid(name, "StudyPanel", "a privlab.ui.controls Control", control)
+            control.bind(name)
+        self.fields = {f.name for f in dataclasses.fields(self.Config)}
+        self.fixed = {k: v for k, v in (fixed or {}).items() if v is not None}
+        unknown = sorted(set(self.fixed) - self.fields)
+        if unknown:
+            raise invalid(unknown[0], "StudyPanel fixed", f"a field of {self.Config.__qualname__}",
+                          self.fixed[unknown[0]])
+        self.render_result = render or default_render
+        self.build = build
+        self.result: Any = None
+        self.config_used: Any = None
+        self.problem: Problem | None = None
+        self.choices: dict[str, Any] = {}
+        self.seconds = 0.0
+        self.runs = 0
+        self._params: dict[str, Any] = {}
+        self._last_step = 0.0
+        self._started = 0.0
+        self.apply_params(params or {}, initial=True)
+
+        self.button = w.Button(description="Run", button_style="primary", icon="play",
+                               tooltip="Run the study with these choices",
+                               layout=w.Layout(width="9em"))
+        self.bar = w.FloatProgress(value=0.0, min=0.0, max=1.0, bar_style="info",
+                                   layout=w.Layout(width="16em", visibility="hidden"))
+        self.status = w.HTML(value="")
+        self.needs = w.HTML(value="")
+        self.output = w.Output(layout=w.Layout(min_height="2em"))
+        self.output.add_class("privlab-output")
+        self.button.on_click(lambda _button: self.run())
+        for control in self.controls.values():
+            control.observe(self._changed)
+        hint = hint if hint is not None else (
+            "Change any choice, then press <b>Run</b>: the results below are redrawn together.")
+        rows = [w.HTML(_STYLE), w.HTML(f"<div style='color:#555;margin:.2em 0 .4em'>{hint}</div>")]
+        rows += [c.widget for c in self.controls.values()]
+        rows += [self.needs,
+                 w.HBox([self.button, self.bar, self.status],
+                        layout=w.Layout(align_items="center", margin=".4em 0")),
+                 self.output]
+        self.widget = w.VBox(rows)
+        self.widget.add_class("privlab-panel")
+        self._update_needs()
+
+    # ----------------------------------------------------------------- settings
+    def apply_params(self, params: Mapping[str, Any], *, initial: bool = False) -> None:
+        """Set the controls from parameter-cell values.
+
+        On the first call every control is set (a None parameter takes the study's own
+        setting); afterwards only parameters whose value changed since the previous call
+        are applied, so choices made in the widgets survive Run All.
+        """
+        params = dict(params)
+        unknown = sorted(set(params) - set(self.controls))
+        if unknown:
+            raise invalid(unknown[0], "StudyPanel params", f"one of the controls "
+                          f"{sorted(self.controls)}", params[unknown[0]])
+        given = {k: v for k, v in params.items() if k in self.fields and v is not None}
+        defaults = self.Config.for_notebook(**{**self.fixed, **given})
+        for name, control in self.controls.items():
+            if not initial and name in params and params[name] == self._params.get(name):
+                continue
+            if not initial and name not in params:
+                continue
+            value = params.get(name)
+            if value is None:
+                value = getattr(defaults, name) if name in self.fields else control.default
+            if value is not None or name in self.fields:
+                control.set(value)
+        self._params = params
+
+    def values(self) -> dict[str, Any]:
+        """Every control's current setting value, by name."""
+        return {name: control.value for name, control in self.controls.items()}
+
+    def options(self, values: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The display options (controls that are not Config fields)."""
+        values = self.values() if values is None else values
+        return {k: v for k, v in values.items() if k not in self.fields}
+
+    def config(self, values: Mapping[str, Any] | None = None) -> Any:
+        """The study's Config for the controls' values (or ``values``)."""
+        values = self.values() if values is None else dict(values)
+        fields = {k: v for k, v in values.items() if k in self.fields}
+        defaults = self.Config.for_notebook(**self.fixed)
+        if self.build is not None:
+            return self.build(fields, defaults)
+        return dataclasses.replace(defaults, **fields)
+
+    def chosen(self) -> list:
+        """The options chosen in every control, their readiness checked again."""
+        return [o.refresh() for c in self.controls.values() for o in c.chosen()]
+
+    # ----------------------------------------------------------------- running
+    def run(self) -> Any:
+        """Run the study with the current choices and redraw the output area.
+
+        When only display options changed since the last result (a control that is not a
+        Config field, such as the resolution to read), the result is redrawn, not
+        recomputed.
+
+        Returns:
+            The result, or None when a choice cannot run here or the run failed (the
+            output area then shows why and how to fix it).
+        """
+        values = self.values()
+        chosen = self.chosen()
+        self._begin()
+        report = Report()
+        problem = unready_problem(chosen)
+        result = None
+        log = io.StringIO()
+        try:
+            if problem is None:
+                try:
+                    config = self.config(values)
+                    with reporting(self._step), _quiet(log):
+                        options = self.options(values)
+                        if (self.result is not None and _same(config, self.config_used)
+                                and options != self.options(self.choices)):
+                            result = self.result  # only a display option changed: redraw
+                        else:
+                            result = self.run_study(config)
+                        record_choices(result, values)
+                        report.headline(result.headline())
+                        self.render_result(report, result, options)
+                    self.config_used = config
+                except Exception as exc:
+                    problem = explain(exc, chosen)
+            if problem is not None:
+                report = Report()
+                report.problem(problem)
+                result = None
+            else:
+                printed = log.getvalue().strip()
+                if printed:
+                    report.details("Messages printed while running",
+                                   f"<pre style='font-size:85%;white-space:pre-wrap'>"
+                                   f"{html.escape(printed[-20000:])}</pre>")
+                report.settings(values)
+            self.problem, self.result, self.choices = problem, result, values
+            self.output.outputs = report.outputs()
+        finally:
+            self._end()
+        return result
+
+    def show(self) -> None:
+        """Display the panel, then run it with the current choices (what Run All does)."""
+        from IPython.display import display
+
+        display(self)
+        self.run()
+
+    @property
+    def provenance(self) -> dict[str, Any]:
+        """The last result's provenance with the choices it was made with."""
+        base = dict(getattr(self.result, "provenance", {}) or {})
+        return {**base, "choices": dict(self.choices)}
+
+    # ----------------------------------------------------------------- feedback
+    def _begin(self) -> None:
+        self._started = self._last_step = time.monotonic()
+        self.button.disabled = True
+        self.button.description, self.button.icon = "Running…", "hourglass-half"
+        self.bar.value, self.bar.bar_style = 0.0, "info"
+        self.bar.layout.visibility = "visible"
+        self.status.value = "<span style='color:#555'>Running… the results below are the " \
+                            "previous ones until this run finishes.</span>"
+        self.output.add_class("privlab-stale")
+
+    def _step(self, step: Step) -> None:
+        now = time.monotonic()
+        if now - self._last_step < 0.1 and step.done < step.total:
+            return
+        self._last_step = now
+        self.bar.value = step.fraction
+        self.status.value = (f"<span style='color:#555'>{html.escape(step.stage)}: "
+                             f"{step.done} of {step.total} · {now - self._started:.0f} s</span>")
+
+    def _end(self) -> None:
+        self.seconds = time.monotonic() - self._started
+        self.runs += 1
+        self.output.remove_class("privlab-stale")
+        self.button.disabled = False
+        self.button.description, self.button.icon = "Run", "play"
+        self.bar.value = 1.0
+        self.bar.layout.visibility = "hidden"
+        if self.problem is None:
+            self.status.value = (f"<span style='color:#1a7837'>✓ done in {self.seconds:.1f} s"
+                                 "</span>")
+        else:
+            self.status.value = (f"<span style='color:#b2182b'>✗ {html.escape(self.problem.title)}"
+                                 "</span>")
+
+    def _changed(self, _change: Any = None) -> None:
+        self._update_needs()
+        if self.runs:
+            self.status.value = ("<span style='color:#b35806'>Choices changed: press Run to "
+                                 "update the results below.</span>")
+
+    def _update_needs(self) -> None:
+        lines = []
+        for option in self.chosen():
+            if not option.needs:
+                continue
+            colour = "#b2182b" if not option.ready else "#555"
+            state = "" if option.ready else " — not available here: press Run for the fix"
+            lines.append(f"<li style='color:{colour}'><b>{html.escape(str(option.name))}</b> "
+                         f"{html.escape(option.needs)}{state}</li>")
+        self.needs.value = (f"<ul style='margin:.2em 0 .2em 1.2em;padding:0'>{''.join(lines)}</ul>"
+                            if lines else "")
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.widget)
+
+
+def _signature(controls: Mapping[str, Control]) -> tuple:
+    return tuple((name, type(c.widget).__name__, tuple(str(o.name) for o in c.options))
+                 for name, c in controls.items())
+
+
+def study_panel(study: Any, controls: Mapping[str, Control], render: Render | None = None, *,
+                params: Mapping[str, Any] | None = None,
+                build: Callable[[dict, Any], Any] | None = None, key: str | None = None,
+                hint: str | None = None, fixed: Mapping[str, Any] | None = None) -> StudyPanel:
+    """The panel of ``study`` in this kernel: made on the first call, the same one after.
+
+    Running the notebook again (Run All) hands back the existing panel with the choices
+    made in it; a parameter-cell value that changed since the previous call is applied.
+    A panel whose controls changed (another set of names or options) is made anew.
+
+    Args:
+        study, controls, render, params, build, hint, fixed: as for :class:`StudyPanel`.
+        key: tells apart two panels of one study in one kernel (default: the study).
+    """
+    slug = _resolve(study)[0]
+    key = key or slug
+    panel = _PANELS.get(key)
+    if panel is not None and _signature(panel.controls) == _signature(controls):
+        panel.render_result = render or default_render  # the newest code draws
+        panel.build = build
+        panel.fixed = {k: v for k, v in (fixed or {}).items() if v is not None}
+        panel.apply_params(params or {})
+        return panel
+    panel = StudyPanel(study, controls, render, params=params, build=build, hint=hint,
+                       fixed=fixed)
+    _PANELS[key] = panel
+    return panel
+
+
+def forget_panels() -> None:
+    """Drop every kept panel (the next :func:`study_panel` call makes a new one)."""
+    _PANELS.clear()
+
+
+__all__ = ["StudyPanel", "default_render", "forget_panels", "record_choices", "study_panel"]

@@ -1,0 +1,401 @@
+"""What each study's panel shows: ``render(report, result, options)`` per study.
+
+A renderer fills a :class:`~privlab.ui.report.Report` with the study's sections, in
+reading order: tables through :func:`privlab.ui.tables.present`, figures through
+:mod:`privlab.ui.plots`, witnesses as wrapped texts with the retained phrases marked.
+The panel puts the headline above and the settings of the run below, so a renderer
+never shows either.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import privlab.ui.plots as plots
+from privlab.ui.report import Report
+from privlab.ui.tables import display_name, present
+
+#: Colours of leak statuses (removed / caught / missed) in the leak tables.
+STATUS_COLOURS = {"removed": "#d9f0d3", "caught": "#fee08b", "missed": "#f4a582"}
+
+
+def _new_figure(width: float, height: float, ncols: int = 1, nrows: int = 1, **kw: Any):
+    import matplotlib.pyplot as plt
+
+    return plt.subplots(nrows, ncols, figsize=(width, height), **kw)
+
+
+# --------------------------------------------------------------------------- 00 quickstart
+def quickstart(report: Report, result: Any, options: Mapping[str, Any]) -> None:
+    """Study 00: the two lists' resolutions, their decisive witnesses, the bars per text."""
+    report.heading("Both concept lists")
+    report.table(result.to_frame(), names={
+        "concept list": "list", "concepts": "concepts removed",
+        "witness (audited, reference)": "decisive witness", "difference": "signed difference"},
+        columns=["concept list", "concepts", "resolution", "witness (audited, reference)",
+                 "mean utility", "name still present", "encoder"])
+    report.heading("The decisive witnesses")
+    for label, audit in result.audits.items():
+        member = audit.members[0]
+        w = member.witness
+        report.witness(w.audited_sanitized, w.reference_original, w.reference_sanitized,
+                       terms=w.retained_terms(), difference=w.difference,
+                       title=f"{label} list: released text {w.audited} against text "
+                             f"{w.reference}")
+    report.heading("Which texts to withhold")
+    fig, axes = _new_figure(11, 3.6, ncols=len(result.audits), sharey=True)
+    for ax, (label, audit) in zip(getattr(axes, "flat", [axes]), result.audits.items()):
+        plots.per_item_violations(audit.members[0].resolution.per_audited, delta=0.0, ax=ax,
+                                  title=f"{label} list")
+        ax.set_xlabel("text #")
+    fig.tight_layout()
+    report.figure(fig)
+
+
+# --------------------------------------------------------------------------- 03, 04 text
+_TEXT_NAMES = {"name_matches": "name kept in", "name_share": "name kept (share)",
+               "unchanged": "texts unchanged", "flagged": "texts flagged",
+               "witness": "decisive witness", "max_difference": "max difference"}
+
+
+def _text_table(report: Report, result: Any, caption: str = "") -> None:
+    frame = result.to_frame()
+    single = frame["encoder"].nunique() == 1
+    main = ["sanitizer", *([] if single else ["encoder"]), "resolution", "utility", "witness",
+            "name_matches", "name_share", "unchanged", "leaks caught", "leaks missed"]
+    encoder = display_name(frame["encoder"].iloc[0]) if single else ""
+    report.table(frame, columns=main, names=_TEXT_NAMES,
+                 caption=caption or (f"under {encoder}" if encoder else ""))
+    report.details("Every column", present(frame, names=_TEXT_NAMES).to_html())
+
+
+def _text_witnesses(report: Report, result: Any) -> None:
+    quiet = []
+    for audit in result.table:
+        member = audit.members[0]
+        w = member.witness
+        if member.value <= 0:
+            quiet.append(audit.name)
+            continue
+        report.witness(w.audited_sanitized, w.reference_original, w.reference_sanitized,
+                       terms=w.retained_terms(), difference=w.difference,
+                       title=f"{audit.name} under {display_name(member.encoder)}: resolution "
+                             f"{member.value:.3f} (text {w.audited} against text {w.reference})")
+    if quiet:
+        report.text(f"Resolution 0, so no witness to show: {', '.join(quiet)} (no released "
+                    "text points towards what was removed from another; read it with the "
+                    "texts-unchanged and name columns).")
+
+
+def _leak_table(report: Report, result: Any) -> None:
+    if not result.leaks:
+        report.text("These texts carry no seeded ground truth, so there is no leak table.")
+        return
+    leaks = result.leak_frame()
+    leaks["leak type"] = leaks["leak type"].str.replace("_", " ")
+    pivot = leaks.pivot(index="leak type", columns="sanitizer", values="status")
+    pivot = pivot[[c for c in dict.fromkeys(leaks["sanitizer"]) if c in pivot]]
+    report.table(pivot, colours=STATUS_COLOURS,
+                 notes=["removed: no text keeps it", "caught: kept, and named in a top witness",
+                        "missed: kept, and no top witness names it"])
+
+
+def avengers(report: Report, result: Any, options: Mapping[str, Any]) -> None:
+    """Study 03: the tradeoff plot, the table, the witnesses, the seeded clues."""
+    report.heading("The privacy–utility tradeoff")
+    ax = plots.privacy_utility_scatter(result.to_frame(),
+                                       title="lower is more private, right keeps more")
+    report.figure(ax)
+    report.heading("Per sanitizer")
+    _text_table(report, result)
+    report.heading("Decisive witnesses, retained words highlighted")
+    _text_witnesses(report, result)
+    report.heading("Seeded clues: removed, caught or missed")
+    _leak_table(report, result)
+
+
+def enron(report: Report, result: Any, options: Mapping[str, Any]) -> None:
+    """Study 04: Table 2, the paper's count beside privlab's, witnesses, context, leaks."""
+    from privlab.studies import enron as study
+
+    corpus = result.corpus
+    real = corpus.name.startswith("enron:")
+    report.text(f"{len(corpus)} emails from {corpus.source}; target: {corpus.target}. "
+                + (f"Selection: {study.selection_rule(corpus)}." if real
+                   else "privlab's offline mailbox (no selection: every email names the "
+                        "target)."))
+    report.heading("Table 2: resolution beside the exact-name baseline")
+    _text_table(report, result)
+    ax = plots.privacy_utility_scatter(result.to_frame(),
+                                       title="each tool: lower is more private")
+    report.figure(ax)
+    ran = [a.name for a in result.table]
+    if "presidio" in ran:
+        report.heading("privlab against the paper (Presidio)")
+        report.table(study.paper_comparison(result, "presidio"),
+                     names={"name kept": "name kept in"})
+    if real:
+        report.heading("The selection, rule by rule")
+        report.table(study.selection_counts(corpus.source))
+    report.heading("Decisive witnesses, retained words highlighted")
+    _text_witnesses(report, result)
+    report.heading(f"Identifying context without the name ({ran[0]})")
+    context = study.context_witnesses(result, ran[0])
+    if len(context):
+        for _, row in context.head(3).iterrows():
+            report.witness(row["sanitized x"], row["original y"], "", difference=row["difference"],
+                           title=f"email {row['audited']} against email {row['reference']}",
+                           labels=("released email (no name left)", "reference as written", ""))
+    else:
+        report.text("No top witness lost the name: every one still names the target.")
+    report.heading("Seeded leaks")
+    _leak_table(report, result)
+
+
+# --------------------------------------------------------------------------- 07 RedacBench
+def redacbench(report: Report, result: Any, options: Mapping[str, Any]) -> None:
+    """Study 07: the judge against hand labels, scores per strategy, the headline strategy."""
+    docs = result.documents
+    report.text(f"{len(docs)} documents, {sum(len(d.propositions) for d in docs)} "
+                f"propositions, {sum(len(d.policies) for d in docs)} policies, "
+                f"{sum(len(d.checks) for d in docs)} hand-labelled texts.")
+    if docs:
+        doc, name = docs[0], result.config.headline
+        policy = doc.policies[0] if doc.policies else None
+        rows = [{"proposition": p.id, "text": p.text,
+                 "sensitive under": ", ".join(pol.id for pol in doc.policies
+                                              if p.id in pol.sensitive) or "—"}
+                for p in doc.propositions]
+        redacted = (result.results[name].redacted.get((doc.id, policy.id), "")
+                    if policy is not None and name in result.results else "")
+        block = present(rows).to_html()
+        if redacted:
+            from privlab.ui.tables import witness_html
+
+            block = witness_html(redacted, doc.text, "", title=f"{name} under policy "
+                                 f"'{policy.id}'", labels=("redacted", "original", "")) + block
+        report.details(f"One document of the data ({doc.id}) and its propositions", block)
+    errors = result.judge_errors
+    report.heading("The judge first")
+    report.text(f"Judge {result.provenance['judge']}: {errors.summary()}.")
+    if errors.intervals:
+        report.table({name.replace("_", " "): [f"{low:.2f} – {high:.2f}"]
+                      for name, (low, high) in errors.intervals.items()},
+                     caption="exact 95% intervals of the error rates")
+    report.table(errors.by_origin(), caption="errors by kind of redacted text")
+    labels = errors.to_frame()
+    wrong = labels[labels["gold"] != labels["judged"]].head(6)
+    if len(wrong):
+        report.details(f"Where the judge and the hand labels disagree ({len(labels[labels['gold'] != labels['judged']])})",
+                       present(wrong, columns=["document", "origin", "text", "sensitive",
+                                               "gold", "judged"]).to_html())
+    table = result.to_frame()
+    report.heading("Scores per strategy")
+    report.table(table, columns=["strategy", "security", "utility", "BLEU", "ROUGE-L",
+                                 "hand security", "hand utility", "oracle", "TP", "TN", "FP",
+                                 "FN"],
+                 notes=["none: the unredacted baseline; read every row against it",
+                        "hand security / utility: the hand labels' verdict (an oracle "
+                        "reference, never a headline)"])
+    fig, ax = _new_figure(7, 5)
+    for k, (_, row) in enumerate(table.iterrows()):
+        ax.scatter(row["utility"], row["security"], s=90, color=plots.PALETTE[k % 8],
+                   marker=plots.MARKERS[k % 8], zorder=4)
+    ax.set(xlim=(-0.05, 1.05), ylim=(-0.05, 1.05), xlabel="utility (harmless facts kept)",
+           ylabel="security (sensitive facts removed)")
+    plots.label_points(ax, table["utility"].tolist(), table["security"].tolist(),
+                       table["strategy"].tolist())
+    ax.set_title("security–utility trade-off, under the judge", loc="left")
+    report.figure(fig)
+    name = result.config.headline
+    if name in result.results:
+        chosen = result.results[name]
+        report.heading(f"The headline strategy: {name}")
+        report.table(chosen.confusion_frame().rename_axis("proposition"), index=True,
+                     caption="propositions, by the judge's verdict")
+        report.table(chosen.by_policy(), caption="per policy")
+        report.table(chosen.by_domain(), caption="per domain")
+        leaks = chosen.leaks()
+        report.heading("What leaked")
+        if len(leaks):
+            for _, row in leaks.head(4).iterrows():
+                report.witness(row["redacted"], row["text"], "",
+                               title=f"{row['document']} under policy '{row['policy']}'",
+                               labels=("redacted text", "sensitive proposition still inferable",
+                                       ""))
+        else:
+            report.text("The judge finds no sensitive proposition left after this strategy.")
+        report.heading("How much wording survived")
+        report.table(chosen.texts().head(8), columns=["document", "policy", "bleu", "rougeL"],
+                     names={"bleu": "BLEU", "rougeL": "ROUGE-L"})
+
+
+# --------------------------------------------------------------------------- 08 SPIA
+def spia(report: Report, result: Any, options: Mapping[str, Any]) -> None:
+    """Study 08: span recall against inference protection, per tag and per person."""
+    report.text(f"{result.status}. {len(result.documents)} documents, spans "
+                f"{result.provenance['spans']}.")
+    for name, why in result.skipped.items():
+        report.text(f"Skipped {name}: {why}")
+    for name, failed in result.failed.items():
+        if failed:
+            report.text(f"{name}: {len(failed)} documents failed and are left out of its CPR.")
+    table = result.to_frame()
+    report.heading("Span recall next to inference protection")
+    report.table(table, columns=["anonymizer", "oracle", "token recall", "CPR", "IPR",
+                                 "gap (token recall - CPR)", "CPR target", "CPR non-target",
+                                 "unmatched subjects", "subjects", "PIIs"])
+    report.details("Every column", present(table).to_html())
+    fig, ax = _new_figure(9, 4.2)
+    frame = table.set_index("anonymizer")[["token recall", "CPR", "IPR"]]
+    frame.plot.bar(ax=ax, rot=20, color=list(plots.PALETTE[:3]), width=0.8)
+    ax.set(ylim=(0, 1.05), xlabel="anonymizer", ylabel="share (1 = all)")
+    ax.set_title("span recall vs inference protection", loc="left")
+    ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=3, frameon=False)
+    report.figure(fig)
+    shown = result.headline_anonymizer() or table.iloc[0]["anonymizer"]
+    chosen = result.protection[shown]
+    report.heading(f"Per tag and per person ({shown})")
+    report.table(chosen.tag_frame(), caption="what stays inferable, per tag")
+    report.table(chosen.to_frame(), caption="protection, by kind of subject")
+    report.table(result.worst_subjects(shown, 5), caption="the five least protected people",
+                 names={"O": "PIIs", "A": "recovered"})
+    worst = chosen.subject_frame().iloc[0]
+    index = [r.data_id for r in result.documents].index(worst["data_id"])
+    report.witness(result.texts[shown][index], "", "",
+                   title=f"What the adversary read for {worst['data_id']}, subject "
+                         f"{worst['subject']} ({worst['description']})",
+                   labels=("anonymized text", "", ""))
+    report.heading("Where privlab departs from SPIA's evaluation")
+    report.table(result.departures(shown))
+
+
+# --------------------------------------------------------------------------- 09 calibration
+def _boundaries(report: Report, table: Any, delta: float, by: list[str], title: str) -> None:
+    values = table.values_frame()
+    values["encoder"] = values["encoder"].map(display_name)
+    groups = list(values.groupby(by, sort=False))
+    fig, ax = _new_figure(max(7, 1.1 * len(groups) + 3), 4.5)
+    ax.boxplot([g["boundary"].to_numpy() for _, g in groups], showfliers=True)
+    names = [" · ".join(map(str, key)) if isinstance(key, tuple) else str(key)
+             for key, _ in groups]
+    ax.set_xticks(range(1, len(groups) + 1), names, rotation=30 if len(groups) > 3 else 0,
+                  ha="right" if len(groups) > 3 else "center")
+    ax.axhline(delta, color=plots.FLAGGED, ls="--", lw=1.5, label=f"resolution {delta:g}")
+    ax.set_ylabel("boundary b(u, v)")
+    ax.set_xlabel(" and ".join(by))
+    ax.set_title(title, loc="left")
+    ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), frameon=False)
+    report.figure(fig)
+
+
+def calibration(report: Report, result: Any, options: Mapping[str, Any]) -> None:
+    """Study 09: percentiles of the boundaries, and what a resolution misses, text and images."""
+    from privlab.studies import calibration as study
+
+    delta = float(options.get("delta", 0.13))
+    text = result.text
+    report.text(f"Sentences: {study.describe_source(result.config.source)}.")
+    report.heading("Text: percentiles of the boundaries per pair")
+    report.table(text.to_frame(), names={"p90": "90th", "p95": "95th", "p99": "99th",
+                                         "kept": "sentences kept", "offered": "offered"})
+    report.heading(f"Reading a resolution of {delta:g}")
+    report.table(text.interpret(delta), names={"share below delta": f"share below {delta:g}"})
+    _boundaries(report, text, delta, ["pair"], "text boundaries per pair")
+    images = getattr(result, "images", None)
+    if images is not None:
+        report.heading("Images: percentiles per member and pair")
+        report.table(images.to_frame(), names={"p90": "90th", "p95": "95th", "p99": "99th",
+                                               "kept": "renderings kept", "offered": "offered"})
+        report.table(images.interpret(delta),
+                     names={"share below delta": f"share below {delta:g}"},
+                     caption=f"share of image boundaries below {delta:g}")
+        _boundaries(report, images, delta, ["encoder", "pair"],
+                    "image boundaries per member and pair")
+        report.heading("What every member is shown")
+        report.figure(plots.concept_renderings(study.load_image_sets(result.config),
+                                               dilate=result.config.image_dilate))
+        if result.config.image_members and result.config.image_source == "generated":
+            import dataclasses
+
+            member = result.config.image_members[0]
+            ceiling = study.run_images(dataclasses.replace(
+                result.config, image_pairs=(("cat", "cat"), ("cat", "coffee")),
+                image_members=(member,)))
+            report.heading(f"A ceiling: one concept against itself ({member})")
+            report.table(ceiling.to_frame(), names={"p90": "90th", "p95": "95th",
+                                                    "p99": "99th", "kept": "renderings kept",
+                                                    "offered": "offered"})
+
+
+# --------------------------------------------------------------------------- 10 fine-tuning
+def finetune(report: Report, result: Any, options: Mapping[str, Any]) -> None:
+    """Study 10: base against fine-tuned D, the blend chosen, the training curve, what it learned."""
+    report.heading("Base D against the fine-tuned D")
+    report.table(result.to_frame(), columns=["sanitizer", "D", "resolution", "witness",
+                                             "witness_keeps_signature", "utility", "flagged"],
+                 names={"witness_keeps_signature": "witness keeps the poster"})
+    report.heading("The blend, chosen on validation scenes")
+    if result.mix_selection is not None and len(result.mix_selection):
+        report.table(result.mix_selection)
+    else:
+        report.text(f"mix {result.mix:g} given in the settings (no choice on validation).")
+    report.heading("The training curve")
+    fig, ax = _new_figure(7, 3.8)
+    curve = result.loss_frame()
+    ax.plot(curve["epoch"], curve["loss"], marker="o", color=plots.PALETTE[0])
+    ax.set_yscale("log")
+    ax.set(xlabel="epoch", ylabel=f"{result.config.loss} loss (log scale)")
+    ax.set_title(f"{result.config.loss} loss; epoch 0 is before training", loc="left")
+    report.figure(fig)
+    report.heading("What the adapted D learned")
+    report.table(result.learned)
+
+
+# --------------------------------------------------------------------------- 02 images
+def image_study(report: Report, result: Any, options: Mapping[str, Any]) -> None:
+    """Studies 01 and 02: resolutions, placebo floors and excess, the scatter, witnesses,
+    flags, agreement and the leak table."""
+    report.heading("Raw resolutions δ* (rows: sanitizers, columns: members)")
+    report.table(result.members(), index=True)
+    report.heading("The placebo floor and the excess")
+    report.table(result.placebo_floors().rename("placebo floor"), index=True)
+    report.table(result.excess(), index=True, caption="excess over the placebo")
+    report.details("Raw, floor and excess side by side",
+                   present(result.comparison(), index=True).to_html())
+    ax = plots.privacy_utility_scatter(result.labelled_frame(),
+                                       title="one marker per member")
+    report.figure(ax)
+    report.heading("Decisive witnesses")
+    drawn = 0
+    import matplotlib.pyplot as plt
+
+    for sanitizer in result.members().index:
+        for member in result.table[sanitizer].members:
+            if member.value > 0:
+                fig = plots.witness_gallery(member.witness,
+                                            words=result.explain(sanitizer, member.encoder),
+                                            title=result.witness_title(sanitizer, member.encoder))
+                report.figure(fig)
+                drawn += 1
+    if not drawn:
+        report.text("No member found a positive trial: no witness to show.")
+    plt.close("all")
+    report.table(result.witnesses(), caption="every decisive witness")
+    delta = float(options.get("delta", getattr(result.config, "delta", 0.0) or 0.0))
+    report.heading(f"Which images to withhold (δ = {delta:g})")
+    report.table(result.flags(delta), index=True)
+    report.heading("Agreement between members")
+    report.table(result.agreement(), index=True)
+    report.table(result.zeros(), index=True, caption="zeros per member")
+    report.heading("Leak detection per cue")
+    if result.leak_reason is None:
+        report.table(result.leak_matrix(), index=True)
+    else:
+        report.markdown(result.leak_reason)
+    report.heading("This run, in words")
+    report.markdown(result.reading())
+
+
+__all__ = ["STATUS_COLOURS", "avengers", "calibration", "enron", "finetune", "image_study",
+           "quickstart", "redacbench", "spia"]

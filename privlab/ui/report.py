@@ -1,0 +1,132 @@
+"""One rendering of a study result: headings, tables, figures, witnesses and the headline.
+
+A :class:`Report` collects what a study shows, in order, as notebook outputs (mime
+bundles). A :class:`~privlab.ui.panel.StudyPanel` puts them into its one output area at
+once, so a new result replaces the old one whole (tables, plots, witnesses and headline
+together); displayed on its own, a report shows the same outputs in the cell::
+
+    report = Report()
+    report.heading("Scores per strategy")
+    report.table(result.to_frame())
+    report.figure(fig)
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+from typing import Any, Iterable, Mapping
+
+from privlab.ui.tables import Table, headline_html, key_values, present, witness_html
+
+
+def _bundle(data: Mapping[str, Any], metadata: Mapping[str, Any] | None = None) -> dict:
+    return {"output_type": "display_data", "data": dict(data), "metadata": dict(metadata or {})}
+
+
+class Report:
+    """An ordered list of notebook outputs that render one result.
+
+    Example:
+        >>> import pandas as pd
+        >>> r = Report()
+        >>> r.heading("Scores")
+        >>> r.table(pd.DataFrame({"resolution": [0.25]}))
+        >>> [sorted(o["data"]) for o in r.outputs()]
+        [['text/html', 'text/plain'], ['text/html', 'text/plain']]
+    """
+
+    def __init__(self) -> None:
+        self._outputs: list[dict] = []
+
+    # ------------------------------------------------------------------ building blocks
+    def html(self, markup: str, plain: str = "") -> None:
+        """Raw HTML (with a plain-text fallback)."""
+        self._outputs.append(_bundle({"text/html": markup, "text/plain": plain or " "}))
+
+    def heading(self, text: str, level: int = 3) -> None:
+        """A section heading inside the output area."""
+        self.html(f"<h{level} style='margin:1.1em 0 .3em'>{html.escape(text)}</h{level}>", text)
+
+    def text(self, text: str, *, markup: bool = False) -> None:
+        """A short paragraph (escaped unless ``markup``)."""
+        body = text if markup else html.escape(text)
+        self.html(f"<p style='margin:.3em 0;max-width:60em;line-height:1.45'>{body}</p>", text)
+
+    def markdown(self, text: str) -> None:
+        """A paragraph written in Markdown (rendered by the notebook)."""
+        self._outputs.append(_bundle({"text/markdown": text, "text/plain": text}))
+
+    def table(self, frame: Any, **options: Any) -> None:
+        """A DataFrame or Series through :func:`privlab.ui.tables.present` (or a ready Table)."""
+        table = frame if isinstance(frame, Table) else present(frame, **options)
+        self.html(table.to_html(), repr(table))
+
+    def settings(self, values: Mapping[str, Any], caption: str = "Settings of this run") -> None:
+        """The choices a run was made with, folded."""
+        table = key_values(values)
+        self.html(f"<details><summary style='cursor:pointer'>{html.escape(caption)}</summary>"
+                  f"{table.to_html()}</details>", repr(table))
+
+    def details(self, summary: str, markup: str) -> None:
+        """A closed ``<details>`` block with ``markup`` inside."""
+        self.html(f"<details><summary style='cursor:pointer'>{html.escape(summary)}</summary>"
+                  f"{markup}</details>", summary)
+
+    def witness(self, sanitized_x: str, original_y: str, sanitized_y: str, **options: Any) -> None:
+        """A decisive witness (see :func:`privlab.ui.tables.witness_html`)."""
+        self.html(witness_html(sanitized_x, original_y, sanitized_y, **options),
+                  f"{sanitized_x}\n{original_y}\n{sanitized_y}")
+
+    def headline(self, headline: Any) -> None:
+        """The study's headline, styled; its plain text is the form ``make demo`` reads."""
+        self.html(headline_html(headline), headline.lines())
+
+    def problem(self, problem: Any) -> None:
+        """A :class:`privlab.ui.problems.Problem` as its styled message."""
+        self.html(problem.html(), problem.lines())
+
+    def figure(self, figure: Any = None, *, close: bool = True) -> None:
+        """A matplotlib figure (or the Axes of one; default: the current figure) as a PNG.
+
+        The figure is closed afterwards so the notebook does not draw it a second time.
+        """
+        import matplotlib.pyplot as plt
+        from IPython.core.pylabtools import print_figure
+
+        if figure is None:
+            figure = plt.gcf()
+        figure = getattr(figure, "figure", figure)  # an Axes -> its Figure
+        if hasattr(figure, "flat") and len(figure.flat):  # an array of Axes
+            figure = figure.flat[0].figure
+        png = print_figure(figure, "png", bbox_inches="tight")
+        title = figure.get_suptitle() if hasattr(figure, "get_suptitle") else ""
+        self._outputs.append(_bundle({"image/png": base64.b64encode(png).decode("ascii"),
+                                      "text/plain": f"<Figure {title}>".replace(" >", ">")}))
+        if close:
+            plt.close(figure)
+
+    def extend(self, outputs: Iterable[dict]) -> None:
+        """Append outputs made elsewhere (e.g. another report's)."""
+        self._outputs.extend(outputs)
+
+    # ------------------------------------------------------------------ reading it back
+    def outputs(self) -> tuple[dict, ...]:
+        """The outputs, in order, as nbformat ``display_data`` dicts."""
+        return tuple(self._outputs)
+
+    def text_plain(self) -> str:
+        """Every output's plain-text form, one per line (what a terminal would show)."""
+        return "\n".join(o["data"].get("text/plain", "") for o in self._outputs)
+
+    def __len__(self) -> int:
+        return len(self._outputs)
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import publish_display_data
+
+        for output in self._outputs:
+            publish_display_data(output["data"], output["metadata"])
+
+
+__all__ = ["Report"]

@@ -1,0 +1,133 @@
+"""Driving a study notebook in JupyterLab the way a teacher does, with playwright.
+
+Every step waits for something a person would see (a headline, a message, the status
+line under the Run button), never for a fixed time.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
+PANEL = ".privlab-panel"
+
+
+def wait_for_idle_kernel(base: str, token: str, timeout: float = 300) -> None:
+    """Poll the server until every kernel has started and is idle."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            with urllib.request.urlopen(f"{base}/api/kernels?token={token}", timeout=5) as r:
+                kernels = json.load(r)
+        except OSError:  # the server is busy starting the kernel: ask again
+            kernels = []
+        if kernels and all(k.get("execution_state") == "idle" for k in kernels):
+            return
+        time.sleep(1)
+    pytest.fail("the notebook's kernel did not become idle")
+
+
+def open_notebook(page, base: str, token: str, name: str) -> None:
+    page.goto(f"{base}/lab/tree/{name}?token={token}")
+    page.wait_for_selector(".jp-Notebook", timeout=90_000)
+    wait_for_idle_kernel(base, token)
+
+
+def run_all(page, base: str, token: str, timeout: float = 600) -> None:
+    """Run ▸ Run All Cells, then wait until the kernel is idle again."""
+    page.get_by_role("menuitem", name="Run", exact=True).click()
+    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+    # Queued and running cells show "[*]" as their prompt: wait for one, then for none.
+    busy = "() => document.querySelector('.jp-Notebook').innerText.includes('[*]')"
+    page.wait_for_function(busy, timeout=30_000)
+    page.wait_for_function(f"() => !({busy})()", timeout=timeout * 1000)
+    wait_for_idle_kernel(base, token, timeout)
+
+
+def headline(page, timeout: float = 300_000) -> str:
+    """The text of the panel's headline, once it is shown."""
+    box = page.locator(f"{PANEL} .privlab-headline").first
+    box.wait_for(state="visible", timeout=timeout)
+    return box.inner_text()
+
+
+def dropdown(page, label: str):
+    """The ``<select>`` of the panel's dropdown labelled ``label``."""
+    return page.locator(f"{PANEL} .widget-dropdown").filter(
+        has=page.locator("label", has_text=label)).locator("select").first
+
+
+def choose(page, label: str, starts_with: str) -> str:
+    """Pick the entry of dropdown ``label`` whose text starts with ``starts_with``."""
+    select = dropdown(page, label)
+    texts = select.evaluate("s => [...s.options].map(o => o.text)")
+    # ipywidgets writes option texts with non-breaking spaces.
+    text = next((t for t in texts if t.replace("\xa0", " ").startswith(starts_with)), None)
+    assert text, f"no entry starting with {starts_with!r} in {label!r}: {texts}"
+    select.select_option(label=text)
+    return text
+
+
+def chosen(page, label: str) -> str:
+    """The text of the entry picked in dropdown ``label``."""
+    select = dropdown(page, label)
+    return select.evaluate("s => s.options[s.selectedIndex].text").replace("\xa0", " ")
+
+
+def tick(page, label: str, on: bool = True) -> None:
+    """Tick (or untick) the checkbox whose label starts with ``label``."""
+    box = page.locator(f"{PANEL} .widget-checkbox").filter(has_text=label).first
+    field = box.locator("input[type=checkbox]")
+    if field.is_checked() != on:
+        field.click()
+
+
+def ticked(page, label: str) -> bool:
+    """Whether the checkbox whose label starts with ``label`` is ticked."""
+    box = page.locator(f"{PANEL} .widget-checkbox").filter(has_text=label).first
+    return box.locator("input[type=checkbox]").is_checked()
+
+
+def press_run(page, timeout: float = 300_000) -> str:
+    """Press the panel's Run button and wait for the status line to say how it ended."""
+    panel = page.locator(PANEL).first
+    status = panel.locator(".widget-html").filter(has_text="done in").or_(
+        panel.locator(".widget-html").filter(has_text="✗"))
+    before = panel.inner_text()
+    panel.locator("button.widget-button", has_text="Run").first.click()
+    page.wait_for_function(
+        "([sel, old]) => { const p = document.querySelector(sel);"
+        " return p && !p.innerText.includes('Running…') && p.innerText !== old"
+        " && (p.innerText.includes('done in') || p.innerText.includes('✗')); }",
+        arg=[PANEL, before], timeout=timeout)
+    return status.first.inner_text()
+
+
+def visible_text(page) -> str:
+    return page.inner_text(".jp-Notebook")
+
+
+def dismiss_news(page) -> None:
+    """Close JupyterLab's "get notified about news" toast if it is up."""
+    no = page.get_by_role("button", name="No", exact=True)
+    if no.count() and no.first.is_visible():
+        no.first.click()
+
+
+def screenshot(page, name: str, selector: str = PANEL, where: str = "start") -> Path:
+    """Save the viewport with ``selector`` scrolled to ``where`` ("start", "center")."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / name
+    dismiss_news(page)
+    page.locator(selector).first.evaluate(f"e => e.scrollIntoView({{block: '{where}'}})")
+    page.screenshot(path=str(path), full_page=False)
+    return path

@@ -1,0 +1,119 @@
+"""Each converted notebook in JupyterLab, as a teacher drives it in front of a class.
+
+For every notebook: Run All; change one choice and press Run, and the result changes;
+choose an entry that cannot run here and press Run, and a short message (no traceback)
+says how to fix it; choose a good entry again, Run All, and the choice is still there.
+Screenshots of each panel and each message are saved under ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import pytest
+
+from tests.browser import lab as ui
+from tests.test_browser import CHROMIUM
+
+pytestmark = [
+    pytest.mark.browser_full,
+    pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (make browser-deps)"),
+]
+
+
+@dataclass
+class Walk:
+    """What a teacher does in one notebook."""
+
+    change: Callable  # change one choice (the result must change)
+    unavailable: Callable | None  # choose an entry that cannot run here
+    message: str  # what the message about it says
+    restore: Callable  # back to a choice that runs
+    kept: Callable  # reads the changed choice back after Run All
+
+
+def _dropdown(label, pick):
+    return lambda page: ui.choose(page, label, pick)
+
+
+def _box(label, on=True):
+    return lambda page: ui.tick(page, label, on)
+
+
+WALKS = {
+    "00_quickstart": Walk(_dropdown("Encoder", "lexical"), _dropdown("Encoder", "mpnet"),
+                          "mpnet is not installed", _dropdown("Encoder", "lexical"),
+                          lambda page: ui.chosen(page, "Encoder")),
+    "02_mcdonalds": Walk(_box("efficientnet-lite0", False), _box("clip-vit-b-32"),
+                         "weights not available offline", _box("clip-vit-b-32", False),
+                         lambda page: ui.ticked(page, "efficientnet-lite0")),
+    "03_avengers": Walk(_dropdown("Encoder", "lexical"), _box("llm"),
+                        "llm needs an LLM endpoint", _box("llm", False),
+                        lambda page: ui.chosen(page, "Encoder")),
+    "04_enron": Walk(_dropdown("Encoder", "lexical"), _box("llm"),
+                     "llm needs an LLM endpoint", _box("llm", False),
+                     lambda page: ui.chosen(page, "Encoder")),
+    "07_redacbench": Walk(_dropdown("Headline strategy", "regex-pii"), _dropdown("Judge", "llm"),
+                          "llm needs an LLM endpoint", _dropdown("Judge", "heuristic"),
+                          lambda page: ui.chosen(page, "Headline strategy")),
+    "08_spia": Walk(_dropdown("Adversary", "ner"), _dropdown("Value decider", "rule+llm"),
+                    "needs an LLM endpoint", _dropdown("Value decider", "rule —"),
+                    lambda page: ui.chosen(page, "Adversary")),
+    "09_calibration": Walk(_dropdown("Encoder", "lexical"), _dropdown("Encoder", "mpnet"),
+                           "mpnet is not installed", _dropdown("Encoder", "lexical"),
+                           lambda page: ui.chosen(page, "Encoder")),
+    # Every choice of study 10 runs offline: no message to provoke.
+    "10_finetuning": Walk(_dropdown("Blend m", "1.0"), None, "",
+                          lambda page: None, lambda page: ui.chosen(page, "Blend m")),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WALKS))
+def test_a_teacher_drives_the_notebook(lab, name):
+    from playwright.sync_api import sync_playwright
+
+    base, token = lab
+    walk = WALKS[name]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                    args=ui.CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        try:
+            ui.open_notebook(page, base, token, f"{name}.ipynb")
+            ui.run_all(page, base, token)
+            first = ui.headline(page)
+            assert "Error displaying widget" not in ui.visible_text(page)
+
+            # Change one choice, press Run: the headline (and the rest) change.
+            walk.change(page)
+            picked = walk.kept(page)
+            status = ui.press_run(page)
+            assert "done in" in status, status
+            second = ui.headline(page)
+            assert second != first, "the result did not change with the choice"
+
+            # An entry that cannot run here: a short message with the fix, no traceback.
+            if walk.unavailable is not None:
+                walk.unavailable(page)
+                status = ui.press_run(page)
+                assert "✗" in status, status
+                problem = page.locator(f"{ui.PANEL} .privlab-problem").first
+                problem.wait_for(state="visible")
+                text = problem.inner_text()
+                assert walk.message in text and "Fix:" in text, text
+                assert "Traceback" not in text and len(text.splitlines()) < 12
+                assert "Traceback" not in ui.visible_text(page)
+                ui.screenshot(page, f"{name}-message.png", f"{ui.PANEL} .privlab-problem",
+                              "center")
+                walk.restore(page)
+
+            # Run All: the panel comes back with the choice made in it, and its result.
+            ui.run_all(page, base, token)
+            after = ui.headline(page)
+            assert walk.kept(page) == picked
+            assert after == second, "Run All did not keep the choice made in the panel"
+            shot = ui.screenshot(page, f"{name}-panel.png")
+        finally:
+            browser.close()
+    assert shot.stat().st_size > 10_000

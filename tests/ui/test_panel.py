@@ -1,0 +1,259 @@
+"""The study panel: one output area, progress, short messages, choices that survive Run All."""
+
+from __future__ import annotations
+
+import base64
+import re
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pytest  # noqa: E402
+
+from privlab import progress  # noqa: E402
+from privlab.studies import avengers, quickstart  # noqa: E402
+from privlab.ui import controls, panels  # noqa: E402
+from privlab.ui.panel import StudyPanel, forget_panels, record_choices, study_panel  # noqa: E402
+from privlab.encoders import registry as encoders  # noqa: E402
+
+#: The tests of a missing package use mpnet, an optional extra.
+without_mpnet = pytest.mark.skipif(encoders.available("mpnet"),
+                                   reason="mpnet is installed here: no missing package to show")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_kernel(monkeypatch):
+    """Each test starts as a fresh kernel would: no kept panels, smoke settings, no endpoint."""
+    forget_panels()
+    monkeypatch.setenv("PRIVLAB_SMOKE", "1")
+    for name in ("PRIVLAB_LLM_BASE_URL", "PRIVLAB_LLM_MODEL", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    yield
+    forget_panels()
+
+
+def _html(panel: StudyPanel) -> str:
+    return "\n".join(o["data"].get("text/html", "") for o in panel.output.outputs)
+
+
+def _plain(panel: StudyPanel) -> str:
+    return "\n".join(o["data"].get("text/plain", "") for o in panel.output.outputs)
+
+
+def _headline_text(panel: StudyPanel) -> str:
+    return next(o["data"]["text/plain"] for o in panel.output.outputs
+                if o["data"].get("text/plain", "").startswith("privlab-headline"))
+
+
+# --------------------------------------------------------------------------- progress
+def test_progress_is_silent_without_a_listener_and_reports_inside_one():
+    progress.step("nobody listens", 1, 2)  # no error, nothing recorded anywhere
+    seen = []
+    with progress.reporting(seen.append):
+        assert progress.listening()
+        for _ in progress.track(range(3), "items"):
+            pass
+        progress.step("empty stage", 0, 0)
+    assert not progress.listening()
+    assert [(s.stage, s.done, s.total) for s in seen] == [
+        ("items", 0, 3), ("items", 1, 3), ("items", 2, 3), ("items", 3, 3),
+        ("empty stage", 0, 1)]
+    with progress.reporting(seen.append), pytest.raises(ValueError, match="'done' parameter"):
+        progress.step("too far", 4, 3)
+
+
+def test_a_study_reports_its_steps_while_it_runs():
+    seen = []
+    with progress.reporting(seen.append):
+        avengers.run(avengers.Config.smoke(encoders=("lexical",),
+                                           sanitizers=("identity", "concept-list")))
+    assert [s.done for s in seen] == [0, 1, 2] and {s.total for s in seen} == {2}
+    assert seen[0].stage == "sanitizing and encoding with identity"
+
+
+# --------------------------------------------------------------------------- running
+def test_the_panel_renders_headline_tables_witnesses_and_figure_in_one_output_area():
+    panel = panels.quickstart_panel(encoder="lexical")
+    seen = []
+    panel.bar.observe(lambda change: seen.append(change["new"]), names="value")
+    result = panel.run()
+    assert isinstance(result, quickstart.QuickstartResult) and panel.problem is None
+    direct = quickstart.run(quickstart.Config.smoke(encoder="lexical"))
+    for label in ("weak", "strong"):
+        assert result.audits[label].members[0].value == direct.audits[label].members[0].value
+    outputs = panel.output.outputs
+    # The headline first, once, styled, with the plain form make demo reads.
+    assert _headline_text(panel) == result.headline().lines()
+    assert "privlab-headline" in outputs[0]["data"]["text/html"]
+    assert _plain(panel).count("privlab-headline |") == 1
+    html = _html(panel)
+    assert "Both concept lists" in html and "The decisive witnesses" in html
+    assert html.count("privlab-witness") == 2
+    pngs = [o for o in outputs if "image/png" in o["data"]]
+    assert len(pngs) == 1 and base64.b64decode(pngs[0]["data"]["image/png"])[:4] == b"\x89PNG"
+    # Readable headers and numbers: no snake_case, no six decimals, no fingerprint.
+    assert "lexical-2048" not in html and "concepts removed" in html
+    assert not re.search(r"\d\.\d{4,}", html)
+    # The progress bar moved through the study's steps and the button is back.
+    assert seen and max(seen) == 1.0 and panel.button.disabled is False
+    assert "done in" in panel.status.value
+
+
+def test_a_new_run_replaces_every_part_of_the_output_together():
+    panel = panels.quickstart_panel(encoder="lexical")
+    panel.run()
+    first = _headline_text(panel)
+    panel.controls["weak_concepts"].set(("Einstein", "Albert", "patent clerk", "Bern"))
+    panel.run()
+    second = _headline_text(panel)
+    assert first != second
+    assert _plain(panel).count("privlab-headline |") == 1
+    # The run's choices are in the settings shown and in the panel's provenance.
+    assert "patent clerk" in _html(panel)
+    assert panel.provenance["choices"]["weak_concepts"] == (
+        "Einstein", "Albert", "patent clerk", "Bern")
+    assert panel.result.config.weak_concepts == ("Einstein", "Albert", "patent clerk", "Bern")
+
+
+def test_choices_are_recorded_in_the_results_provenance():
+    panel = panels.avengers_panel(encoders=("lexical",))
+    panel.controls["sanitizers"].set(("identity", "concept-list"))
+    result = panel.run()
+    assert result.provenance["choices"]["sanitizers"] == ["identity", "concept-list"]
+    assert result.provenance["choices"]["encoders"] == ["lexical"]
+
+    class WithDict:
+        def __init__(self):
+            self.provenance = {"data": "x"}
+
+    class Computed:
+        @property
+        def provenance(self):
+            return {"data": "x"}
+
+    holder = WithDict()
+    assert record_choices(holder, {"n": (1, 2)}) and holder.provenance["choices"] == {"n": [1, 2]}
+    assert record_choices(Computed(), {"n": 1}) is False
+
+
+# --------------------------------------------------------------------------- Run All
+def test_choices_survive_run_all_and_changed_parameters_apply():
+    panel = panels.quickstart_panel(encoder="lexical")
+    panel.controls["encoder"].set("minilm")
+    panel.controls["weak_concepts"].set(("Einstein",))
+    # Run All executes the cell again with the same parameter values: the same panel
+    # comes back with the choices made in its widgets.
+    again = panels.quickstart_panel(encoder="lexical")
+    assert again is panel
+    assert again.values()["encoder"] == "minilm"
+    assert again.values()["weak_concepts"] == ("Einstein",)
+    # A parameter changed in the parameter cell wins over the widget; the others stay.
+    changed = panels.quickstart_panel(encoder="mpnet")
+    assert changed is panel and changed.values()["encoder"] == "mpnet"
+    assert changed.values()["weak_concepts"] == ("Einstein",)
+    # A new kernel (no kept panels) starts from the parameters and the study's defaults.
+    forget_panels()
+    fresh = panels.quickstart_panel(encoder="lexical")
+    assert fresh is not panel and fresh.values()["encoder"] == "lexical"
+    assert fresh.values()["weak_concepts"] == quickstart.Config.smoke().weak_concepts
+
+
+def test_a_panel_with_other_controls_is_made_anew():
+    first = study_panel("quickstart", {"encoder": controls.encoder()})
+    second = study_panel("quickstart", {"encoder": controls.encoder(),
+                                        "weak_concepts": controls.phrases()})
+    assert second is not first and set(second.values()) == {"encoder", "weak_concepts"}
+
+
+# --------------------------------------------------------------------------- messages
+def _problem_box(panel: StudyPanel) -> str:
+    (output,) = panel.output.outputs
+    html = output["data"]["text/html"]
+    assert "privlab-problem" in html
+    # The traceback, when there is one, is folded inside <details>, never shown open.
+    outside = re.sub(r"<details.*?</details>", "", html, flags=re.S)
+    assert "Traceback" not in outside and 'File "' not in outside
+    return html
+
+
+@without_mpnet
+def test_a_missing_package_gives_the_install_command_not_a_traceback():
+    panel = panels.quickstart_panel(encoder="lexical")
+    panel.run()
+    panel.controls["encoder"].set("mpnet")
+    assert "mpnet" in panel.needs.value and "pip install" in panel.needs.value
+    assert panel.run() is None
+    html = _problem_box(panel)
+    assert panel.problem.title == "mpnet is not installed"
+    assert "pip install -e &#x27;.[mpnet]&#x27;" in html
+    assert "✗ mpnet is not installed" in panel.status.value
+    assert panel.result is None
+
+
+def test_a_missing_endpoint_says_which_variables_to_set():
+    panel = panels.avengers_panel(encoders=("lexical",))
+    panel.controls["sanitizers"].set(("identity", "llm"))
+    assert panel.run() is None
+    html = _problem_box(panel)
+    assert panel.problem.kind == "endpoint" and "llm needs an LLM endpoint" in html
+    assert "%env PRIVLAB_LLM_BASE_URL=" in html and "PRIVLAB_LLM_MODEL" in html
+
+
+def test_an_endpoint_set_in_the_kernel_lets_the_choice_run(monkeypatch):
+    panel = panels.avengers_panel(encoders=("lexical",))
+    panel.controls["sanitizers"].set(("identity", "llm"))
+    assert panel.run() is None and panel.problem.kind == "endpoint"
+    # Set, but nothing listens there: the run now fails at the server, said plainly.
+    monkeypatch.setenv("PRIVLAB_LLM_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("PRIVLAB_LLM_MODEL", "test-model")
+    assert panel.run() is None
+    assert panel.problem.kind == "endpoint" and "Traceback" in panel.problem.details
+    _problem_box(panel)
+
+
+def test_a_bad_folder_is_refused_with_the_studys_own_message():
+    panel = panels.avengers_panel(encoders=("lexical",))
+    panel.controls["sanitizers"].set(("identity", "concept-list"))
+    panel.controls["comments"].set("/no/such/folder/of/comments")
+    assert panel.run() is None
+    html = _problem_box(panel)
+    assert panel.problem.kind == "data" and "/no/such/folder/of/comments" in html
+    assert "&lt;details" not in html and "<details" in html  # the traceback, folded
+
+
+def test_an_offline_hub_model_says_how_to_fetch_it(monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    panel = panels.quickstart_panel(encoder="qwen3-embedding-4b")
+    assert "downloads weights on first use" in panel.needs.value
+    assert panel.run() is None
+    html = _problem_box(panel)
+    assert panel.problem.kind == "download"
+    assert "huggingface-cli download Qwen/Qwen3-Embedding-4B" in html
+    assert "HF_HUB_OFFLINE=0" in html
+
+
+@without_mpnet
+def test_after_a_message_a_good_choice_runs_again():
+    panel = panels.quickstart_panel(encoder="mpnet")
+    assert panel.run() is None
+    panel.controls["encoder"].set("lexical")
+    assert panel.run() is not None and panel.problem is None
+    assert "privlab-problem" not in _html(panel)
+
+
+def test_a_display_option_redraws_without_running_the_study_again():
+    panel = panels.calibration_panel(encoders=("lexical",))
+    panel.controls["image_members"].set(("efficientnet-lite0",))
+    calls = []
+    run = panel.run_study
+    panel.run_study = lambda config: calls.append(config) or run(config)
+    first = panel.run()
+    assert len(calls) == 1 and "Reading a resolution of 0.13" in _html(panel)
+    panel.controls["delta"].set(0.05)
+    assert panel.run() is first and len(calls) == 1
+    assert "Reading a resolution of 0.05" in _html(panel)
+    assert "Reading a resolution of 0.13" not in _html(panel)
+    # The same choices again: the study runs again (a press of Run is a fresh run).
+    panel.run()
+    assert len(calls) == 2
