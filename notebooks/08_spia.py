@@ -113,8 +113,25 @@ panel.show()
 #   whole person;
 # * **documents without predicted people** — protected in privlab, left out by SPIA;
 # * **empty input** — no counted PII gives CPR NaN in privlab (shown as —), 0 in SPIA;
-# * **value decider** — SPIA's is rule, then the model, then a person; privlab's is rule,
-#   then the model (`VALUE_DECIDER = "rule+llm"`), with no human step;
+# * **value decider** — SPIA's is rule, then the model, then a person; privlab's is the
+#   rule, then the model (`VALUE_DECIDER = "rule+llm"`), then, if you take it, the person
+#   step below (without it the model's answers stand);
 # * **failed documents** — an LLM answer that never validates (after retries that say
 #   what was wrong, each a little warmer) fails that document only; it is counted and
 #   left out of the CPR.
+
+# %% [markdown]
+# ## The person step: review where the model overruled the rule
+#
+# With the value decider `rule+llm`, every pair of values the rule scored 0 went to the
+# model, and its answers were recorded. The pairs it scored *yes* or *less precise* are
+# the disagreements: decide the ones you can and press **Rescore**; the same predictions
+# and subject pairs are scored again with your decisions, and the model is not asked
+# again. CPR rises where you say *no* (the adversary did not really recover that value)
+# and falls where you confirm a match. With the rules alone (the offline default) there
+# is nothing to review, and the widget says so. After a new Run, run this cell again.
+
+# %%
+from privlab.ui.review import review_panel
+
+review_panel(panel.result)

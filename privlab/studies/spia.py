@@ -26,6 +26,7 @@ from privlab.errors import invalid
 from privlab.progress import step
 from privlab.hashing import file_hash
 from privlab.redaction.spia import ProtectionResult, load_spia, protection
+from privlab.redaction.spia.review import ReviewedJudge, ReviewQueue
 from privlab.redaction.spia.spans import (
     SpanRecall,
     anonymize,
@@ -106,6 +107,9 @@ class SPIAStudyResult:
             no predicted subject.
         status: what the numbers are.
         provenance: data digest, adversary, matcher, value decider, reference date.
+        review: with ``value_decider="rule+llm"``, the model's recorded answers
+            (:class:`~privlab.redaction.spia.review.ReviewQueue`): its disagreements with
+            the rule are what a person reviews before :meth:`rescored`.
     """
 
     config: Config
@@ -119,6 +123,7 @@ class SPIAStudyResult:
     unmatched: dict[str, float] = field(default_factory=dict)
     status: str = ""
     provenance: dict = field(default_factory=dict)
+    review: ReviewQueue | None = field(default=None, repr=False)
 
     def to_frame(self):
         """One row per anonymizer: span recall next to CPR / IPR, and the gap.
@@ -166,6 +171,45 @@ class SPIAStudyResult:
             .apply(lambda v: ", ".join(v)).rename("inferred")
         return frame.merge(inferred, how="left", left_on=["data_id", "subject"],
                            right_index=True)
+
+    def rescored(self, decisions: dict) -> "SPIAStudyResult":
+        """The same predictions and pairs scored again with a person's value decisions.
+
+        SPIA's third step: for the pairs the rule scored 0 and the model did not
+        (:meth:`ReviewQueue.disagreements`), a reviewer's "yes" / "less precise" / "no"
+        replaces the model's answer; every other pair keeps its recorded answer, and the
+        model is not asked again.
+
+        Args:
+            decisions: ``(tag, gold, predicted) -> "yes" | "less precise" | "no"``.
+
+        Returns:
+            A new result whose CPR/IPR use the decisions (provenance says how many).
+
+        Raises:
+            PrivlabValueError: the run had no model decider (``value_decider="rule"``), or
+                a decision names a pair the model was never asked about.
+        """
+        from dataclasses import replace
+
+        from privlab.redaction.spia import matchers
+
+        if self.review is None:
+            raise invalid("value_decider", "SPIAStudyResult.rescored", "'rule+llm' in the "
+                          "run being reviewed", self.config.value_decider,
+                          fix="Run the study with value_decider='rule+llm' and an LLM endpoint.")
+        judge = ReviewedJudge(self.review.answers, decisions)
+        scores = {}
+        for name, before in self.protection.items():
+            failed = self.failed.get(name, {})
+            scores[name] = protection(
+                [r for r in self.documents if r.data_id not in failed],
+                [r for r in self.predicted[name] if r.data_id not in failed],
+                matcher=matchers.create(self.config.matcher), fallback=judge,
+                provenance={k: before.provenance.get(k) for k in ("adversary", "anonymizer")})
+        provenance = dict(self.provenance, value_decider=f"rule, then {self.review.name}, "
+                          f"then {judge.name}")
+        return replace(self, protection=scores, provenance=provenance)
 
     def departures(self, anonymizer: str):
         """CPR of ``anonymizer`` under privlab's scoring and under each of SPIA's own
@@ -292,7 +336,8 @@ def run(config: Config | None = None) -> SPIAStudyResult:
     entities = {r.data_id: entities[r.data_id] for r in records if r.data_id in entities}
     options = {"reference_date": when} if config.adversary in ("contextual", "llm") else {}
     adversary = adversaries.create(config.adversary, **options)
-    fallback = LLMValueJudge() if config.value_decider == "rule+llm" else None
+    # The model's answers are recorded, so a person can review its disagreements later.
+    fallback = ReviewQueue(LLMValueJudge()) if config.value_decider == "rule+llm" else None
     available = {a.name: a for a in anonymizer_options()}
     result = SPIAStudyResult(config, {}, {}, {}, {}, list(records))
     ids = [r.data_id for r in records]
@@ -332,4 +377,5 @@ def run(config: Config | None = None) -> SPIAStudyResult:
                          "value_decider": "rule then "
                          f"{fallback.name}" if fallback else "rule only",
                          "reference_date": when.isoformat(), "spans": span_source}
+    result.review = fallback
     return result

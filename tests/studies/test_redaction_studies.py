@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from privlab.studies import redacbench, spia
+from privlab.errors import PrivlabValueError
 
 
 def test_spia_study_on_the_sample_shows_the_span_inference_gap():
@@ -83,6 +84,22 @@ def test_spia_study_llm_paths_failed_documents_and_value_decider(monkeypatch):
     assert any("1 of 3 documents failed under none" in c for c in result.headline().caveats)
     assert not result.provenance["weak"] and "not an offline stand-in" in " ".join(
         result.headline().caveats)
+    # SPIA's third decider: a person overrules the model where it disagreed with the rule.
+    pending = result.review.disagreements()
+    assert pending and {d.tag for d in pending} == {"OCCUPATION"}
+    assert {d.model_score for d in pending} == {0.5}
+    before = result.protection["none"]
+    overruled = result.rescored({d.key: "no" for d in pending})  # no further model calls
+    after = overruled.protection["none"]
+    assert not [r for r in after.piis if r["score"] == 0.5]
+    assert after.cpr > before.cpr
+    assert after.cpr - before.cpr == pytest.approx(0.5 * len(judged) / len(before.piis))
+    assert "a person (" in overruled.provenance["value_decider"]
+    assert result.rescored({}).protection["none"].cpr == pytest.approx(before.cpr)
+    with pytest.raises(PrivlabValueError, match="decisions"):
+        result.rescored({("AGE", "1", "2"): "no"})
+    with pytest.raises(PrivlabValueError, match="decisions"):
+        result.rescored({pending[0].key: "maybe"})
 
 
 def test_spia_study_on_shared_data_smoke(shared_data):
