@@ -479,8 +479,37 @@ def _default_device() -> str:
     return default_device()
 
 
+@dataclass(frozen=True)
+class ScreeningPass:
+    """A screening precision beyond float32 / float64, plugged into the exact kernel.
+
+    The kernel keeps every trial whose screened value lies within ``relative * ||s|| *
+    ||t||`` (plus its own float64 and underflow terms) of the bounds it holds, and
+    rescores those in float64, so the answer stays exact whenever ``relative`` truly
+    bounds the screening pass's error (:mod:`privlab.scale.precision` derives it).
+
+    Attributes:
+        name: the precision, reported as :attr:`Resolution.dtype` (e.g. ``"bfloat16"``).
+        relative: upper bound of ``|screened(s . t) - s . t| / (||s|| ||t||)``.
+        tiny: the absolute error one underflowing operation may add.
+        blocks: the screening backend (the interface of the kernel's torch backend).
+        max_candidates: raise :class:`ScreeningTooCoarse` once more trials than this
+            would need rescoring (None: no limit).
+    """
+
+    name: str
+    relative: float
+    tiny: float
+    blocks: type
+    max_candidates: int | None = None
+
+
+class ScreeningTooCoarse(RuntimeError):
+    """A :class:`ScreeningPass` kept more candidates than its ``max_candidates``."""
+
+
 def _exact_kernel(S, T, s_norm: np.ndarray, *, top_k: int, dtype: str, device: str, bm: int,
-                  bn: int) -> Resolution:
+                  bn: int, screen: ScreeningPass | None = None) -> Resolution:
     m, d = S.shape
     n = T.shape[0]
     top_k = min(top_k, m * n)  # there are only m * n trials to list
@@ -495,9 +524,10 @@ def _exact_kernel(S, T, s_norm: np.ndarray, *, top_k: int, dtype: str, device: s
     # |fl(s.t) - s.t| <= gamma_(d+2) ||s|| ||t||  (inputs rounded to the working dtype),
     # plus, for underflow (or flush-to-zero), the working dtype's smallest normal number
     # per input rounding, product and sum: at most 4 (d + 2) tiny max(1, ||s||).
-    gamma_work = _gamma(d + 2, _UNIT_ROUNDOFF[dtype])
+    gamma_work = screen.relative if screen else _gamma(d + 2, _UNIT_ROUNDOFF[dtype])
     gamma_64 = _gamma(d + 2, _UNIT_ROUNDOFF["float64"])
-    underflow = 4 * (d + 2) * float(np.finfo(dtype).tiny) * max(1.0, s_max)
+    tiny = screen.tiny if screen else float(np.finfo(dtype).tiny)
+    underflow = 4 * (d + 2) * tiny * max(1.0, s_max)
     tolerance = (gamma_work + gamma_64) * s_max * t_norm + underflow  # (n,)
     zero_cols = np.flatnonzero(t_absmax == 0)  # exact zeros only
     live_cols = np.flatnonzero(t_absmax > 0)
@@ -511,6 +541,8 @@ def _exact_kernel(S, T, s_norm: np.ndarray, *, top_k: int, dtype: str, device: s
     rescored = 0
 
     screening = _NumpyBlocks if device == "cpu" and CPU_SCREENING == "numpy" else _TorchBlocks
+    if screen:
+        screening = screen.blocks
     backend = screening(S, T, live_cols, dtype, device, shift)
     tol_live = tolerance[live_cols]
     with _exact_matmul(device):
@@ -531,6 +563,10 @@ def _exact_kernel(S, T, s_norm: np.ndarray, *, top_k: int, dtype: str, device: s
                     pending_rows.append(hit // (j1 - j0) + i0)
                     pending_cols.append(live_cols[hit % (j1 - j0) + j0])
                     pending += hit.size
+                    if screen and screen.max_candidates is not None and \
+                            rescored + pending > screen.max_candidates:
+                        raise ScreeningTooCoarse(f"{screen.name} screening kept more than "
+                                                 f"{screen.max_candidates} candidates")
                 if pending > 4 * (m + k) + 65536:  # keep the lists short on long runs
                     kept, count = kept.absorb(pending_rows, pending_cols, S, T, t_exps)
                     kept = kept.prune(row_bound, kth_bounds[-1], tolerance, shift)
@@ -571,7 +607,8 @@ def _exact_kernel(S, T, s_norm: np.ndarray, *, top_k: int, dtype: str, device: s
     return Resolution(
         value=max(0.0, a_max), max_difference=a_max, witness=(top[0][0], top[0][1]),
         top=top[:top_k], per_audited=per_audited, per_audited_reference=per_reference,
-        shape=(m, n, d), dtype=dtype, device=device, block_size=(bm, bn), rescored=rescored)
+        shape=(m, n, d), dtype=screen.name if screen else dtype, device=device,
+        block_size=(bm, bn), rescored=rescored)
 
 
 def _round_down(values: np.ndarray, dtype: str) -> np.ndarray:

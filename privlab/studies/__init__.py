@@ -1,6 +1,6 @@
 """One module per notebook, each on the study contract (:mod:`privlab.studies.contract`).
 
-``from privlab.studies import registry`` lists the eleven studies in notebook order::
+``from privlab.studies import registry`` lists the twelve studies in notebook order::
 
     >>> from privlab.studies import registry
     >>> registry.names()[:3]
@@ -17,9 +17,9 @@ from typing import Any
 
 from privlab.studies.contract import Headline, StudyConfig, StudyResult
 
-#: Study modules in notebook order (00 ... 10).
+#: Study modules in notebook order (00 ... 11).
 STUDY_MODULES = ("quickstart", "dicaprio", "mcdonalds", "avengers", "enron", "known_epsilon",
-                 "face_generators", "redacbench", "spia", "calibration", "finetune")
+                 "face_generators", "redacbench", "spia", "calibration", "finetune", "scale")
 
 
 def __getattr__(name: str) -> Any:

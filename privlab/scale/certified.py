@@ -1,0 +1,243 @@
+"""Certified pruning: the exact resolution with less work when the data allow.
+
+The plain kernel scores all ``m x n`` trials. Most cannot matter: a trial is needed only
+if it may be the largest of its row (for per-item maxima) or among the ``top_k``
+largest overall. The references are grouped (:mod:`privlab.scale.groups`) and each group
+carries an upper bound on every trial value against it; a block of trials is scored
+(by the exact kernel itself, :mod:`privlab.scale.tiles`) only where the bound reaches
+what is already known:
+
+    skip (i, group)  when  U(i, group) <  min(best_i, kth)     ("per_audited")
+                     when  U(i, group) <  kth                  ("max")
+                     also  when  U(i, group) < delta           ("flagged", threshold mode)
+
+where ``best_i`` and ``kth`` are exact values of trials already scored (lower bounds on
+the row's maximum and on the k-th largest trial). The comparison is strict, so a trial
+that could *tie* is always scored and the tie rule (smallest i, then j) is kept. The
+bounds are upper bounds on the kernel's own float64 values, rounding included
+(:mod:`privlab.scale.bounds`), so the result equals the plain kernel's in every field
+the mode computes. Groups are visited in decreasing order of their largest bound; in
+``"max"`` and ``"flagged"`` modes the walk stops at the first group whose bound is below
+what is needed, and every later group is skipped unseen.
+
+How much is skipped depends on the data: a planted leak (one large trial) lets almost
+everything go; references whose norms are all alike (no structure) let little go. The
+result's :class:`~privlab.scale.result.Work` records it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from privlab.errors import invalid
+from privlab.resolution import (DEFAULT_BLOCK_SIZE, _check_unit, _normalize_rows, _parse_block,
+                                _row_norms, _row_stats, _to_array, check_top_k)
+import privlab.scale.groups as grouping
+from privlab.scale.result import CertifiedResolution, Work
+from privlab.scale.rules import WINDOW_BLOCKS, assemble, below_everything, needed
+from privlab.scale.tiles import Accumulator, score_tile, take_rows
+
+MODES = ("max", "per_audited", "flagged")
+DTYPES = ("float32", "float64", "bfloat16", "tf32")
+
+
+@dataclass
+class Prepared:
+    """Validated inputs and their row statistics."""
+
+    S: Any
+    T: Any
+    s_norm: np.ndarray
+    t_absmax: np.ndarray
+    t_exps: np.ndarray
+    t_hat: np.ndarray
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        return int(self.S.shape[0]), int(self.T.shape[0]), int(self.S.shape[1])
+
+
+def prepare(S, T, *, normalize: bool, caller: str) -> Prepared:
+    """Validate S and T exactly as :func:`privlab.resolution.resolution` does."""
+    S, s_tolerance = _to_array(S, "S", caller)
+    T, _ = _to_array(T, "T", caller)
+    if S.shape[1] != T.shape[1]:
+        raise invalid("T", caller, f"of the same dimension d as S (d={S.shape[1]})",
+                      f"d={T.shape[1]}", "Encode audited items and references with the same "
+                      "encoder.", given_is_text=True)
+    if normalize:
+        S = _normalize_rows(S, "S", caller)
+        s_norm = _row_norms(S)
+    else:
+        s_norm = _check_unit(S, "S", caller, s_tolerance)
+    t_absmax, t_exps, t_scaled = _row_stats(T)
+    with np.errstate(over="ignore"):
+        t_hat = np.ldexp(t_scaled, t_exps)
+    return Prepared(S, T, s_norm, t_absmax, t_exps, t_hat)
+
+
+def check_options(*, mode: Any, delta: Any, bound: Any, clusters: Any, dtype: Any,
+                  device: Any, caller: str) -> tuple[float | None, str]:
+    """Validate the scaled call's own options; returns ``(delta, device)``."""
+    import re
+
+    import torch
+
+    if mode not in MODES:
+        raise invalid("mode", caller, f"one of {list(MODES)}", mode)
+    if mode == "flagged":
+        if isinstance(delta, bool) or not isinstance(delta, (int, float, np.floating, np.integer)) \
+                or not np.isfinite(delta) or delta < 0:
+            raise invalid("delta", caller, "a finite number >= 0 in mode='flagged'", delta,
+                          "Pass the resolution you require, e.g. delta=0.05.")
+        delta = float(delta)
+    elif delta is not None:
+        raise invalid("delta", caller, "None unless mode='flagged'", delta,
+                      "Pass mode='flagged' to flag items at a threshold.")
+    if bound not in grouping.BOUNDS:
+        raise invalid("bound", caller, f"one of {list(grouping.BOUNDS)}", bound)
+    if clusters is not None and (isinstance(clusters, bool) or not isinstance(
+            clusters, (int, np.integer)) or clusters < 1):
+        raise invalid("clusters", caller, "None or an int >= 1", clusters)
+    if dtype not in DTYPES:
+        raise invalid("dtype", caller, f"one of {list(DTYPES)}", dtype)
+    from privlab.config import default_device
+
+    device = str(device or default_device())
+    if not re.fullmatch(r"cpu|cuda(:[0-9]+)?", device):
+        raise invalid("device", caller, "'cpu', 'cuda' or 'cuda:N'", device)
+    if device.startswith("cuda") and not torch.cuda.is_available():
+        raise invalid("device", caller, "a device torch can see", device,
+                      "No CUDA device is available here: use device='cpu'.")
+    if dtype == "tf32" and not device.startswith("cuda"):
+        raise invalid("dtype", caller, "'tf32' only on a CUDA device", dtype,
+                      "Use dtype='bfloat16' on the CPU, or device='cuda'.")
+    return delta, device
+
+
+def _is_dask(x: Any) -> bool:
+    return type(x).__module__.split(".")[0] == "dask"
+
+
+def certified_resolution(S, T, *, mode: str = "max", delta: float | None = None,
+                         top_k: int = 5, bound: str = "norm", clusters: int | None = None,
+                         normalize: bool = False, dtype: str = "float32",
+                         device: str | None = None,
+                         block_size: int | tuple[int, int] = DEFAULT_BLOCK_SIZE,
+                         client: Any = None, seed: int = 0) -> CertifiedResolution:
+    """The exact resolution (Algorithm 1), skipping trials that provably cannot matter.
+
+    Args:
+        S: ``(m, d)`` unit rows, the sanitized audited items (NumPy, torch or dask).
+        T: ``(n, d)`` reference directions ``E(y) - E(X_c(y))`` (NumPy, torch or dask).
+        mode: ``"max"`` (value, witness and top list), ``"per_audited"`` (also every
+            item's maximum: the plain kernel's whole result) or ``"flagged"`` (items at
+            or above ``delta``, their maxima, and the top trials at or above it).
+        delta: the threshold of ``"flagged"`` mode (a resolution you require); every
+            trial whose bound is below it is skipped.
+        top_k: how many of the largest trials to return (0 for none).
+        bound: ``"norm"`` (default), ``"cluster"`` (k-means centres of T; better when
+            the references' directions cluster) or ``"none"`` (score everything).
+        clusters: number of k-means centres for ``bound="cluster"`` (default: about one
+            per two blocks of references, at most 64).
+        normalize: normalise the rows of S instead of refusing non-unit rows.
+        dtype: screening precision of each tile: ``"float32"``, ``"float64"``, or the
+            reduced precisions ``"bfloat16"`` and ``"tf32"`` (CUDA only) with their
+            proven rounding bound (:mod:`privlab.scale.precision`). Values are always
+            rescored in float64, so the answer does not depend on it.
+        device: ``"cpu"``, ``"cuda"`` or None for :func:`privlab.config.default_device`.
+        block_size: audited rows per tile and references per group (an int or a pair).
+        client: a ``dask.distributed.Client`` to run the tiles on a cluster (dask arrays
+            without a client run on dask's default scheduler); see
+            :mod:`privlab.scale.distributed`.
+        seed: seed of the k-means sample (the answer never depends on it).
+
+    Returns:
+        A :class:`~privlab.scale.result.CertifiedResolution` whose fields equal the plain
+        kernel's, with the :class:`~privlab.scale.result.Work` it skipped.
+
+    Raises:
+        ValueError: the kernel's input errors, or a bad ``mode``, ``delta``, ``bound``,
+            ``clusters``, ``dtype``, ``device``, ``top_k`` or ``block_size``.
+
+    Example:
+        >>> import numpy as np
+        >>> S = np.eye(3)
+        >>> T = np.array([[0.9, 0, 0], [0, 0.01, 0], [0, 0, 0.02]])
+        >>> res = certified_resolution(S, T, top_k=1, block_size=1)
+        >>> res.value, res.witness, res.work.scored, res.work.trials
+        (0.9, (0, 0), 3, 9)
+    """
+    caller = "certified_resolution"
+    top_k = check_top_k(top_k, caller)
+    delta, device = check_options(mode=mode, delta=delta, bound=bound, clusters=clusters,
+                                  dtype=dtype, device=device, caller=caller)
+    bm, bn = _parse_block(block_size, caller)
+    if client is not None or _is_dask(S) or _is_dask(T):
+        from privlab.scale.distributed import distributed_resolution
+
+        return distributed_resolution(S, T, mode=mode, delta=delta, top_k=top_k, bound=bound,
+                                      clusters=clusters, normalize=normalize, dtype=dtype,
+                                      device=device, block_size=(bm, bn), client=client,
+                                      seed=seed)
+    data = prepare(S, T, normalize=normalize, caller=caller)
+    return run_local(data, mode=mode, delta=delta, top_k=top_k, bound=bound,
+                     clusters=clusters, dtype=dtype, device=device, bm=bm, bn=bn, seed=seed)
+
+
+def run_local(data: Prepared, *, mode: str, delta: float | None, top_k: int, bound: str,
+              clusters: int | None, dtype: str, device: str, bm: int, bn: int,
+              seed: int = 0) -> CertifiedResolution:
+    """The certified walk on one machine (inputs already validated)."""
+    from privlab.scale.precision import screening_for
+
+    m, n, d = data.shape
+    k = max(min(top_k, m * n), 1)
+    plan = grouping.build(bound, S=data.S, s_hat=data.s_norm, T=data.T, t_hat=data.t_hat,
+                          t_exps=data.t_exps, t_absmax=data.t_absmax, block=bn,
+                          clusters=clusters, seed=seed)
+    kernel_dtype, screen = screening_for(dtype, d, device)
+    # Each group's largest bound orders the walk; the bounds themselves are recomputed
+    # when a group is visited (O(m) memory instead of O(m * groups)).
+    gmax = np.array([float(np.max(plan.upper(g, data.s_norm))) for g in plan.groups])
+    order = np.argsort(-gmax, kind="stable")
+    acc = Accumulator(m, k)
+    touched = np.zeros(n, dtype=bool)
+    tiles_scored = 0
+    window = WINDOW_BLOCKS * bm
+    for g_index in order:
+        group = plan.groups[g_index]
+        if below_everything(gmax[g_index], acc, mode, delta):
+            break
+        upper = plan.upper(group, data.s_norm)
+        keep = needed(upper, acc, slice(None), mode, delta)
+        if not keep.any():
+            continue
+        T_group = take_rows(data.T, group.cols)
+        for i0 in range(0, m, window):
+            rows = np.flatnonzero(keep[i0:i0 + window]) + i0
+            if not rows.size:
+                continue
+            # Bounds sharpen as tiles land: re-check these rows against the latest ones.
+            rows = rows[needed(upper[rows], acc, rows, mode, delta)]
+            if not rows.size:
+                continue
+            part = score_tile(take_rows(data.S, rows), T_group, rows, group.cols,
+                              data.s_norm[rows], k=k, dtype=kernel_dtype, device=device,
+                              screen=screen, block_rows=bm)
+            acc.add(part)
+            tiles_scored += 1
+            touched[group.cols] = True
+    work = Work(trials=m * n, scored=acc.trials, tiles=len(plan.groups) * -(-m // window),
+                tiles_scored=tiles_scored, references_untouched=int(n - touched.sum()),
+                rescored=acc.rescored, bound=plan.bound, clusters=plan.clusters,
+                fallbacks=acc.fallbacks)
+    return assemble(acc, mode=mode, delta=delta, top_k=top_k, shape=(m, n, d), dtype=dtype,
+                    device=device, block=(bm, bn), work=work)
+
+
+__all__ = ["DTYPES", "MODES", "Prepared", "certified_resolution", "check_options", "prepare",
+           "run_local"]

@@ -1,0 +1,169 @@
+"""Reduced-precision screening (bfloat16, TF32) with a proven rounding bound.
+
+Tensor cores multiply bfloat16 or TF32 inputs many times faster than float32. The exact
+kernel can screen in such a precision and stay exact, because it keeps every trial whose
+screened value lies within a *bound on the screening error* of the best values it holds
+and rescores those in float64 (:class:`privlab.resolution.ScreeningPass`). This module
+derives that bound.
+
+The bound
+---------
+Let ``u_in`` be the relative error of rounding an input to the screening format,
+``u_acc`` the unit roundoff of the accumulator and ``u_out`` that of the output format.
+For ``s, t`` in R^d with ``s~ = s (1 + a)``, ``t~ = t (1 + b)`` entrywise,
+``|a|, |b| <= u_in``:
+
+1. input rounding: ``|s~ . t~ - s . t| <= (2 u_in + u_in**2) sum_k |s_k t_k|``;
+2. products of two rounded inputs are exact in the accumulator (8 x 8 or 11 x 11
+   significant bits fit in float32's 24), and a float32 sum of ``d`` terms in any order
+   errs by at most ``gamma_d(u_acc) sum_k |s~_k t~_k|``, with
+   ``sum_k |s~_k t~_k| <= (1 + u_in)**2 sum_k |s_k t_k|``;
+3. rounding the sum to the output format adds ``u_out`` times its magnitude.
+
+With ``sum_k |s_k t_k| <= ||s|| ||t||`` the screened value errs by at most
+``relative * ||s|| ||t||`` where
+
+    relative = (1 + u_out) [2 u_in + u_in**2 + (1 + u_in)**2 gamma_d(u_acc)] + u_out,
+
+which :func:`relative_bound` returns enlarged by ``1 + 2**-20`` for the bound's own
+float64 arithmetic. Underflow (inputs, products or outputs below the smallest normal
+float32, which bfloat16 shares) adds at most ``tiny`` per operation; the kernel adds
+``4 (d + 2) tiny max(1, ||s||)`` for it.
+
+Assumptions (stated, and the first one checked)
+-----------------------------------------------
+* The accumulator is float32 or wider, in any order (tensor cores and oneDNN's CPU
+  bfloat16 kernels do this). :func:`accumulation_probe` multiplies inputs whose exact
+  product a bfloat16 accumulator would get wrong by 94%; a device that fails it screens
+  in float32 instead.
+* bfloat16 inputs are rounded by torch to nearest; converting from float64 passes through
+  float32, so ``u_in = 2**-8 + 2**-24`` (double rounding).
+* TF32 inputs may be truncated rather than rounded by the hardware: ``u_in = 2**-10``.
+* Outputs: bfloat16 products return bfloat16 (``u_out = 2**-8``); TF32 returns float32
+  (``u_out = 2**-24``).
+
+When the bound keeps too many candidates (trials within ``~3 * 2**-8 ||s|| ||t||`` of
+the best, as happens when no trial stands out), a tile is screened again in float32;
+the result's :class:`~privlab.scale.result.Work` counts those fallbacks.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from privlab.resolution import ScreeningPass, _TorchBlocks
+from privlab.scale.bounds import gamma
+
+FLOAT32_TINY = float(np.finfo(np.float32).tiny)
+# (u_in, u_acc, u_out) of each screening precision; see the module docstring.
+UNITS = {
+    "bfloat16": (2.0**-8 + 2.0**-24, 2.0**-24, 2.0**-8),
+    "tf32": (2.0**-10, 2.0**-24, 2.0**-24),
+}
+
+
+def relative_bound(precision: str, d: int) -> float:
+    """The screening error bound divided by ``||s|| ||t||`` (module docstring).
+
+    Example:
+        >>> round(relative_bound("bfloat16", 768) / 2.0**-8, 3)
+        3.024
+    """
+    u_in, u_acc, u_out = UNITS[precision]
+    inner = 2 * u_in + u_in**2 + (1 + u_in) ** 2 * gamma(d, u_acc)
+    return ((1 + u_out) * inner + u_out) * (1 + 2.0**-20)
+
+
+class BFloat16Blocks(_TorchBlocks):
+    """Screening blocks in bfloat16 (torch; CPU or CUDA), products returned as float32."""
+
+    def __init__(self, S, T, live_cols, dtype, device, shift):
+        import torch
+
+        super().__init__(S, T, live_cols, "float32", device, shift)
+        self.S = self.S.to(torch.bfloat16)
+        self.T = self.T.to(torch.bfloat16)
+
+    def product(self, i0, i1, j0, j1):
+        return (self.S[i0:i1] @ self.T[j0:j1].T).float()
+
+
+class TF32Blocks(_TorchBlocks):
+    """Screening blocks in TF32 on CUDA (float32 storage, tensor-core products)."""
+
+    def product(self, i0, i1, j0, j1):
+        import torch
+
+        saved = torch.backends.cuda.matmul.allow_tf32
+        torch.backends.cuda.matmul.allow_tf32 = True
+        try:
+            return self.S[i0:i1] @ self.T[j0:j1].T
+        finally:
+            torch.backends.cuda.matmul.allow_tf32 = saved
+
+
+BLOCKS = {"bfloat16": BFloat16Blocks, "tf32": TF32Blocks}
+
+
+@functools.lru_cache(maxsize=None)
+def accumulation_probe(precision: str, device: str) -> bool:
+    """Whether ``device`` accumulates ``precision`` products in float32 or wider.
+
+    Each row of ``A`` holds 4096 ones and ``B``'s column 4096 times ``2**-12``: the exact
+    product is 1. A bfloat16 accumulator stalls at 0.0625 (adding ``2**-12`` to it is
+    below half its spacing); a float32 one returns 1 exactly. The probe accepts an error
+    within :func:`relative_bound` times ``||a|| ||b|| = 1``.
+
+    Example:
+        >>> accumulation_probe("bfloat16", "cpu")
+        True
+    """
+    import torch
+
+    d = 4096
+    dtype = torch.bfloat16 if precision == "bfloat16" else torch.float32
+    A = torch.ones((4, d), dtype=dtype, device=device)
+    B = torch.full((d, 3), 2.0**-12, dtype=dtype, device=device)
+    blocks = BLOCKS[precision].__new__(BLOCKS[precision])
+    blocks.S, blocks.T = A, B.T.contiguous()
+    product = blocks.product(0, 4, 0, 3).double().cpu().numpy()
+    return bool(np.all(np.abs(product - 1.0) <= relative_bound(precision, d)))
+
+
+def screening_for(dtype: str, d: int, device: str, *, max_candidates: int | None = None
+                  ) -> tuple[str, ScreeningPass | None]:
+    """The kernel dtype and screening pass for a tile precision.
+
+    ``"float32"`` and ``"float64"`` are the kernel's own; ``"bfloat16"`` and ``"tf32"``
+    return a :class:`~privlab.resolution.ScreeningPass` with :func:`relative_bound`, or
+    plain float32 when :func:`accumulation_probe` fails on ``device``.
+
+    Example:
+        >>> screening_for("float64", 8, "cpu")
+        ('float64', None)
+        >>> screening_for("bfloat16", 8, "cpu")[1].name
+        'bfloat16'
+    """
+    if dtype in ("float32", "float64"):
+        return dtype, None
+    if not accumulation_probe(dtype, device):
+        return "float32", None
+    return "float32", ScreeningPass(dtype, relative_bound(dtype, d), FLOAT32_TINY,
+                                    BLOCKS[dtype], max_candidates)
+
+
+def candidate_budget(rows: int, k: int) -> int:
+    """Candidates a reduced-precision tile may rescore before it falls back to float32:
+    ``8 (rows + k) + 4096`` (a screen that separates trials rescores about one per row).
+
+    Example:
+        >>> candidate_budget(100, 5)
+        4936
+    """
+    return 8 * (rows + k) + 4096
+
+
+__all__ = ["BLOCKS", "UNITS", "accumulation_probe", "candidate_budget", "relative_bound",
+           "screening_for"]
