@@ -24,7 +24,7 @@
 # scikit-image ships), composed into scenes that sometimes carry her name as a caption, a
 # second person (Grace Hopper, the face matplotlib ships) or a space poster. Because we
 # know which cue is where, we can build sanitizers that miss a chosen cue on purpose and
-# check that the test finds it. Point the corpus widget at a folder to audit real photos.
+# check that the test finds it. Type a folder in the panel to audit real photos.
 #
 # **The test.** For a distance mechanism $\mathcal{E}$ (unit embeddings, cosine), the
 # trial of a sanitized audited image $x_i$ against a reference $y_j$ is
@@ -87,30 +87,40 @@ DELTA = 0.0                # flag images whose worst trial reaches this resoluti
 PLACEBO = True             # audit each sanitizer's placebo twin and report the excess
 LADDER_MEMBERS = ["sface", "dlib-face", "describe-then-embed", "ocr-text", "efficientnet-lite0"]
 TILT = 30.0                # degrees by which every other target portrait is turned (detector miss)
+PROJECTOR = False          # True: large print for a projector (every figure below)
 
 # %%
-from IPython.display import Markdown, display
+from privlab.ui import panels, plots
 
-from privlab.studies import dicaprio
-from privlab.ui import plots
-from privlab.ui.panels import ImageStudyControls
-
-controls = ImageStudyControls(dicaprio, ENCODERS, SANITIZERS, FOLDER, DELTA, gallery=GALLERY,
-                              recursive=RECURSIVE, max_side=MAX_SIDE, placebo=PLACEBO)
-controls
+plots.projector(PROJECTOR)
 
 # %% [markdown]
-# Change the widgets, then re-run the cells below. Embeddings and OCR readings are cached
-# by image content, so changing one member re-encodes only that member. Typing a folder
-# takes the `cues:` sanitizers off the list, with the reason under it: they black out
-# the generated scenes' ground-truth boxes, and a folder of photos has none.
+# ## Run it
+#
+# Change the members, the sanitizers or the corpus, and press **Run**: the progress bar
+# follows the encoding (member by member) and the audits (sanitizer by sanitizer).
+# Embeddings and OCR readings are cached by image content, so changing one member
+# re-encodes only that member. Typing a folder greys out the `cues:` sanitizers, with
+# the reason beside them: they black out the generated scenes' ground-truth boxes, and a
+# folder of photos has none. A member that cannot run here (a CLIP model whose weights
+# are not cached, with downloads off) says so and how to get it, instead of running.
+#
+# The output holds, in order: the headline; the raw resolutions $\delta^*$; the placebo
+# floor and the excess; the privacy–utility scatter; the decisive witnesses; which images
+# to withhold; the members' agreement; the leak detection per cue; and this run in words.
+# The sections after it (the ladder, the detector miss) run on the corpus of this panel's
+# last run.
 
 # %%
-result = dicaprio.run(controls.config())
-result.members().round(4)
+panel = panels.dicaprio_panel(encoders=ENCODERS, sanitizers=SANITIZERS, folder=FOLDER or None,
+                              recursive=RECURSIVE, max_side=MAX_SIDE, gallery=GALLERY or None,
+                              delta=DELTA, placebo=PLACEBO)
+panel.show()
 
 # %% [markdown]
-# **Reading the table.** The raw resolution $\delta^*$: one column per member, one row per
+# ## Reading the output
+#
+# **The raw resolutions.** The raw resolution $\delta^*$: one column per member, one row per
 # sanitizer; no column is an average. The *every cue* row removes everything the generator
 # seeded: under SFace and describe-then-embed it should read 0. The *faces only* row is
 # the paper's false pass: SFace finds no face anywhere and reads 0, plain OCR reads 0 for
@@ -119,20 +129,12 @@ result.members().round(4)
 # "faces", so a released image that still shows her is closer to an original with a face
 # than to its blacked-out version.
 #
-# ## The placebo floor and the excess
+# ### The placebo floor and the excess
 #
 # Each member's floor (its largest placebo resolution over the sanitizers), then the
-# excess of every sanitizer over its own placebo, then both side by side with the raw
-# value.
-
-# %%
-display(result.placebo_floors().round(4).rename("placebo floor"))
-result.excess().round(4)
-
-# %%
-result.comparison().round(4)
-
-# %% [markdown]
+# excess of every sanitizer over its own placebo, then (folded) both side by side with
+# the raw value.
+#
 # **Measured floors.** On 8 generated scenes with every default sanitizer: SFace at most
 # 0.009, describe-then-embed 0, plain OCR 0, EfficientNet about 0.077. On the five photos
 # the packages ship (astronaut, Grace Hopper, China, flower, coffee) with a mirrored copy
@@ -147,49 +149,30 @@ result.comparison().round(4)
 # describe-then-embed the *faces only* row's whole resolution is excess (the caption),
 # while a placebo that had been allowed onto faces and captions reads 0.2 to 0.9 under
 # these members — which is why it is kept off them.
-
-# %%
-plots.privacy_utility_scatter(result.labelled_frame(),
-                              title="privacy–utility, one marker per member");
-
-# %% [markdown]
-# ## Decisive witnesses
+#
+# ### Decisive witnesses
 #
 # Each gallery shows the released image $X_c(x)$, the original reference $y$ and its
 # sanitized version $X_c(y)$, named by scene (or by file name in a folder run), with the
 # resolution, the placebo and the excess. Under each panel, the words the
 # describe-then-embed member read. The table lists every decisive witness.
-
-# %%
-plots.image_witness_galleries(result);
-result.witnesses().round(4)
-
-# %% [markdown]
-# ## Which images to withhold
+#
+# ### Which images to withhold
 #
 # An image whose worst trial reaches $\delta$ — and, with the placebo, exceeds that
 # member's placebo resolution for that sanitizer — is flagged: withholding it (or
 # sanitizing it again) is the remedy the audit workflow of §4.5 suggests. Rows are scenes
 # (file names in a folder run); columns are *sanitizer | member*.
-
-# %%
-result.flags(controls.delta.value).round(3)
-
-# %% [markdown]
-# ## Do the members agree? (Table 1)
+#
+# ### Do the members agree? (Table 1)
 #
 # Spearman's $\rho$ compares how members *rank* the sanitizers (NaN where a member gives
 # every sanitizer the same value). With fewer than four sanitizers a rank correlation
 # rests on too few orderings; the *reading* column then says not to read it, and so does
 # the headline. The counts are outcomes whose unrounded resolution is exactly 0, and
 # *contradicted* counts a member's zeros that another member finds positive.
-
-# %%
-display(result.agreement().round(3))
-result.zeros()
-
-# %% [markdown]
-# ## Leak detection per cue
+#
+# ### Leak detection per cue
 #
 # Each row leaves one cue kind in place and removes every other; a cell reads *flag* when
 # the member's excess over its placebo exceeds δ (\* when the decisive witness's released
@@ -197,9 +180,6 @@ result.zeros()
 # ensemble shares: here, a space poster left while the face is removed — a context cue
 # that none of the offline members connects to the person (a CLIP-like member might).
 # A folder run has no leak table: the reason is shown instead.
-
-# %%
-result.leak_matrix() if result.leak_reason is None else Markdown(result.leak_reason)
 
 # %% [markdown]
 # ## The sanitization ladder
@@ -218,33 +198,17 @@ result.leak_matrix() if result.leak_reason is None else Markdown(result.leak_rea
 # `dicaprio.run_ladder` runs the four rungs on this notebook's corpus (the scenes or the
 # folder above) under five members: both face-identity families (SFace, which detects
 # with YuNet; dlib, with its own HOG detector), the two readers and EfficientNet, each
-# rung with its placebo twin. The raw resolution first, then the placebo floor and the
-# excess, rung by rung, then the raw resolution as bars.
+# rung with its placebo twin. Pick the members and press **Run**; the output gives the raw
+# resolution, then the placebo and the excess, rung by rung, the raw resolution as bars,
+# and what each rung leaves of the cues the generator seeded: the mean share of each
+# cue's box that is blacked out (a *target_face* box is the whole head-and-shoulders
+# portrait, so a face blackout removes only part of it). A folder has no ground truth to
+# read this from. When the study above runs on other settings, this panel says so and
+# keeps its old output dimmed until it is run again.
 
 # %%
-ladder = dicaprio.run_ladder(dicaprio.LadderConfig.like(result.config,
-                                                        encoders=tuple(LADDER_MEMBERS)))
-ladder.table().round(4)
-
-# %%
-display(ladder.table("placebo").round(4))
-ladder.table("excess").round(4)
-
-# %%
-ax = ladder.table().plot.bar(rot=0, figsize=(8, 3.5),
-                             title="raw resolution per rung, one bar per member (never averaged)")
-ax.set_ylabel("resolution δ*");
-
-# %% [markdown]
-# What each rung leaves of the cues the generator seeded: the mean share of each cue's
-# box that is blacked out (a *target_face* box is the whole head-and-shoulders portrait,
-# so a face blackout removes only part of it). A folder has no ground truth to read this
-# from.
-
-# %%
-cues = ladder.cues_removed()
-cues.round(2) if cues is not None else Markdown("A folder of photos has no ground truth: "
-                                                 "what each rung leaves is not known.")
+ladder = panels.dicaprio_ladder_panel(panel, encoders=LADDER_MEMBERS)
+ladder.show()
 
 # %% [markdown]
 # **Reading the ladder** (measured on the 30 default scenes; the 4 smoke scenes show the
@@ -279,18 +243,13 @@ cues.round(2) if cues is not None else Markdown("A folder of photos has no groun
 # with YuNet, and audits both under two face-identity members: SFace, which detects with
 # YuNet, and dlib, whose HOG detector and ResNet descriptor share no model with either.
 # The table gives each side's detector, the resolution, placebo and excess, the decisive
-# witness and the faces the member counts in the witness's released image.
+# witness and the faces the member counts in the witness's released image; then dlib's
+# decisive witness on the Haar blackout, and the faces each member counts in each
+# released image. Change the tilt and press **Run**.
 
 # %%
-miss = dicaprio.run_detector_miss(dicaprio.MissConfig.like(result.config, tilt=TILT))
-miss.to_frame().round(4)
-
-# %%
-plots.witness_gallery(miss.witness("face-blackout-haar", "dlib-face"),
-                      title=miss.witness_title("face-blackout-haar", "dlib-face"));
-
-# %%
-miss.left()
+miss = panels.dicaprio_miss_panel(panel, tilt=TILT)
+miss.show()
 
 # %% [markdown]
 # **What it shows** (30 default scenes, tilt 30°). The Haar blackout leaves the turned
@@ -316,7 +275,7 @@ miss.left()
 # %% [markdown]
 # ## What you see in a folder run
 #
-# Set `FOLDER` (or type a folder in the widget) to audit your own photos, and `GALLERY`
+# Set `FOLDER` (or type a folder in the panel) to audit your own photos, and `GALLERY`
 # to a folder of named face crops so that describe-then-embed can put a name to a face.
 # Every photo is both audited and reference. The `cues:` rows are gone (there is no
 # ground truth to black out), and so is the leak table; the study defaults to four
@@ -325,12 +284,4 @@ miss.left()
 # witness tables and the flags table name the files. What it shows: which photos still
 # point toward what a sanitizer removed from another photo, beyond the placebo floor, and
 # under which member. What it cannot show: which cue is responsible, or anything about
-# photos outside the folder. The cell below describes this run.
-
-# %%
-Markdown(result.reading())
-
-# %%
-result.headline().show()
-ladder.headline().show()
-miss.headline().show();
+# photos outside the folder. The last part of the study's output describes this run.

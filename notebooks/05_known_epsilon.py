@@ -54,41 +54,30 @@
 # $p = (b+1)/(P+1)$, Phipson–Smyth): a rejection says the two samples differ, nothing
 # about the size of ε. With `PRIVLAB_SMOKE=1` it uses 200 permutations.
 
-# %%
-import ipywidgets as widgets
-from IPython.display import display
+# %% tags=["parameters"]
+MECHANISM = None           # the explored setting; None: the study's (the exact null of Laplace)
+GEOMETRY = None            # "dispersed" or "clustered" prototypes
+N = None                   # rows per identity: 30, 100 or 300
+EPSILON = None             # the mechanism's true ε
+AUDITORS = None            # None: the paper's routes and the default certificates
+FULL_GRID = False          # True: the paper's full grids (hours)
+PROJECTOR = False          # True: large print for a projector
 
+# %%
 from privlab.epsilon import certified_epsilon, gaussmech_null_floor
-from privlab.epsilon.benchmark import EPSILON_GRID, benchmark_methods
-from privlab.epsilon.mechanisms import GEOMETRIES
 from privlab.studies import known_epsilon
-from privlab.ui.figures import plot_appendix_table, plot_method_curves, plot_power
+from privlab.ui import panels, plots
+
+plots.projector(PROJECTOR)
 
 # %% [markdown]
-# ## Choose a setting to look at closely
+# ## The auditors
 #
-# The widgets pick one benchmark setting; their defaults are the exact null of the Laplace
-# mechanism. Change them and re-run the cells below. The table lists every registered
-# benchmark auditor with the status of its number; the certificates among them (the
-# reserved test, its oracle and any other registered certificate auditor) are compared
-# side by side further down.
+# Every registered benchmark auditor with the status of its number; the certificates
+# among them (the reserved test, its oracle and any other registered certificate auditor)
+# are compared side by side further down.
 
 # %%
-defaults = known_epsilon.Config.for_notebook()
-mechanism = widgets.Dropdown(options=["laplace", "gaussian", "randomized_response",
-                                      "anisotropic_gaussian"],
-                             value=defaults.mechanism, description="mechanism")
-geometry = widgets.Dropdown(options=list(GEOMETRIES), value=defaults.geometry,
-                            description="geometry")
-n = widgets.Dropdown(options=[30, 100, 300], value=defaults.n, description="n / identity")
-epsilon = widgets.Dropdown(options=list(EPSILON_GRID), value=defaults.epsilon,
-                           description="target ε")
-auditors = widgets.SelectMultiple(options=list(benchmark_methods()),
-                                  value=list(defaults.auditors
-                                             or known_epsilon.default_auditors()),
-                                  description="auditors", rows=len(benchmark_methods()))
-full_grid = widgets.Checkbox(value=False, description="full paper grid (hours)")
-display(widgets.VBox([mechanism, geometry, n, epsilon, auditors, full_grid]))
 known_epsilon.members()
 
 # %% [markdown]
@@ -125,16 +114,25 @@ for size in (30, 100, 300):
 # take about half of it, the Laplace optimal-AUC reference about a fifth).
 # `PRIVLAB_SMOKE=1` shrinks it to about a minute. Finished settings are stored in the
 # cache, so re-running is instant and an interrupted run resumes.
+#
+# **Choose a setting to look at closely.** The panel picks one benchmark setting (the
+# mechanism, its prototype geometry, the rows per identity, the true ε) and the auditors
+# run on it; its defaults are the exact null of the Laplace mechanism. Change them and
+# press **Run**: the sub-grids come from the cache, so only the new setting is computed.
+# The output holds, in order: the headline; the explored setting; Table 4 beside the
+# paper, the GaussMech floor and the null counts; Figure 2; Figure 3 and the certificates
+# side by side; the distinguishers; the stated claim; the appendix tables; the validity
+# summary. The sections below say how to read each.
 
 # %%
-config = known_epsilon.Config.for_notebook(
-    mechanism=mechanism.value, geometry=geometry.value, n=n.value, epsilon=epsilon.value,
-    auditors=tuple(auditors.value), full_grid=full_grid.value)
-result = known_epsilon.run(config)
-result.explore
+panel = panels.known_epsilon_panel(mechanism=MECHANISM, geometry=GEOMETRY, n=N,
+                                   epsilon=EPSILON, auditors=AUDITORS, full_grid=FULL_GRID)
+panel.show()
 
 # %% [markdown]
-# Read the table above by its `status` column. At the default (true ε = 0): GaussMech and
+# ## The explored setting
+#
+# Read its table by the `status` column. At the default (true ε = 0): GaussMech and
 # KDE-LR are large, ROC-HT is $+\infty$ on many pairs (`infinite`) although no population
 # leaks anything, MMD-TV is near zero but sometimes positive, and the certified bounds
 # (`reserved`, `reserved-exact`) are 0 — the only number here that is a statement about ε,
@@ -146,12 +144,6 @@ result.explore
 # Median over pairs per setting (or the count of infinite ROC conversions, "Div."),
 # averaged over the mechanisms, geometries and repetitions run; the paper's values beside
 # them (`paper` columns). MMD-TV uses only the pure-DP Laplace mechanism.
-
-# %%
-result.to_frame().round(3)
-
-# %%
-result.null_floor.round(2)
 
 # %% [markdown]
 # AUC ≈ 0.5 and MMD-TV ≈ 0 behave as a null should. GaussMech sits on its Eq. 22 floor and
@@ -169,9 +161,6 @@ result.null_floor.round(2)
 # paper's counts are below ours (its grids are larger: three repetitions and both
 # prototype sets).
 
-# %%
-result.null_counts_with_paper()
-
 # %% [markdown]
 # About half the MMD-TV sample values are positive although the laws are identical, and
 # most out-of-fold ROC conversions are infinite; the permutation test rejects about as
@@ -188,9 +177,6 @@ result.null_counts_with_paper()
 # (`result.config.reference_draws` draws per class, 20,000 by default; median over pairs).
 # It is a population reference for what the mechanism hides, not a bound on ε.
 
-# %%
-fig2 = plot_method_curves(result.curves)
-
 # %% [markdown]
 # GaussMech and KDE-LR start high at ε = 0 and respond only once the signal exceeds their
 # floor; their scale is not that of ε. MMD-TV rises with ε but stays orders of magnitude
@@ -205,9 +191,6 @@ fig2 = plot_method_curves(result.curves)
 # for the learned logistic test (solid), the exact likelihood-ratio oracle (dashed) and
 # every other registered certificate auditor (dash-dotted or dotted, by name), one
 # column per mechanism.
-
-# %%
-fig3 = plot_power(result.power, geometry=result.config.power_geometries[0])
 
 # %% [markdown]
 # A valid certificate is often zero: it needs a large ε and enough samples. Its ceiling
@@ -228,12 +211,6 @@ fig3 = plot_power(result.power, geometry=result.config.power_geometries[0])
 # under each method's own procedure, not an overall ranking; bounds above the exact ε
 # are counted in the validity table at the end.
 
-# %%
-result.provenance["certificates"]
-
-# %%
-result.side_by_side.round(3)
-
 # %% [markdown]
 # ## Is the model class the limit? Logistic regression against a small neural network
 #
@@ -247,15 +224,6 @@ result.side_by_side.round(3)
 # valid bound where there is more to find; the validity table below it checks that it
 # never goes above the exact ε.
 
-# %%
-result.distinguisher_table.round(3)
-
-# %%
-fig_distinguishers = plot_power(result.distinguisher_power, geometry="dispersed")
-
-# %%
-result.distinguisher_validity
-
 # %% [markdown]
 # ## A stated claim, tested: the hockey-stick tester
 #
@@ -267,9 +235,6 @@ result.distinguisher_validity
 # failure; refuted false claims are its power. Not refuting a claim does not show that
 # it holds.
 
-# %%
-result.claim_table
-
 # %% [markdown]
 # ## Appendix tables: randomized response and the anisotropic Gaussian
 #
@@ -279,28 +244,11 @@ result.claim_table
 # regression fitted on development rows. Ours first, then the paper's (averaged over both
 # prototype sets and three repetitions; ours over the sub-grid run).
 
-# %%
-result.table6.round(2)
-
-# %%
-result.paper_table6
-
-# %%
-fig6 = plot_appendix_table(result.table6, result.paper_table6,
-                           "anisotropic Gaussian: pairs certified > 0 (Table 6)")
-
 # %% [markdown]
 # Unequal noise across coordinates makes the right direction hard to learn: in the
 # paper's table the exact test certifies most pairs from ε = 8 on at n ≥ 100, while the
 # learned test needs ε ≥ 16 and n = 300; compare the rows run here. The same table for randomized response, with the paper's exact-test values
 # from Appendix B (its learned test differs from the exact one by at most 0.005):
-
-# %%
-result.rr_table.round(2)
-
-# %%
-fig_rr = plot_appendix_table(result.rr_table, result.paper_rr_table,
-                             "randomized response: fraction of pairs certified > 0")
 
 # %% [markdown]
 # In the paper randomized response certifies nothing up to ε = 2: its total-variation
@@ -315,9 +263,3 @@ fig_rr = plot_appendix_table(result.rr_table, result.paper_rr_table,
 # reports no ceiling counts every row); `failure_rate_upper` is the 95% Clopper–Pearson
 # upper bound on the violation rate. This checks the implementation; the guarantee itself
 # comes from evaluating fixed tests on unused data.
-
-# %%
-result.validity
-
-# %%
-result.headline().show()

@@ -62,29 +62,14 @@ STRENGTH = 0.1        # toy generator strength of the audited default table
 COMPARE_STRENGTH = 0.4  # a second, stronger toy generator on the same pairs
 ALPHA = 0.05          # simultaneous level of all certified bounds
 CASCADE_PASSES = None  # random-donor cascade passes; None: the study's (5; 2 if smoke); 0 skips
+ENCODER = None        # the face member that embeds the toy outputs (None: sface)
+N_PAIRS = None        # identity pairs audited (None: the study's)
+PROJECTOR = False     # True: large print for a projector
 
 # %%
-import ipywidgets as widgets
-import matplotlib.pyplot as plt
-import numpy as np
-from IPython.display import display
+from privlab.ui import panels, plots
 
-from privlab.datasets.toy_cascade import ToyDonorSwap, cascade_images
-from privlab.datasets.toy_faces import ToyFaceGenerator, toy_sources
-from privlab.epsilon import AUDITORS, certified_epsilon
-from privlab.studies import face_generators
-
-defaults = face_generators.Config.for_notebook()
-pick_table = widgets.Text(value=TABLE, description="table file",
-                          placeholder="empty: offline toy generator")
-pick_strength = widgets.FloatSlider(value=STRENGTH, min=0.0, max=1.0, step=0.05,
-                                    description="strength")
-pick_compare = widgets.FloatSlider(value=COMPARE_STRENGTH, min=0.0, max=1.0, step=0.05,
-                                   description="compare with")
-pick_methods = widgets.SelectMultiple(options=list(AUDITORS), value=list(defaults.methods),
-                                      description="routes", rows=len(AUDITORS))
-pick_alpha = widgets.FloatSlider(value=ALPHA, min=0.01, max=0.2, step=0.01, description="α")
-display(widgets.VBox([pick_table, pick_strength, pick_compare, pick_methods, pick_alpha]))
+plots.projector(PROJECTOR)
 
 # %% [markdown]
 # ## The offline default: a toy face generator
@@ -100,20 +85,8 @@ display(widgets.VBox([pick_table, pick_strength, pick_compare, pick_methods, pic
 # output; an output where no face is detected maps to one fixed "no face" vector, which
 # is the same for every identity.
 #
-# Four outputs of each identity, at the two strengths:
-
-# %%
-generators = [ToyFaceGenerator(strength=pick_strength.value),
-              ToyFaceGenerator(strength=pick_compare.value)]
-rows = [np.hstack([np.hstack(g.outputs(photo, 4, defaults.seed, k))
-                   for k, photo in enumerate(toy_sources().values())]) for g in generators]
-fig, axes = plt.subplots(2, 1, figsize=(14, 3.6))
-for ax, row, g in zip(axes, rows, generators):
-    ax.imshow(row)
-    ax.set_title(f"strength {g.strength:g}: " + ", ".join(f"{k} {v:g}" for k, v in g.knobs().items()),
-                 fontsize=9)
-    ax.axis("off")
-plt.tight_layout()
+# The output of the panel below starts with four outputs of each identity, at the two
+# strengths.
 
 # %% [markdown]
 # ## Run the study
@@ -124,27 +97,29 @@ plt.tight_layout()
 # `PRIVLAB_SMOKE=1` uses 30 outputs per identity instead of 60, and a cascade of 2 passes
 # on 4 targets × 20 sequences instead of 5 passes on 8 × 60. The full cascade embeds
 # 2,400 images and takes a few minutes (the embedding cache makes a rerun quick).
+#
+# Type a table file, or move the strengths, pick the encoder, the number of pairs, the
+# routes and α, and press **Run**. The output holds, in order: the headline; the toy
+# generators' outputs; the embedding tables' duplicate groups; every route on every pair;
+# the certified bounds; the record a rerun needs (folded); the cascade. The sections
+# below say how to read each.
 
 # %%
-config = face_generators.Config.for_notebook(
-    table=pick_table.value or None, strength=pick_strength.value,
-    compare_strength=pick_compare.value, methods=tuple(pick_methods.value),
-    alpha=pick_alpha.value, cascade_passes=CASCADE_PASSES)
-result = face_generators.run(config)
-result.conditions[0].table
+panel = panels.face_generators_panel(table=TABLE or None, strength=STRENGTH,
+                                     compare_strength=COMPARE_STRENGTH, encoder=ENCODER,
+                                     n_pairs=N_PAIRS, alpha=ALPHA,
+                                     cascade_passes=CASCADE_PASSES)
+panel.show()
 
 # %% [markdown]
-# The load report above says what happened to the rows: missing and zero-norm vectors
+# ## The embedding tables
+#
+# A table's load report says what happened to its rows: missing and zero-norm vectors
 # are dropped and counted (never silently), and vectors that occur more than once are
 # listed, within one identity and across identities. A vector shared by two identities
-# is a warning sign for the iid row model and for any separability number. Here are the
-# duplicate groups of every audited table (the toy generator's "no face" outputs are
-# such duplicates):
-
-# %%
-for condition in result.conditions:
-    print(condition.name, "—", len(condition.table.report.duplicates), "duplicate groups")
-    display(condition.table.report.duplicates)
+# is a warning sign for the iid row model and for any separability number. The output
+# lists the duplicate groups of every audited table (the toy generator's "no face"
+# outputs are such duplicates).
 
 # %% [markdown]
 # ## What each route reports (read by the `status` column)
@@ -157,9 +132,6 @@ for condition in result.conditions:
 # `MMD reject` counts the pairs it rejects at p ≤ 0.05 per pair and after a Bonferroni
 # correction over the pairs. A rejection says the two identities' embeddings differ; it
 # says nothing about the size of ε.
-
-# %%
-result.to_frame().round(3)
 
 # %% [markdown]
 # How to read it. GaussMech and MMD-TV fall when the generator gets stronger; the AUC
@@ -174,19 +146,11 @@ result.to_frame().round(3)
 # %% [markdown]
 # ## The reserved test on unused rows
 
-# %%
-result.certificates().round(4)
-
 # %% [markdown]
 # `attainable` is the ceiling: the bound a test with no errors at all would give with
 # these test sizes and this α. With few test rows even a perfect classifier certifies
 # little (at α per rate 0.000625, zero errors on 10 rows per class certify 0, on 30
-# rows 1.277):
-
-# %%
-for m in (10, 15, 30, 100):
-    print(f"zero test errors, {m:>3} rows per class, α per rate {result.alpha_per_rate:.4g}: "
-          f"ε_LB = {certified_epsilon(0, m, 0, m, alpha=result.alpha_per_rate):.3f}")
+# rows 1.277); the table under the bounds gives this ceiling at the run's own α per rate.
 
 # %% [markdown]
 # ## What a documented rerun must record
@@ -195,9 +159,6 @@ for m in (10, 15, 30, 100):
 # embeddings pass what you know as `load_embedding_table(..., generation={...})`. For
 # the toy default every field is known, including the encoder's checkpoint hashes and
 # the seed of every output.
-
-# %%
-result.record
 
 # %% [markdown]
 # ## A generator applied again and again: the random-donor cascade
@@ -218,20 +179,8 @@ result.record
 # pass* blends the donor's aligned face into the inner face region of the current image
 # with weight 0.5 and adds its own lighting change, blur and pixel noise, while hair,
 # outline and background of the current image stay. Donors are toy identities of a
-# separate pool. (The cascade runs with the offline default, not on a table file.) One
-# sequence of each of three targets (start image, then every pass):
-
-# %%
-swap = ToyDonorSwap(swap=config.cascade_swap)
-shown = min(3, config.cascade_identities)
-strips = [np.hstack(cascade_images(k, 0, config.cascade_passes, config.cascade_donors,
-                                   config.cascade_pool, config.seed, swap)) for k in range(shown)]
-fig, ax = plt.subplots(figsize=(2.2 * (config.cascade_passes + 1), 2.2 * shown))
-ax.imshow(np.vstack(strips))
-ax.set_title(f"sequence 0 of targets 00–{shown - 1:02d}: start, then passes 1–"
-             f"{config.cascade_passes}", fontsize=9)
-ax.axis("off")
-plt.tight_layout()
+# separate pool. (The cascade runs with the offline default, not on a table file.) The
+# output shows one sequence of each of three targets (start image, then every pass).
 
 # %% [markdown]
 # **"No face found" is kept, not dropped.** After each pass the encoder either returns
@@ -241,10 +190,7 @@ plt.tight_layout()
 # image has a face embedding. Dropping those rows would audit only the successful
 # detections and could hide a failure pattern that depends on the identity. The toy swap's
 # ghosted blends and blur do defeat the detector now and then (the paper's FaceFusion
-# run: 41 of 100,000 outputs):
-
-# %%
-result.cascade.failures if result.cascade is not None else "cascade skipped"
+# run: 41 of 100,000 outputs).
 
 # %% [markdown]
 # ### Table 7: lower confidence bounds after each pass
@@ -258,12 +204,6 @@ result.cascade.failures if result.cascade is not None else "cascade skipped"
 # sequences are iid draws per identity (δ = 1e-5 as in the paper). `censored` counts
 # pairs with no test error in either direction: their bound is the `cap`, the largest
 # value this test size and α allow, whatever the data.
-
-# %%
-result.cascade_table7().round(3)
-
-# %%
-result.cascade.certificates.round(4) if result.cascade is not None else "cascade skipped"
 
 # %% [markdown]
 # **How to read it, and how not to.** Every entry is a *lower* confidence bound on ε for
@@ -281,9 +221,6 @@ result.cascade.certificates.round(4) if result.cascade is not None else "cascade
 # identities, the number of pairs and the test size all differ, so the numbers are not
 # comparable and ours is not a reproduction of theirs.
 
-# %%
-result.cascade_comparison()
-
 # %% [markdown]
 # ### Table 8: what the other routes say after each pass (development rows only)
 #
@@ -294,9 +231,6 @@ result.cascade_comparison()
 # distributions after one Bonferroni correction over every test in the table. None is a
 # finite-sample bound on ε.
 
-# %%
-result.cascade_table8().round(3)
-
 # %% [markdown]
 # **Bottom line.** The certified bound is the only number above that is a statement
 # about ε, and only under the iid row model; the toy generator has no privacy value to
@@ -304,6 +238,3 @@ result.cascade_table8().round(3)
 # lowers every separability measure, yet the out-of-fold ROC conversion still says
 # $+\infty$. After repeated random-donor swaps the separability falls pass by pass and
 # so do the lower bounds, but falling lower bounds are not a falling ε.
-
-# %%
-result.headline().show()

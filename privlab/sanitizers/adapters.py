@@ -119,7 +119,8 @@ class GLiNERSanitizer(Sanitizer):
                 "threshold": self.threshold}
 
 
-@registry.member("gliner", modality="text", offline=False,
+@registry.member("gliner", modality="text", offline=False, requires="gliner",
+                 install="pip install -e '.[gliner]'",
                  description="GLiNER open-vocabulary entities (pip install gliner)")
 def gliner(concepts=(), labels=None, **kw) -> GLiNERSanitizer:
     """GLiNER with ``labels``, else the labels of the paper's franchise study.

@@ -25,6 +25,7 @@ import contextlib
 import io
 import os
 import threading
+import sys
 from functools import lru_cache
 from typing import Any
 
@@ -72,10 +73,24 @@ def _quiet():
         os.close(saved)
 
 
+@contextlib.contextmanager
+def _native_errors_printed_quietly():
+    """MediaPipe's native import reports a Python error it caught and recovered from
+    (protobuf ≥ 5 dropped ``MessageFactory.GetPrototype``) through ``sys.excepthook``; a
+    Jupyter kernel shows that as a cell error although segmentation works. The hook is
+    swapped for one that drops it while MediaPipe loads and runs."""
+    saved = sys.excepthook
+    sys.excepthook = lambda *exc_info: None
+    try:
+        yield
+    finally:
+        sys.excepthook = saved
+
+
 def _require_mediapipe():
     """Import MediaPipe quietly, or fail with the command that installs it."""
     os.environ.setdefault("GLOG_minloglevel", "2")
-    with _SEGMENT_LOCK, _quiet():
+    with _SEGMENT_LOCK, _quiet(), _native_errors_printed_quietly():
         return require("mediapipe", MEDIAPIPE_INSTALL,
                        "Person segmentation (MediaPipe selfie segmenter)")
 
@@ -87,7 +102,8 @@ def _segmenter(model: int):
         from mediapipe.python.solutions import selfie_segmentation
 
         seg = selfie_segmentation.SelfieSegmentation(model_selection=model)
-        seg.process(np.zeros((32, 32, 3), np.uint8))  # the native start-up logs go here
+        with _native_errors_printed_quietly():
+            seg.process(np.zeros((32, 32, 3), np.uint8))  # the native start-up logs go here
     return seg
 
 
@@ -102,7 +118,7 @@ def person_probability(rgb: np.ndarray, model: int = 0) -> np.ndarray:
         MissingDependencyError: MediaPipe is not installed.
     """
     seg = _segmenter(int(model))
-    with _SEGMENT_LOCK:
+    with _SEGMENT_LOCK, _native_errors_printed_quietly():
         prob = seg.process(np.ascontiguousarray(rgb)).segmentation_mask
     return np.clip(np.asarray(prob, dtype=np.float32), 0.0, 1.0)
 

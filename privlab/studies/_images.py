@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Mapping, Sequence
 import numpy as np
 
 from privlab.errors import invalid, wrong_type
+from privlab.progress import step
 from privlab.studies.contract import Headline, StudyConfig
 
 CUE_PREFIX = "cues:"
@@ -570,7 +571,7 @@ def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping
     """
     from functools import partial
 
-    from privlab.contrastive import audit_many, corpus_hash
+    from privlab.contrastive import AuditTable, audit_many, corpus_hash
     from privlab.contrastive.ensemble import leak_detection
     from privlab.contrastive.placebo import ImagePlacebo
 
@@ -596,9 +597,20 @@ def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping
 
             avoid = [CueRegions(corpus, corpus.kinds)]
         twin = partial(ImagePlacebo, avoid=avoid, seed=config.placebo_seed)
-    table = audit_many(images, sanitizers, encoders=encoders, top_k=config.top_k, placebo=twin)
+    leak_stage = corpus is not None and config.leak_table
+    stages = len(encoders) + len(sanitizers) + int(leak_stage)
+    for i, encoder in enumerate(encoders):  # the originals once per member (then cached)
+        step(f"encoding the originals with {config.encoders[i]}", i, stages)
+        encoder.encode(images)
+    audits = []
+    for i, sanitizer in enumerate(sanitizers):
+        step(f"sanitizing and auditing {config.sanitizers[i]}", len(encoders) + i, stages)
+        audits.append(audit_many(images, [sanitizer], encoders=encoders, top_k=config.top_k,
+                                 placebo=twin).audits[0])
+    table = AuditTable(tuple(audits))
     leaks = None
-    if corpus is not None and config.leak_table:
+    if leak_stage:
+        step("leak detection per cue", stages - 1, stages)
         leaks = leak_detection(corpus, encoders, delta=config.delta, top_k=config.top_k,
                                placebo=config.placebo, seed=config.placebo_seed)
     provenance = {"corpus": corpus.provenance if corpus is not None else {
@@ -608,6 +620,7 @@ def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping
         "sanitizers": [s.describe() for s in sanitizers],
         "gallery": sorted(gallery), "placebo": bool(config.placebo),
         "placebo_seed": config.placebo_seed}
+    step("audit done", stages, stages)
     return ImageStudyResult(study, config, images, labels, corpus, table, encoders, leaks,
                             time.perf_counter() - start, provenance)
 

@@ -61,6 +61,7 @@ from privlab.epsilon.pairs import PAPER_TABLE7, certify_pairs, identity_pairs, \
 from privlab.epsilon.runtime import auditor_threads
 from privlab.epsilon.summaries import MMD_REJECT_LEVEL, median_with_inf
 from privlab.errors import invalid, wrong_type
+from privlab.progress import step
 from privlab.studies.contract import Headline, StudyConfig, registry
 
 STUDY = "06 face generators"
@@ -516,7 +517,9 @@ def _run(cfg: Config, loaded, pairs) -> FaceGeneratorResult:
     total_selected = sum(len(s[3]) for s in selections)
     alpha_rate = cfg.alpha / (2 * max(total_selected, 1))
     conditions = []
-    for name, table, dev, chosen, auc in selections:
+    stages = len(selections) + int(bool(cfg.cascade_passes and cfg.table is None))
+    for i, (name, table, dev, chosen, auc) in enumerate(selections):
+        step(f"auditing and certifying {name}", i, stages)
         audit = audit_pairs(table.embeddings, table.labels, pairs, methods=_routes(cfg),
                             delta=cfg.delta, seed=cfg.seed, family_alpha=cfg.alpha,
                             min_rows=cfg.min_rows) if cfg.methods else EpsilonAuditTable([], {})
@@ -532,9 +535,11 @@ def _run(cfg: Config, loaded, pairs) -> FaceGeneratorResult:
             "selected_pairs_total": total_selected, "alpha_per_rate": alpha_rate,
             "table_sha256": {c.name: c.table.provenance.get("sha256") for c in conditions},
             "environment": environment_versions()}
+    step("the random-donor cascade", len(selections), stages)
     data, cascade = _cascade(cfg) if cfg.cascade_passes and cfg.table is None else (None, None)
     if cascade is not None:
         prov["cascade"] = {**cascade.provenance, "generation": data.provenance}
+    step("done", stages, stages)
     return FaceGeneratorResult(cfg, conditions, pairs, alpha_rate, record, prov, cascade, data)
 
 

@@ -43,6 +43,7 @@ from privlab.epsilon import summaries as S
 from privlab.epsilon.auditors import Status, gaussmech_null_floor, registry as auditors_registry
 from privlab.epsilon.reference import laplace_reference_auc
 from privlab.errors import invalid
+from privlab.progress import step
 from privlab.studies.contract import Headline, StudyConfig, registry
 
 STUDY = "05 known-ε"
@@ -413,11 +414,16 @@ def run(config: Config | None = None) -> KnownEpsilonResult:
     explore_setting = B.Setting(cfg.mechanism, cfg.geometry, float(cfg.epsilon), int(cfg.n))
     common = dict(n_pairs=cfg.n_pairs, n_jobs=cfg.n_jobs, cache=cfg.cache,
                   progress=cfg.progress, mmd_permutations=cfg.mmd_permutations)
+    stages = 7
+    step("the explored setting", 0, stages)
     explore_rows = B.run_sweep([explore_setting], methods=auditors, **common)
     sets = _settings(cfg)
+    step("the null table and Figure 2's grid", 1, stages)
     full = B.run_sweep(list(dict.fromkeys(sets["null"] + sets["curves"])), **common)
+    step("Figure 3's certificates", 2, stages)
     power_frame = B.run_sweep(sets["power"], methods=certificates, **common)
     appendix_frames = []
+    step("the appendix tables", 3, stages)
     if sets["appendix"]:
         appendix_frames.append(B.run_sweep(sets["appendix"],
                                            methods=tuple(cfg.appendix_certificates), **common))
@@ -426,11 +432,13 @@ def run(config: Config | None = None) -> KnownEpsilonResult:
             appendix_frames.append(B.run_sweep(appendix_null, methods=("mmd-tv", "roc-ht"),
                                                **common))
     claims = pd.DataFrame(columns=list(C.CLAIM_COLUMNS))
+    step("the stated claim", 4, stages)
     if cfg.claim_epsilon is not None and "hockey-stick" in auditors_registry:
         claims = C.run_claims(sets["power"], cfg.claim_epsilon, cfg.n_pairs, n_jobs=cfg.n_jobs,
                               cache=cfg.cache)
     # Its own pair count, so its rows are kept apart from the other sub-grids' (pair k of
     # a 10-pair list is not pair k of a 40-pair list).
+    step("the distinguishers", 5, stages)
     distinguisher_frame = B.run_sweep(
         sets["distinguishers"], methods=tuple(cfg.distinguishers),
         **dict(common, n_pairs=cfg.distinguisher_pairs)) if sets["distinguishers"] else \
@@ -439,6 +447,7 @@ def run(config: Config | None = None) -> KnownEpsilonResult:
     curve_frame = full[[B.Setting(m, g, e, n, r).key() in curve_keys for m, g, e, n, r in
                         full[["mechanism", "geometry", "epsilon", "n", "repetition"]]
                         .itertuples(index=False)]]
+    step("the Laplace reference and the summaries", 6, stages)
     curves, laplace_reference = _with_laplace_reference(
         B.method_curves(curve_frame, n=100 if cfg.full_grid else cfg.curve_n), cfg)
     null = B.null_table(full)
@@ -463,6 +472,7 @@ def run(config: Config | None = None) -> KnownEpsilonResult:
                 int(everything.groupby(["mechanism", "geometry", "epsilon", "n",
                                         "repetition"]).ngroups),
             "n_rows": len(everything)}
+    step("done", stages, stages)
     return KnownEpsilonResult(
         config=cfg, explore=B.per_setting(explore_rows), explore_rows=explore_rows,
         null_table=null, paper_null_table=S.PAPER_TABLE4.copy(), null_floor=floor,

@@ -153,15 +153,20 @@ class StudyPanel:
         hint: a line above the controls.
         fixed: Config settings from the parameter cell that have no control (None keeps
             the study's own); they are part of every run's defaults.
+        config: the Config class when it is not the study module's ``Config`` (a run
+            function such as ``dicaprio.run_ladder`` with its ``LadderConfig``).
     """
 
     def __init__(self, study: Any, controls: Mapping[str, Control], render: Render | None = None,
                  *, params: Mapping[str, Any] | None = None,
                  build: Callable[[dict, Any], Any] | None = None, hint: str | None = None,
-                 fixed: Mapping[str, Any] | None = None):
+                 fixed: Mapping[str, Any] | None = None, config: type | None = None):
         import ipywidgets as w
 
         self.slug, self.run_study, self.Config, self.title = _resolve(study)
+        if config is not None:
+            self.Config = config
+        self._after_run: dict[str, Callable[["StudyPanel"], None]] = {}
         self.controls = dict(controls)
         for name, control in self.controls.items():
             if not isinstance(control, Control):
@@ -310,7 +315,20 @@ class StudyPanel:
             self.output.outputs = report.outputs()
         finally:
             self._end()
+        for callback in list(self._after_run.values()):
+            callback(self)
         return result
+
+    def after_run(self, key: str, callback: Callable[["StudyPanel"], None]) -> None:
+        """Call ``callback(self)`` after every run (one callback per ``key``: registering
+        the same key again, as Run All does, replaces it)."""
+        self._after_run[key] = callback
+
+    def mark_stale(self, message: str) -> None:
+        """Dim the output area and say why under the Run button (until the next run):
+        what a panel computed from another panel's result shows when that one ran again."""
+        self.output.add_class("privlab-stale")
+        self.status.value = f"<span style='color:#b35806'>{html.escape(message)}</span>"
 
     def show(self) -> None:
         """Display the panel, then run it with the current choices (what Run All does)."""
@@ -392,7 +410,8 @@ def _signature(controls: Mapping[str, Control]) -> tuple:
 def study_panel(study: Any, controls: Mapping[str, Control], render: Render | None = None, *,
                 params: Mapping[str, Any] | None = None,
                 build: Callable[[dict, Any], Any] | None = None, key: str | None = None,
-                hint: str | None = None, fixed: Mapping[str, Any] | None = None) -> StudyPanel:
+                hint: str | None = None, fixed: Mapping[str, Any] | None = None,
+                config: type | None = None) -> StudyPanel:
     """The panel of ``study`` in this kernel: made on the first call, the same one after.
 
     Running the notebook again (Run All) hands back the existing panel with the choices
@@ -400,7 +419,8 @@ def study_panel(study: Any, controls: Mapping[str, Control], render: Render | No
     A panel whose controls changed (another set of names or options) is made anew.
 
     Args:
-        study, controls, render, params, build, hint, fixed: as for :class:`StudyPanel`.
+        study, controls, render, params, build, hint, fixed, config: as for
+            :class:`StudyPanel`.
         key: tells apart two panels of one study in one kernel (default: the study).
     """
     slug = _resolve(study)[0]
@@ -413,7 +433,7 @@ def study_panel(study: Any, controls: Mapping[str, Control], render: Render | No
         panel.apply_params(params or {})
         return panel
     panel = StudyPanel(study, controls, render, params=params, build=build, hint=hint,
-                       fixed=fixed)
+                       fixed=fixed, config=config)
     _PANELS[key] = panel
     return panel
 

@@ -272,11 +272,152 @@ def image_panel(study: Any, *, encoders: Sequence[str] | None = None,
     return panel
 
 
+def dicaprio_panel(**params: Any) -> StudyPanel:
+    """Study 01 (see :func:`image_panel`)."""
+    from privlab.studies import dicaprio
+
+    return image_panel(dicaprio, **params)
+
+
+def _follow(main: StudyPanel, panel: StudyPanel, like: Any, what: str) -> None:
+    """Mark ``panel`` stale when ``main`` runs on another corpus than the one it used."""
+    def check(source: StudyPanel) -> None:
+        used = panel.config_used
+        if used is None or source.config_used is None:
+            return
+        fresh = like(source.config_used, used)
+        if not (fresh == used):
+            panel.mark_stale(f"The study above ran on other settings: press Run to audit "
+                             f"{what} on them (below: the previous corpus).")
+
+    main.after_run(panel.slug + ":" + what, check)
+
+
+def _base(main: StudyPanel) -> Any:
+    """The main panel's last config (its current choices before its first run)."""
+    return main.config_used if main.config_used is not None else main.config()
+
+
+def dicaprio_ladder_panel(main: StudyPanel, *, encoders: Sequence[str] | None = None
+                          ) -> StudyPanel:
+    """Study 01's ladder on the corpus of ``main``'s last run: pick the members, press Run.
+
+    Args:
+        main: the study's panel (:func:`dicaprio_panel`); its corpus, placebo and δ are used.
+        encoders: the members (None: :data:`privlab.studies.dicaprio.LADDER_MEMBERS`).
+    """
+    from privlab.studies import dicaprio
+
+    def build(values: dict, defaults: Any) -> Any:
+        return dicaprio.LadderConfig.like(_base(main), encoders=tuple(values["encoders"]))
+
+    panel = study_panel(dicaprio.run_ladder, {
+        "encoders": c.encoder("image", many=True, label="Members"),
+    }, renderers.dicaprio_ladder, params=_params(encoders=encoders), build=build,
+        key="dicaprio-ladder", config=dicaprio.LadderConfig,
+        hint="The ladder runs on the corpus of the study above (its last run). Change the "
+             "members, then press <b>Run</b>.")
+    _follow(main, panel, lambda cfg, used: dicaprio.LadderConfig.like(
+        cfg, encoders=used.encoders), "the ladder")
+    return panel
+
+
+def dicaprio_miss_panel(main: StudyPanel, *, tilt: float | None = None) -> StudyPanel:
+    """Study 01's detector miss on the corpus of ``main``'s last run: the tilt, then Run.
+
+    Args:
+        main: the study's panel (:func:`dicaprio_panel`).
+        tilt: degrees by which every other target portrait is turned (None: 30).
+    """
+    from privlab.studies import dicaprio
+
+    def build(values: dict, defaults: Any) -> Any:
+        return dicaprio.MissConfig.like(_base(main), tilt=float(values["tilt"]))
+
+    panel = study_panel(dicaprio.run_detector_miss, {
+        "tilt": c.number("Tilt (degrees)", minimum=0.0, maximum=60.0, step=5.0),
+    }, renderers.dicaprio_miss, params=_params(tilt=tilt), build=build,
+        key="dicaprio-miss", config=dicaprio.MissConfig,
+        hint="The detector miss runs on the corpus of the study above (its last run). "
+             "Change the tilt, then press <b>Run</b>.")
+    _follow(main, panel, lambda cfg, used: dicaprio.MissConfig.like(cfg, tilt=used.tilt),
+            "the detector miss")
+    return panel
+
+
 def mcdonalds_panel(**params: Any) -> StudyPanel:
     """Study 02 (see :func:`image_panel`)."""
     from privlab.studies import mcdonalds
 
     return image_panel(mcdonalds, **params)
+
+
+# --------------------------------------------------------------------------- 05, 06 ε studies
+def _known_epsilon_build(values: dict, defaults: Any) -> Any:
+    """Study 05's Config: the default auditors ticked are the study's own (None)."""
+    import dataclasses
+
+    from privlab.studies.known_epsilon import default_auditors
+
+    values = dict(values)
+    if tuple(values.get("auditors") or ()) == default_auditors():
+        values["auditors"] = None
+    return dataclasses.replace(defaults, **values)
+
+
+def known_epsilon_panel(*, mechanism: str | None = None, geometry: str | None = None,
+                        n: int | None = None, epsilon: float | None = None,
+                        auditors: Sequence[str] | None = None,
+                        full_grid: bool | None = None) -> StudyPanel:
+    """Study 05: the explored setting (mechanism, geometry, n, ε) and its auditors; Run.
+
+    The sub-grids (null table, Figures 2 and 3, appendix) are stored once computed, so a
+    new explored setting recomputes only itself.
+    """
+    from privlab.epsilon.benchmark import EPSILON_GRID, benchmark_methods
+    from privlab.epsilon.mechanisms import GEOMETRIES
+    from privlab.studies import known_epsilon as study
+
+    return study_panel("known_epsilon", {
+        "mechanism": c.choice(["laplace", "gaussian", "randomized_response",
+                               "anisotropic_gaussian"], label="Mechanism"),
+        "geometry": c.choice(list(GEOMETRIES), label="Geometry", buttons=True),
+        "n": c.choice([Option(v, str(v)) for v in (30, 100, 300)], label="n per identity",
+                      buttons=True),
+        "epsilon": c.choice([Option(float(e), f"{e:g}") for e in EPSILON_GRID],
+                            label="True ε", buttons=True),
+        "auditors": c.choices(list(benchmark_methods()), label="Auditors", columns=3),
+        "full_grid": c.flag("The paper's full grids (hours)"),
+    }, renderers.known_epsilon, build=_known_epsilon_build, params=_params(
+        mechanism=mechanism, geometry=geometry, n=n, epsilon=epsilon,
+        auditors=tuple(auditors or study.default_auditors()), full_grid=full_grid))
+
+
+def face_generators_panel(*, table: str | None = None, strength: float | None = None,
+                          compare_strength: float | None = None, encoder: str | None = None,
+                          n_pairs: int | None = None, methods: Sequence[str] | None = None,
+                          alpha: float | None = None,
+                          cascade_passes: int | None = None) -> StudyPanel:
+    """Study 06: a table or the toy generators, their strengths, the encoder, the pairs,
+    the routes and α; press Run."""
+    from privlab.encoders import registry
+    from privlab.epsilon import AUDITORS
+
+    faces = [n for n in ("sface", "dlib-face") if n in registry]
+    return study_panel("face_generators", {
+        "table": c.text("Embedding table", empty=None,
+                        placeholder="a .csv or .npz of generated-face embeddings "
+                                    "(empty: the offline toy generator)"),
+        "strength": c.number("Strength"),
+        "compare_strength": c.number("Compare with"),
+        "encoder": c.registry_choice(registry, label="Encoder", names=faces),
+        "n_pairs": c.integer("Pairs", minimum=1, maximum=10_000),
+        "methods": c.choices(list(AUDITORS), label="Routes", columns=3),
+        "alpha": c.number("α (all bounds)", minimum=0.01, maximum=0.2),
+        "cascade_passes": c.integer("Cascade passes (0 skips)", maximum=20),
+    }, renderers.face_generators, params=_params(
+        table=table, strength=strength, compare_strength=compare_strength, encoder=encoder,
+        n_pairs=n_pairs, methods=methods, alpha=alpha, cascade_passes=cascade_passes))
 
 
 class ImageStudyControls:
@@ -387,6 +528,8 @@ class ImageStudyControls:
 
 
 __all__ = ["BROAD_OPTION", "ImageStudyControls", "avengers_config", "avengers_panel",
-           "calibration_panel", "enron_panel", "finetune_panel", "image_panel",
+           "calibration_panel", "dicaprio_ladder_panel", "dicaprio_miss_panel",
+           "dicaprio_panel", "enron_panel", "face_generators_panel", "finetune_panel",
+           "image_panel", "known_epsilon_panel",
            "mcdonalds_panel", "quickstart_config",
            "quickstart_panel", "redacbench_panel", "spia_panel", "text_sanitizer_options"]

@@ -397,5 +397,163 @@ def image_study(report: Report, result: Any, options: Mapping[str, Any]) -> None
     report.markdown(result.reading())
 
 
-__all__ = ["STATUS_COLOURS", "avengers", "calibration", "enron", "finetune", "image_study",
-           "quickstart", "redacbench", "spia"]
+# --------------------------------------------------------------------------- 01 ladder, miss
+def dicaprio_ladder(report: Report, ladder: Any, options: Mapping[str, Any]) -> None:
+    """Study 01's ladder: raw resolution, placebo and excess per rung, the bars, the cues left."""
+    report.text(f"Computed on the corpus of the study's last run: {ladder.run._what()}.")
+    report.heading("Raw resolution δ* per rung (columns: members)")
+    report.table(ladder.table(), index=True)
+    if ladder.run.has_placebo:
+        report.table(ladder.table("placebo"), index=True, caption="placebo resolution")
+        report.table(ladder.table("excess"), index=True, caption="excess over the placebo")
+    fig, ax = _new_figure(8, 3.5)
+    ladder.table().plot.bar(ax=ax, rot=0)
+    ax.set_ylabel("resolution δ*")
+    ax.set_title("raw resolution per rung, one bar per member (never averaged)", loc="left")
+    report.figure(fig)
+    report.heading("What each rung leaves of the seeded cues")
+    cues = ladder.cues_removed()
+    if cues is None:
+        report.text("A folder of photos has no ground truth: what each rung leaves is not "
+                    "known.")
+    else:
+        report.table(cues, index=True, caption="mean share of each cue's box blacked out")
+
+
+def dicaprio_miss(report: Report, miss: Any, options: Mapping[str, Any]) -> None:
+    """Study 01's detector miss: both blackouts under both face members, a witness, faces left."""
+    report.text(f"Computed on the corpus of the study's last run: {miss.run._what()}.")
+    report.heading("Each blackout under each face member")
+    report.table(miss.to_frame())
+    names = [a.name for a in miss.run.table]
+    members = list(miss.run.config.encoders)
+    sanitizer = next((s for s in miss.run.config.sanitizers if "haar" in s), names[0])
+    member = "dlib-face" if "dlib-face" in members else members[-1]
+    report.heading(f"The decisive witness of {member} on {sanitizer}")
+    report.figure(plots.witness_gallery(miss.witness(sanitizer, member),
+                                        title=miss.witness_title(sanitizer, member)))
+    report.heading("Faces each member counts in each released image")
+    report.table(miss.left(), index=True)
+
+
+# --------------------------------------------------------------------------- 05 known ε
+def known_epsilon(report: Report, result: Any, options: Mapping[str, Any]) -> None:
+    """Study 05: the explored setting, the null table, Figures 2 and 3, the certificates,
+    the distinguishers, the stated claim, the appendix tables and the validity summary."""
+    from privlab.ui.figures import plot_appendix_table, plot_method_curves, plot_power
+
+    c = result.config
+    report.heading(f"The explored setting: {c.mechanism}, {c.geometry}, n = {c.n}, "
+                   f"ε = {c.epsilon:g}")
+    report.table(result.explore)
+    report.heading("At true ε = 0 (Table 4), beside the paper")
+    report.table(result.to_frame(), index=True)
+    report.table(result.null_floor, index=True, caption="GaussMech null floor (Eq. 22)")
+    report.table(result.null_counts_with_paper(), index=True,
+                 caption="positive bounds at ε = 0, privlab and the paper")
+    report.heading("Figure 2: each auditor against the true ε")
+    report.figure(plot_method_curves(result.curves))
+    report.heading("Figure 3: the certificates' power")
+    report.figure(plot_power(result.power, geometry=c.power_geometries[0]))
+    report.table(result.side_by_side, caption="certificates side by side ("
+                 + ", ".join(result.provenance.get("certificates", ())) + ")")
+    if len(result.distinguisher_table):
+        report.heading("Logistic regression against a small neural network")
+        report.table(result.distinguisher_table)
+        report.figure(plot_power(result.distinguisher_power, geometry="dispersed"))
+        report.table(result.distinguisher_validity, caption="validity of each distinguisher")
+    if len(result.claim_table):
+        report.heading("A stated claim, tested")
+        report.table(result.claim_table)
+    report.heading("Appendix: the anisotropic Gaussian (Table 6) and randomized response")
+    report.table(result.table6, index=True, caption="privlab")
+    report.table(result.paper_table6, index=True, caption="the paper")
+    report.figure(plot_appendix_table(result.table6, result.paper_table6,
+                                      "anisotropic Gaussian: pairs certified > 0 (Table 6)"))
+    report.table(result.rr_table, index=True, caption="randomized response, privlab")
+    report.figure(plot_appendix_table(result.rr_table, result.paper_rr_table,
+                                      "randomized response: fraction of pairs certified > 0"))
+    report.heading("Validity: certified bounds against the true ε")
+    report.table(result.validity)
+
+
+# --------------------------------------------------------------------------- 06 generators
+def _toy_preview(report: Report, config: Any) -> None:
+    """What the two toy generators make of the shipped source photos."""
+    import numpy as np
+
+    from privlab.datasets.toy_faces import ToyFaceGenerator, toy_sources
+
+    strengths = [config.strength] + ([config.compare_strength]
+                                     if config.compare_strength is not None else [])
+    generators = [ToyFaceGenerator(strength=s) for s in strengths]
+    rows = [np.hstack([np.hstack(g.outputs(photo, 4, config.seed, k))
+                       for k, photo in enumerate(toy_sources().values())]) for g in generators]
+    fig, axes = _new_figure(14, 1.8 * len(rows), nrows=len(rows), squeeze=False)
+    for ax, row, g in zip(axes[:, 0], rows, generators):
+        ax.imshow(row)
+        ax.set_title(f"strength {g.strength:g}: "
+                     + ", ".join(f"{k} {v:g}" for k, v in g.knobs().items()), fontsize=9)
+        ax.axis("off")
+    fig.tight_layout()
+    report.figure(fig)
+
+
+def _cascade_preview(report: Report, config: Any) -> None:
+    """The first sequences of the random-donor cascade, pass by pass."""
+    import numpy as np
+
+    from privlab.datasets.toy_cascade import ToyDonorSwap, cascade_images
+
+    swap = ToyDonorSwap(swap=config.cascade_swap)
+    shown = min(3, config.cascade_identities)
+    strips = [np.hstack(cascade_images(k, 0, config.cascade_passes, config.cascade_donors,
+                                       config.cascade_pool, config.seed, swap))
+              for k in range(shown)]
+    fig, ax = _new_figure(2.2 * (config.cascade_passes + 1), 2.2 * shown)
+    ax.imshow(np.vstack(strips))
+    ax.set_title(f"sequence 0 of targets 00–{shown - 1:02d}: start, then passes 1–"
+                 f"{config.cascade_passes}", fontsize=9)
+    ax.axis("off")
+    fig.tight_layout()
+    report.figure(fig)
+
+
+def face_generators(report: Report, result: Any, options: Mapping[str, Any]) -> None:
+    """Study 06: the generators, the routes per pair, the certificates, the cascade."""
+    c = result.config
+    if c.table is None:
+        report.heading("What the toy generators make")
+        _toy_preview(report, c)
+    report.heading("The embedding tables")
+    for condition in result.conditions:
+        duplicates = condition.table.report.duplicates
+        report.text(f"{condition.name}: {len(duplicates)} duplicate groups.")
+        if len(duplicates):
+            report.table(duplicates)
+    report.heading("Every route on every pair")
+    report.table(result.to_frame())
+    report.heading("Certified bounds on the selected pairs")
+    report.table(result.certificates())
+    from privlab.epsilon import certified_epsilon
+
+    report.table([{"rows per class": m, "ε_LB with no test error": certified_epsilon(
+        0, m, 0, m, alpha=result.alpha_per_rate)} for m in (10, 15, 30, 100)],
+        caption=f"the ceiling: zero test errors at α per rate {result.alpha_per_rate:.4g}")
+    report.details("What a documented rerun must state (Appendix A)",
+                   present(result.record).to_html())
+    report.heading("The random-donor cascade")
+    if result.cascade is None:
+        report.text("Skipped (no passes, or a table of real embeddings).")
+        return
+    _cascade_preview(report, c)
+    report.table(result.cascade.failures, caption="detection failures, kept")
+    report.table(result.cascade_table7(), caption="per pass (Table 7's shape)")
+    report.table(result.cascade.certificates, caption="per-pass certificates")
+    report.table(result.cascade_comparison(), caption="beside the paper")
+    report.table(result.cascade_table8(), caption="Table 8's shape")
+
+
+__all__ = ["STATUS_COLOURS", "avengers", "calibration", "dicaprio_ladder", "dicaprio_miss",
+           "enron", "face_generators", "finetune", "image_study", "known_epsilon", "quickstart",
+           "redacbench", "spia"]

@@ -46,11 +46,26 @@ def run_all(page, base: str, token: str, timeout: float = 600) -> None:
     """Run ▸ Run All Cells, then wait until the kernel is idle again."""
     page.get_by_role("menuitem", name="Run", exact=True).click()
     page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-    # Queued and running cells show "[*]" as their prompt: wait for one, then for none.
+    # Queued and running cells show "[*]" as their prompt: wait for one (or, where the
+    # running cells are scrolled out of the rendered window, for a busy kernel), then for
+    # none.
     busy = "() => document.querySelector('.jp-Notebook').innerText.includes('[*]')"
-    page.wait_for_function(busy, timeout=30_000)
+    deadline = time.time() + 30
+    while not (page.evaluate(busy) or kernel_busy(base, token)):
+        if time.time() > deadline:
+            pytest.fail("Run All did not start any cell")
+        page.wait_for_timeout(100)
     page.wait_for_function(f"() => !({busy})()", timeout=timeout * 1000)
     wait_for_idle_kernel(base, token, timeout)
+
+
+def kernel_busy(base: str, token: str) -> bool:
+    """Whether a kernel of the server is running code now."""
+    try:
+        with urllib.request.urlopen(f"{base}/api/kernels?token={token}", timeout=5) as r:
+            return any(k.get("execution_state") == "busy" for k in json.load(r))
+    except OSError:
+        return False
 
 
 def headline(page, timeout: float = 300_000) -> str:
@@ -58,6 +73,15 @@ def headline(page, timeout: float = 300_000) -> str:
     box = page.locator(f"{PANEL} .privlab-headline").first
     box.wait_for(state="visible", timeout=timeout)
     return box.inner_text()
+
+
+def first_table(page, timeout: float = 300_000) -> str:
+    """The text of the first table in the panel's output area, once it is shown."""
+    table = page.locator(f"{PANEL} .privlab-output table").first
+    table.wait_for(state="attached", timeout=timeout)
+    table.scroll_into_view_if_needed()
+    table.wait_for(state="visible", timeout=timeout)
+    return " ".join((table.text_content() or "").split())
 
 
 def dropdown(page, label: str):

@@ -79,7 +79,11 @@ def test_the_real_registries_mark_their_members():
     import importlib.util
 
     if importlib.util.find_spec("gliner") is None:
-        assert text["gliner"].kind == "package" and "pip install gliner" in text["gliner"].fix
+        gliner = text["gliner"]
+        assert gliner.kind == "package" and gliner.module == "gliner" and not gliner.ready
+        assert gliner.fix.endswith("pip install -e '.[gliner]'"), gliner.fix
+        assert gliner.label.endswith("needs: " + gliner.fix)
+    assert sanitizers.entry("gliner").meta["requires"] == "gliner"
     clip = entry_option(encoders.entry("clip-vit-b-32"))
     assert clip.kind == "download"
 
