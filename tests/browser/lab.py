@@ -71,6 +71,9 @@ def kernel_busy(base: str, token: str) -> bool:
 def headline(page, timeout: float = 300_000) -> str:
     """The text of the panel's headline, once it is shown."""
     box = page.locator(f"{PANEL} .privlab-headline").first
+    box.wait_for(state="attached", timeout=timeout)
+    # JupyterLab renders only the cells in view: bring the headline there before reading.
+    box.scroll_into_view_if_needed()
     box.wait_for(state="visible", timeout=timeout)
     return box.inner_text()
 
