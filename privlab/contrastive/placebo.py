@@ -92,6 +92,16 @@ class Placement:
         return float((self.placebo & self.avoided).sum() / total) if total else 0.0
 
 
+def _paired(originals: Any, sanitized: Any, caller: str) -> tuple[list, list]:
+    """The originals and the real sanitizer's outputs as lists, one output per original."""
+    originals = item_list(originals, "originals", caller)
+    sanitized = item_list(sanitized, "sanitized", caller)
+    if len(originals) != len(sanitized):
+        raise invalid("sanitized", caller, f"one output per original ({len(originals)})",
+                      f"{len(sanitized)} outputs", given_is_text=True)
+    return originals, sanitized
+
+
 def _box_or_mask(value: Any, shape: tuple[int, int], caller: str) -> np.ndarray:
     from privlab.sanitizers.image import box_mask
 
@@ -300,11 +310,7 @@ class ImagePlacebo(ImageSanitizer):
             ValueError: the two lists differ in length.
         """
         caller = "ImagePlacebo.apply"
-        originals = item_list(originals, "originals", caller)
-        sanitized = item_list(sanitized, "sanitized", caller)
-        if len(originals) != len(sanitized):
-            raise invalid("sanitized", caller, f"one output per original ({len(originals)})",
-                          f"{len(sanitized)} outputs", given_is_text=True)
+        originals, sanitized = _paired(originals, sanitized, caller)
         out, placements = [], []
         for index, (x, s) in enumerate(zip(originals, sanitized)):
             rgb = as_rgb(x, f"originals[{index}]", caller)
@@ -440,11 +446,7 @@ class TextPlacebo(Sanitizer):
             ValueError: the lists differ in length.
         """
         caller = "TextPlacebo.apply"
-        originals = item_list(originals, "originals", caller)
-        sanitized = item_list(sanitized, "sanitized", caller)
-        if len(originals) != len(sanitized):
-            raise invalid("sanitized", caller, f"one output per original ({len(originals)})",
-                          f"{len(sanitized)} outputs", given_is_text=True)
+        originals, sanitized = _paired(originals, sanitized, caller)
         for label, texts in (("originals", originals), ("sanitized", sanitized)):
             for index, text in enumerate(texts):
                 if not isinstance(text, str):
