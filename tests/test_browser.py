@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.lab import wait_for_idle_kernel
+
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -72,20 +74,6 @@ def lab(tmp_path):
     log.close()
 
 
-def _wait_for_idle_kernel(base: str, token: str, timeout: float = 120) -> None:
-    """Poll the server until the notebook's kernel has started and is idle."""
-    import json
-
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        with urllib.request.urlopen(f"{base}/api/kernels?token={token}", timeout=5) as r:
-            kernels = json.load(r)
-        if kernels and all(k.get("execution_state") == "idle" for k in kernels):
-            return
-        time.sleep(1)
-    pytest.fail("the notebook's kernel did not become idle")
-
-
 def test_quickstart_runs_in_jupyterlab_and_shows_its_widget(lab):
     from playwright.sync_api import sync_playwright
 
@@ -101,7 +89,8 @@ def test_quickstart_runs_in_jupyterlab_and_shows_its_widget(lab):
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.goto(f"{base}/lab/tree/00_quickstart.ipynb?token={token}")
         page.wait_for_selector(".jp-Notebook", timeout=90_000)
-        _wait_for_idle_kernel(base, token)
+        # The server answers 500 while it registers a new kernel: the helper asks again.
+        wait_for_idle_kernel(base, token)
         page.get_by_role("menuitem", name="Run", exact=True).click()
         page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
         # The panel draws the headline (styled, once) when its first run is done.

@@ -23,17 +23,21 @@ PANEL = ".privlab-panel"
 
 def wait_for_idle_kernel(base: str, token: str, timeout: float = 300) -> None:
     """Poll the server until every kernel has started and is idle."""
-    deadline = time.time() + timeout
+    deadline, last = time.time() + timeout, "no kernel listed"
     while time.time() < deadline:
         try:
             with urllib.request.urlopen(f"{base}/api/kernels?token={token}", timeout=5) as r:
                 kernels = json.load(r)
-        except OSError:  # the server is busy starting the kernel: ask again
-            kernels = []
+        except OSError as error:
+            # While it registers a new kernel the server can answer 500 (the kernel has no
+            # activity time yet) or time out: ask again.
+            kernels, last = [], repr(error)
         if kernels and all(k.get("execution_state") == "idle" for k in kernels):
             return
+        if kernels:
+            last = "kernel states: " + ", ".join(str(k.get("execution_state")) for k in kernels)
         time.sleep(1)
-    pytest.fail("the notebook's kernel did not become idle")
+    pytest.fail(f"the notebook's kernel did not become idle within {timeout:.0f} s ({last})")
 
 
 def open_notebook(page, base: str, token: str, name: str) -> None:
