@@ -62,70 +62,61 @@
 M = None        # audited items (default 100,000; smoke runs use 3,000)
 N = None        # references (default 10,000)
 D = None        # embedding dimension (default 128)
+TOP_K = None    # trials listed and compared (default 1: the value and the decisive witness)
 WORKERS = None  # LocalCluster workers (default 2; 0 skips the cluster run)
+PROJECTOR = False  # True: large print for a projector (every figure below)
 
 # %%
-from privlab.studies import scale
+from privlab.ui import panels, plots
 
-config = scale.Config.for_notebook(m=M, n=N, d=D, cluster_workers=WORKERS)
-config
-
-# %%
-result = scale.run(config)
-result.to_frame()
+plots.projector(PROJECTOR)
 
 # %% [markdown]
-# ## Certified vs plain
+# ## Run it
 #
-# `certified = plain` is True when value, decisive witness and the top trials are
-# identical. `skipped fraction` is the share of the $m \cdot n$ trials never scored. With
-# the planted leak the witness is the planted pair, and after the references that
-# sanitizing moved most, every other block is bounded below what was already found.
-# Without a leak the best trials are chance alignments of similar size everywhere: the
-# bounds skip little and the certified path costs about what the plain kernel does.
+# Pick the sizes, the generated scenarios, the length of the top list, the screen and the
+# number of cluster workers, then press **Run**. The output holds, in order: the
+# headline; certified vs plain per scenario; the screen and its recall; the LocalCluster
+# run; the cost curve.
 #
-# The study asks for the value and the decisive witness (`top_k = 1`). A top list of
-# $k$ trials needs the $k$-th largest trial exactly; when that is a chance alignment
-# (about $\lVert t \rVert \sqrt{2 \ln(mn)/d}$, small in high dimension) no norm falls
-# below it and nothing can be skipped, leak or not. The same holds for every item's own
-# maximum (`mode="per_audited"`) unless most references barely moved.
+# **Reading "certified vs plain".** `certified = plain` is True when value, decisive
+# witness and the top trials are identical. `trials skipped` is the share of the
+# $m \cdot n$ trials never scored. With the planted leak the witness is the planted pair,
+# and after the references that sanitizing moved most, every other block is bounded
+# below what was already found. Without a leak the best trials are chance alignments of
+# similar size everywhere: the bounds skip little, and the certified path costs about
+# what the plain kernel does.
+#
+# **The top list.** The study asks for the value and the decisive witness (`k = 1`). A
+# top list of $k$ trials needs the $k$-th largest trial exactly; when that is a chance
+# alignment (about $\lVert t \rVert \sqrt{2 \ln(mn)/d}$, small in high dimension) no
+# norm falls below it and nothing can be skipped, leak or not. Set **Top list k** to 5
+# and press Run to see it. The same holds for every item's own maximum
+# (`mode="per_audited"`) unless most references barely moved.
+#
+# **Reading the screen.** `screen found witness` says whether the approximate index
+# proposed the decisive witness. Its value is never above the exact one; when it
+# matches, that is known only because the exact kernel ran as well.
+#
+# **The cluster.** The same call with `client=…`; the dashboard link shows the tasks
+# while it runs. On one machine the cluster shares the same cores, so it is not faster
+# here: it is there for data one machine cannot hold.
+#
+# **The cost curve.** Seconds against the number of trials $m \cdot n$ (log–log). The
+# plain kernel grows linearly in $m \cdot n$; the certified path follows it without a
+# leak and stays far below it with one.
 
 # %%
-result.to_frame()[["scenario", "resolution", "witness", "certified = plain",
-                   "skipped fraction", "plain s", "certified s", "speed-up certified"]]
+panel = panels.scale_panel(m=M, n=N, d=D, top_k=TOP_K, cluster_workers=WORKERS)
+panel.show()
 
 # %% [markdown]
-# ## The screen and its recall
+# ## In code
 #
-# `screen found witness` says whether the approximate index proposed the decisive
-# witness. Its value is never above the exact one; when it matches, that is known only
-# because the exact kernel ran as well.
+# The panel calls `privlab.studies.scale.run(config)`; the same result is
+# `panel.result`. Its tables are `result.to_frame()` and `result.cost_frame()`, and
+# `result.identical` says whether every fast exact path gave the plain kernel's answer.
 
 # %%
-result.to_frame()[["scenario", "resolution", "screen lower bound", "screen witness",
-                   "screen found witness", "screen s", "speed-up screen"]]
-
-# %% [markdown]
-# ## On a dask LocalCluster
-#
-# The same call with `client=…`. The dashboard link shows the tasks while it runs.
-
-# %%
-print("dashboard:", result.cluster.get("dashboard", "cluster run skipped"))
-result.cluster
-
-# %% [markdown]
-# ## The cost curve
-#
-# Seconds against the number of trials $m \cdot n$ (log–log). The plain kernel grows
-# linearly in $m \cdot n$; the certified path follows it without a leak and stays far
-# below it with one.
-
-# %%
-cost = result.cost_frame()
-ax = cost.plot(x="trials", y=["plain s", "certified s (none)", "certified s (planted)"],
-               logx=True, logy=True, marker="o", title="seconds vs trials m·n")
-cost
-
-# %%
-result.headline().show()
+result = panel.result
+result.identical if result is not None else "no result: see the message in the panel"

@@ -12,7 +12,8 @@ A study module has
   that matters, **what kind of claim it is** and **what it rests on**), ``to_frame()``,
   ``provenance`` and ``_repr_html_()``.
 
-A notebook ends with ``result.headline().show()``; ``make demo`` reads the printed lines.
+A notebook shows its headline through its study panel (or ends with
+``result.headline().show()``); ``make demo`` reads the printed lines.
 """
 
 from __future__ import annotations
@@ -87,10 +88,13 @@ class Headline:
         out += [f"    rests on: {caveat}" for caveat in self.caveats]
         return "\n".join(out)
 
-    def show(self) -> "Headline":
-        """Print :meth:`lines` (the form ``make demo`` reads) and return the headline."""
+    def show(self) -> None:
+        """Print :meth:`lines` (the form ``make demo`` reads).
+
+        Returns None, so ``result.headline().show()`` as a cell's last line shows the
+        headline once (a returned value would be displayed a second time).
+        """
         print(self.lines())
-        return self
 
     @staticmethod
     def parse(text: str) -> list["Headline"]:

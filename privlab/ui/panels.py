@@ -527,9 +527,33 @@ class ImageStudyControls:
         display(self.widget)
 
 
+# --------------------------------------------------------------------------- 11 scale
+def scale_panel(*, m: int | None = None, n: int | None = None, d: int | None = None,
+                top_k: int | None = None, cluster_workers: int | None = None) -> StudyPanel:
+    """Study 11: audit sizes, scenarios, the top list, the screen and the cluster's workers."""
+    from privlab.scale.synthetic import SCENARIOS
+
+    described = {"planted": "a planted leak", "none": "no leak",
+                 "realistic": "realistic references (most barely moved)"}
+    return study_panel("scale", {
+        "m": c.integer("Audited items m", minimum=1, maximum=10_000_000),
+        "n": c.integer("References n", minimum=1, maximum=10_000_000),
+        "d": c.integer("Dimension d", minimum=2, maximum=4096),
+        "scenarios": c.choices([Option(s, described.get(s, "")) for s in SCENARIOS],
+                               label="Scenarios"),
+        "top_k": c.integer("Top list k", minimum=0, maximum=100),
+        "screen_index": c.choice([Option("hnsw", "HNSW graph"), Option("ivf", "IVF lists")],
+                                 label="Screen"),
+        "cluster_workers": c.integer("Cluster workers", minimum=0, maximum=16),
+    }, renderers.scale, params=_params(m=m, n=n, d=d, top_k=top_k,
+                                       cluster_workers=cluster_workers),
+        hint="Change any setting, then press <b>Run</b>. Larger m·n take longer: the plain "
+             "kernel scores every trial, for comparison.")
+
+
 __all__ = ["BROAD_OPTION", "ImageStudyControls", "avengers_config", "avengers_panel",
            "calibration_panel", "dicaprio_ladder_panel", "dicaprio_miss_panel",
            "dicaprio_panel", "enron_panel", "face_generators_panel", "finetune_panel",
            "image_panel", "known_epsilon_panel",
            "mcdonalds_panel", "quickstart_config",
-           "quickstart_panel", "redacbench_panel", "spia_panel", "text_sanitizer_options"]
+           "quickstart_panel", "redacbench_panel", "scale_panel", "spia_panel", "text_sanitizer_options"]

@@ -255,3 +255,38 @@ def image_witness_galleries(result, *, min_value: float = 0.0) -> int:
                     title=result.witness_title(sanitizer, member.encoder))
                 drawn += 1
     return drawn
+
+
+def cost_curve(frame, *, ax=None, title: str = "seconds against the number of trials m·n"):
+    """Seconds of each exact path against the number of trials (log–log), study 11.
+
+    Args:
+        frame: :meth:`privlab.studies.scale.ScaleResult.cost_frame` (a ``trials`` column
+            and one ``... s`` column of seconds per path).
+        ax: the Axes to draw on (default: a new figure).
+        title: the figure's title.
+
+    Returns:
+        The Axes.
+
+    Example:
+        >>> import pandas as pd
+        >>> ax = cost_curve(pd.DataFrame({"trials": [10, 100], "plain s": [0.1, 1.0]}))
+        >>> ax.get_xscale(), [t.get_text() for t in ax.get_legend().get_texts()]
+        ('log', ['plain s'])
+    """
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 4.2))
+    paths = [c for c in frame.columns if c.endswith(" s")]
+    for index, column in enumerate(paths):
+        ax.plot(frame["trials"], frame[column], marker=MARKERS[index % len(MARKERS)],
+                color=PALETTE[index % len(PALETTE)], label=column)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("trials m·n")
+    ax.set_ylabel("seconds (this machine)")
+    ax.set_title(title)
+    ax.legend(loc="upper left", frameon=False)
+    return ax

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 import privlab.ui.plots as plots
 from privlab.ui.report import Report
-from privlab.ui.tables import display_name, present
+from privlab.ui.tables import display_name, key_values, present
 
 #: Colours of leak statuses (removed / caught / missed) in the leak tables.
 STATUS_COLOURS = {"removed": "#d9f0d3", "caught": "#fee08b", "missed": "#f4a582"}
@@ -554,6 +554,43 @@ def face_generators(report: Report, result: Any, options: Mapping[str, Any]) -> 
     report.table(result.cascade_table8(), caption="Table 8's shape")
 
 
+# --------------------------------------------------------------------------- 11 scale
+_SCALE_NAMES = {"certified = plain": "certified = plain", "skipped fraction": "trials skipped",
+                "speed-up certified": "speed-up (certified)",
+                "screen found witness": "screen found witness",
+                "speed-up screen": "speed-up (screen)", "planted witness": "planted pair"}
+
+
+def scale(report: Report, result: Any, options: Mapping[str, Any]) -> None:
+    """Study 11: certified vs plain, the screen and its recall, the cluster run, the cost."""
+    # The planted pair reads like a witness (x → y); "—" where none was planted.
+    frame = result.to_frame().rename(columns={"planted": "planted witness"})
+    report.heading("Certified vs plain")
+    report.table(frame, names=_SCALE_NAMES, percent=["skipped fraction"], columns=[
+        "scenario", "resolution", "witness", "planted witness", "certified = plain",
+        "skipped fraction", "plain s", "certified s", "speed-up certified"],
+        notes=["certified = plain: value, decisive witness and top list identical",
+               "seconds: one run on this machine"])
+    report.heading("The screen and its recall")
+    report.table(frame, names=_SCALE_NAMES, columns=[
+        "scenario", "resolution", "screen lower bound", "screen witness",
+        "screen found witness", "screen s", "speed-up screen"],
+        caption=f"{result.config.screen_index} screen, {result.config.screen_k} candidates "
+                "per item, rescored exactly: a lower bound")
+    report.heading("On a dask LocalCluster")
+    if result.cluster:
+        cluster = dict(result.cluster)
+        link = str(cluster.pop("dashboard", ""))
+        report.table(key_values(cluster))
+        report.text(f"Dashboard while it ran: {link}")
+    else:
+        report.text("Skipped (0 workers).")
+    report.heading("The cost curve")
+    cost = result.cost_frame()
+    report.table(cost, names={"m = n": "m = n"})
+    report.figure(plots.cost_curve(cost))
+
+
 __all__ = ["STATUS_COLOURS", "avengers", "calibration", "dicaprio_ladder", "dicaprio_miss",
            "enron", "face_generators", "finetune", "image_study", "known_epsilon", "quickstart",
-           "redacbench", "spia"]
+           "redacbench", "scale", "spia"]

@@ -78,6 +78,9 @@ WALKS = {
     # Every choice of study 10 runs offline: no message to provoke.
     "10_finetuning": Walk(_dropdown("Blend m", "1.0"), None, "",
                           lambda page: None, lambda page: ui.chosen(page, "Blend m")),
+    # Every choice of study 11 runs offline (generated embeddings): no message to provoke.
+    "11_scale": Walk(_dropdown("Screen", "ivf"), None, "", lambda page: None,
+                     lambda page: ui.chosen(page, "Screen")),
 }
 
 

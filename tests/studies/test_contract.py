@@ -71,8 +71,9 @@ def test_smoke_run_follows_the_result_contract(slug, monkeypatch):
 def test_headline_lines_round_trip_and_refuse_multiline_text(capsys):
     h = Headline("00 quickstart", "resolution 0.217 (witness x6/y5)", "diagnostic",
                  ("12 texts written by privlab", "encoders: minilm"))
-    assert h.show() is h
+    assert h.show() is None  # a cell ending in .show() shows the headline once
     printed = capsys.readouterr().out
+    assert printed.count(HEADLINE_MARKER) == 1
     assert printed.splitlines()[0] == f"{HEADLINE_MARKER} | 00 quickstart | resolution 0.217 (witness x6/y5)"
     assert Headline.parse("noise\n" + printed + "more noise\n") == [h]
     with pytest.raises(PrivlabValueError, match="'text' parameter of Headline"):

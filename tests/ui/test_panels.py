@@ -72,7 +72,7 @@ def test_enron_panel_maps_zero_emails_to_all(monkeypatch):
     ("redacbench_panel", "redacbench"), ("spia_panel", "spia"),
     ("calibration_panel", "calibration"), ("finetune_panel", "finetune"),
     ("known_epsilon_panel", "known_epsilon"), ("face_generators_panel", "face_generators"),
-    ("dicaprio_panel", "dicaprio")])
+    ("dicaprio_panel", "dicaprio"), ("scale_panel", "scale")])
 def test_every_panel_builds_its_studys_smoke_config_from_its_defaults(monkeypatch, make, study):
     import importlib
 

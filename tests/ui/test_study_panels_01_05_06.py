@@ -12,24 +12,10 @@ import pytest  # noqa: E402
 from privlab import progress  # noqa: E402
 from privlab.studies import dicaprio, face_generators, known_epsilon  # noqa: E402
 from privlab.ui import panels  # noqa: E402
-from privlab.ui.panel import forget_panels  # noqa: E402
+from tests.ui.conftest import headlines_shown as _headlines, shown_text as _plain  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def _fresh_kernel(monkeypatch):
-    forget_panels()
-    monkeypatch.setenv("PRIVLAB_SMOKE", "1")
-    yield
-    forget_panels()
-
-
-def _plain(panel) -> str:
-    return "\n".join(o["data"].get("text/plain", "") for o in panel.output.outputs)
-
-
-def _headlines(panel) -> int:
-    return sum(o["data"].get("text/plain", "").startswith("privlab-headline")
-               for o in panel.output.outputs)
+pytestmark = pytest.mark.usefixtures("fresh_panels")
 
 
 def test_the_image_study_reports_each_member_then_each_sanitizer():
