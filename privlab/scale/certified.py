@@ -23,6 +23,23 @@ what is needed, and every later group is skipped unseen.
 How much is skipped depends on the data: a planted leak (one large trial) lets almost
 everything go; references whose norms are all alike (no structure) let little go. The
 result's :class:`~privlab.scale.result.Work` records it.
+
+When the bound would keep nearly every remaining trial, walking tiles costs more than
+it saves: each tile is a separate kernel call that rescores its own row maxima in
+float64, so a walk that skips nothing rescores at least one trial per row *per group*
+where the plain kernel, carrying each row's best value from block to block, rescores a
+few per row in all. Before the first group, and again each time the references visited
+have doubled, the walk therefore estimates, on an evenly spaced sample of audited rows,
+the share of the remaining trials the bound would keep
+(:func:`privlab.scale.rules.kept_share`). From :data:`SWITCH_SHARE` up, every remaining
+reference is scored against every audited row in one kernel call walked in the plain
+kernel's own blocks, and merged with the tiles already scored. Before anything is
+scored, the estimate compares the bounds with values from a quick product of every
+audited row with the first group's references (:func:`preview`); afterwards, with the
+exact values found so far. The estimate decides only how trials are scored, never which:
+the remainder scores every remaining trial, so the answer is the plain kernel's either
+way. ``bound="none"`` walks every tile (the tiling's own cost, for comparison) and
+never switches.
 """
 
 from __future__ import annotations
@@ -37,11 +54,22 @@ from privlab.resolution import (DEFAULT_BLOCK_SIZE, _check_unit, _normalize_rows
                                 _row_norms, _row_stats, _to_array, check_top_k)
 import privlab.scale.groups as grouping
 from privlab.scale.result import CertifiedResolution, Work
-from privlab.scale.rules import WINDOW_BLOCKS, assemble, below_everything, needed
+from privlab.scale.rules import (WINDOW_BLOCKS, Known, assemble, below_everything, kept_share,
+                                 needed)
 from privlab.scale.tiles import Accumulator, score_tile, take_rows
 
 MODES = ("max", "per_audited", "flagged")
 DTYPES = ("float32", "float64", "bfloat16", "tf32")
+# From this estimated share of remaining trials kept by the bound, the rest is scored by
+# the plain kernel's blocks: a tile walk costs 1.3-1.5x the plain kernel per trial, and
+# the estimate errs high (bounds only sharpen as the walk goes on), so the switch waits
+# until the bound would skip almost nothing.
+SWITCH_SHARE = 0.9
+# Audited rows (evenly spaced) on which that share is estimated: a few milliseconds per
+# estimate whatever m is.
+ESTIMATE_ROWS = 4096
+# References of the first group in the product that gives the first estimates.
+PREVIEW_REFERENCES = grouping.FIRST_GROUP
 
 
 @dataclass
@@ -118,6 +146,74 @@ def check_options(*, mode: Any, delta: Any, bound: Any, clusters: Any, dtype: An
     return delta, device
 
 
+def estimate_rows(m: int) -> np.ndarray:
+    """At most :data:`ESTIMATE_ROWS` evenly spaced audited rows, increasing.
+
+    Example:
+        >>> estimate_rows(5).tolist(), estimate_rows(10**6).size
+        ([0, 1, 2, 3, 4], 4096)
+    """
+    if m <= ESTIMATE_ROWS:
+        return np.arange(m)
+    # Steps longer than 1: the rounded-down positions are distinct and increasing.
+    return np.linspace(0, m - 1, ESTIMATE_ROWS).astype(np.int64)
+
+
+def preview(data: Prepared, cols: np.ndarray, k: int, chunk: int = 8192) -> Known:
+    """Estimates of each row's best value and of the k-th largest trial, from the trials
+    of every audited row against the references ``cols``.
+
+    The trials are computed once in the inputs' own precision (float32 for float32
+    inputs), not rescored: these numbers only choose between the tile walk and the plain
+    kernel's blocks (:func:`run_local`), never what is skipped. Rows of T with extreme
+    magnitudes are multiplied by their power of two first and the products scaled back.
+
+    Args:
+        data: the validated inputs.
+        cols: reference indices (a few dozen: the cost is ``m * len(cols) * d``).
+        k: the rank of the value to estimate (the mode's top list length, at least 1).
+        chunk: audited rows per product.
+
+    Returns:
+        A :class:`~privlab.scale.rules.Known` (``kth_lower`` is ``-inf`` when there are
+        fewer than ``k`` trials).
+    """
+    import torch
+
+    from privlab.resolution import _times_pow2
+
+    m = data.shape[0]
+    exps = data.t_exps[cols]
+    T_cols = take_rows(data.T, cols)
+    if exps.any():
+        T_cols = _times_pow2(T_cols, -exps)
+    on_torch = isinstance(data.S, torch.Tensor)
+    if on_torch:
+        T_cols = torch.as_tensor(T_cols).to(device=data.S.device, dtype=data.S.dtype)
+    else:
+        if isinstance(T_cols, torch.Tensor):
+            T_cols = T_cols.detach().cpu().numpy()
+        T_cols = np.asarray(T_cols, dtype=data.S.dtype)
+    best = np.empty(m)
+    largest = np.empty(0)
+    for start in range(0, m, chunk):
+        product = data.S[start:start + chunk] @ T_cols.T
+        values = (product.double().cpu().numpy() if on_torch else product).astype(
+            np.float64, copy=False)
+        if exps.any():
+            with np.errstate(over="ignore"):
+                values = np.ldexp(values, exps[None, :])
+        best[start:start + values.shape[0]] = values.max(axis=1)
+        flat = values.ravel()
+        if flat.size > k:
+            flat = np.partition(flat, flat.size - k)[flat.size - k:]
+        largest = np.concatenate([largest, flat])
+        if largest.size > k:
+            largest = np.partition(largest, largest.size - k)[largest.size - k:]
+    kth = float(np.min(largest)) if largest.size >= k else -np.inf
+    return Known(best=best, kth_lower=kth)
+
+
 def _is_dask(x: Any) -> bool:
     return type(x).__module__.split(".")[0] == "dask"
 
@@ -140,7 +236,8 @@ def certified_resolution(S, T, *, mode: str = "max", delta: float | None = None,
             trial whose bound is below it is skipped.
         top_k: how many of the largest trials to return (0 for none).
         bound: ``"norm"`` (default), ``"cluster"`` (k-means centres of T; better when
-            the references' directions cluster) or ``"none"`` (score everything).
+            the references' directions cluster) or ``"none"`` (score every tile, with
+            no hand-over to the plain kernel's blocks: the tiling's own cost).
         clusters: number of k-means centres for ``bound="cluster"`` (default: about one
             per two blocks of references, at most 64).
         normalize: normalise the rows of S instead of refusing non-unit rows.
@@ -208,10 +305,38 @@ def run_local(data: Prepared, *, mode: str, delta: float | None, top_k: int, bou
     touched = np.zeros(n, dtype=bool)
     tiles_scored = 0
     window = WINDOW_BLOCKS * bm
-    for g_index in order:
+    windows = -(-m // window)
+    plain_remainder = 0
+    sample = estimate_rows(m)
+    may_switch = plan.bound != "none"
+    visited = next_estimate = 0  # references in the groups visited so far
+    for position, g_index in enumerate(order):
         group = plan.groups[g_index]
         if below_everything(gmax[g_index], acc, mode, delta):
             break
+        if may_switch and visited >= next_estimate:
+            # Estimate again each time the references visited have doubled: a few
+            # dozen estimates at most, however many groups there are.
+            next_estimate = max(1, 2 * visited)
+            remaining = [plan.groups[g] for g in order[position:]]
+            if position == 0:  # nothing scored yet: estimates from the first group
+                first = group.cols[np.argsort(-data.t_hat[group.cols], kind="stable")]
+                known = preview(data, np.sort(first[:PREVIEW_REFERENCES]), k)
+            else:
+                known = acc
+            if kept_share(plan, remaining, data.s_norm, known, sample, mode,
+                          delta) >= SWITCH_SHARE:
+                cols = np.sort(np.concatenate([g.cols for g in remaining]))
+                # Every remaining trial, in the plain kernel's blocks: the same rescoring
+                # as the plain kernel (a few trials per row, not one per row per group).
+                acc.add(score_tile(data.S, take_rows(data.T, cols), np.arange(m), cols,
+                                   data.s_norm, k=k, dtype=kernel_dtype, device=device,
+                                   screen=screen, block_rows=bm, block_cols=bn))
+                touched[cols] = True
+                tiles_scored += len(remaining) * windows
+                plain_remainder = int(cols.size)
+                break
+        visited += group.cols.size
         upper = plan.upper(group, data.s_norm)
         keep = needed(upper, acc, slice(None), mode, delta)
         if not keep.any():
@@ -231,13 +356,14 @@ def run_local(data: Prepared, *, mode: str, delta: float | None, top_k: int, bou
             acc.add(part)
             tiles_scored += 1
             touched[group.cols] = True
-    work = Work(trials=m * n, scored=acc.trials, tiles=len(plan.groups) * -(-m // window),
+    work = Work(trials=m * n, scored=acc.trials, tiles=len(plan.groups) * windows,
                 tiles_scored=tiles_scored, references_untouched=int(n - touched.sum()),
                 rescored=acc.rescored, bound=plan.bound, clusters=plan.clusters,
-                fallbacks=acc.fallbacks)
+                fallbacks=acc.fallbacks, plain_remainder=plain_remainder)
     return assemble(acc, mode=mode, delta=delta, top_k=top_k, shape=(m, n, d), dtype=dtype,
                     device=device, block=(bm, bn), work=work)
 
 
-__all__ = ["DTYPES", "MODES", "Prepared", "certified_resolution", "check_options", "prepare",
-           "run_local"]
+__all__ = ["DTYPES", "ESTIMATE_ROWS", "MODES", "PREVIEW_REFERENCES", "Prepared",
+           "SWITCH_SHARE", "certified_resolution", "check_options", "estimate_rows", "prepare",
+           "preview", "run_local"]

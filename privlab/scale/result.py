@@ -29,6 +29,10 @@ class Work:
         fallbacks: tiles whose reduced-precision screen kept too many candidates and
             were screened again in float32.
         scheduler: ``"local"`` or the dask scheduler that ran the tiles.
+        plain_remainder: references scored against every audited row in one pass of the
+            plain kernel's own blocks, because the bound would have kept nearly every
+            remaining trial (0 when the walk visited every group itself). Their trials
+            count in ``scored`` and their tiles in ``tiles_scored``.
     """
 
     trials: int
@@ -41,6 +45,7 @@ class Work:
     clusters: int = 0
     fallbacks: int = 0
     scheduler: str = "local"
+    plain_remainder: int = 0
 
     @property
     def skipped(self) -> int:
@@ -53,8 +58,19 @@ class Work:
         return self.skipped / self.trials if self.trials else 0.0
 
     def describe(self) -> str:
-        """One line, e.g. ``"scored 1.2% of 1,000,000 trials (norm bound)"``."""
+        """One line, e.g. ``"scored 1.2% of 1,000,000 trials (norm bound, ...)"``.
+
+        Example:
+            >>> work = Work(trials=100, scored=100, tiles=4, tiles_scored=4,
+            ...             references_untouched=0, rescored=12, bound="norm",
+            ...             plain_remainder=9)
+            >>> work.describe().split("; ")[1]
+            '9 references in one plain-kernel pass (their bound would skip almost nothing))'
+        """
         extra = f", {self.fallbacks} tiles fell back to float32" if self.fallbacks else ""
+        if self.plain_remainder:
+            extra += (f"; {self.plain_remainder:,} references in one plain-kernel pass (their "
+                      f"bound would skip almost nothing)")
         return (f"scored {100 * (1 - self.skipped_fraction):.3g}% of {self.trials:,} trials "
                 f"({self.bound} bound, {self.tiles_scored}/{self.tiles} tiles, "
                 f"{self.references_untouched:,} references untouched{extra})")

@@ -11,9 +11,17 @@ if it may still change what the mode reports:
 
 Both ``kth`` and ``best_i`` are exact values of trials already scored, hence lower bounds
 of what they estimate; a trial whose bound is *strictly* below them cannot be needed.
+
+The same rules also *estimate* how much of the remaining work a bound would skip
+(:func:`kept_share`): when it would keep nearly every remaining trial, walking tiles only
+adds their overhead, and the walk hands the rest to the plain kernel's blocks
+(:mod:`privlab.scale.certified`). That estimate decides how the work is done, never
+which trials are skipped.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -25,7 +33,22 @@ from privlab.scale.tiles import Accumulator, Partial
 WINDOW_BLOCKS = 4
 
 
-def needed(upper: np.ndarray, acc: Accumulator, rows, mode: str, delta: float | None
+@dataclass(frozen=True)
+class Known:
+    """What the rules compare bounds with, when it does not come from an
+    :class:`~privlab.scale.tiles.Accumulator` (for example estimates that only guide how
+    the work is done, see :func:`kept_share`).
+
+    Attributes:
+        best: ``(m,)`` float64, each audited row's best value (``-inf`` when unknown).
+        kth_lower: the k-th largest value (``-inf`` when unknown).
+    """
+
+    best: np.ndarray
+    kth_lower: float
+
+
+def needed(upper: np.ndarray, acc: Accumulator | Known, rows, mode: str, delta: float | None
            ) -> np.ndarray:
     """Which rows' trials against a group may still change the answer (see module doc)."""
     if mode == "max":
@@ -35,6 +58,39 @@ def needed(upper: np.ndarray, acc: Accumulator, rows, mode: str, delta: float | 
     if mode == "flagged":
         keep &= (upper >= delta) if delta > 0 else (upper > 0)
     return keep
+
+
+def kept_share(plan, groups: list, s_norm: np.ndarray, known: Accumulator | Known,
+               rows: np.ndarray, mode: str, delta: float | None) -> float:
+    """The share of the trials of ``rows`` against ``groups`` that :func:`needed` keeps.
+
+    Args:
+        plan: the :class:`~privlab.scale.groups.Grouping` the groups belong to.
+        groups: the groups still to visit.
+        s_norm: ``(m,)`` computed norms of the rows of S.
+        known: the values bounds are compared with (scored trials, or estimates).
+        rows: the audited rows to count over (a sample keeps this cheap).
+        mode, delta: as for :func:`needed`.
+
+    Returns:
+        A number in [0, 1], weighted by group size; 1.0 when there is nothing to count.
+
+    Example:
+        >>> import privlab.scale.groups as grouping
+        >>> T = np.array([[0.5, 0.0], [0.0, 0.1]])
+        >>> plan = grouping.build("norm", S=np.eye(2), s_hat=np.ones(2), T=T, t_hat=np.array(
+        ...     [0.5, 0.1]), t_exps=np.zeros(2, dtype=int), t_absmax=np.array([0.5, 0.1]),
+        ...     block=1, clusters=None, seed=0)
+        >>> known = Known(best=np.array([0.5, 0.0]), kth_lower=0.5)
+        >>> kept_share(plan, plan.groups, np.ones(2), known, np.arange(2), "max", None)
+        0.5
+    """
+    kept = total = 0
+    for group in groups:
+        upper = plan.upper(group, s_norm, rows)
+        kept += int(np.count_nonzero(needed(upper, known, rows, mode, delta))) * group.cols.size
+        total += rows.size * group.cols.size
+    return kept / total if total else 1.0
 
 
 def below_everything(gmax: float, acc: Accumulator, mode: str, delta: float | None) -> bool:
@@ -77,4 +133,4 @@ def assemble(acc: Accumulator | Partial, *, mode: str, delta: float | None, top_
                                dtype=dtype, device=device, block_size=block, work=work)
 
 
-__all__ = ["WINDOW_BLOCKS", "assemble", "below_everything", "needed"]
+__all__ = ["WINDOW_BLOCKS", "Known", "assemble", "below_everything", "kept_share", "needed"]

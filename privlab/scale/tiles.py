@@ -63,7 +63,7 @@ def take_rows(array, index: np.ndarray):
 
 def score_tile(S_rows, T_cols, rows: np.ndarray, cols: np.ndarray, s_norm: np.ndarray, *,
                k: int, dtype: str, device: str, screen: ScreeningPass | None = None,
-               block_rows: int | None = None) -> Partial:
+               block_rows: int | None = None, block_cols: int | None = None) -> Partial:
     """Score every trial of ``rows x cols`` with the exact kernel.
 
     Args:
@@ -75,6 +75,10 @@ def score_tile(S_rows, T_cols, rows: np.ndarray, cols: np.ndarray, s_norm: np.nd
         dtype: the kernel's screening precision, ``"float32"`` or ``"float64"``.
         device: the kernel's device.
         block_rows: audited rows per kernel block (default: all of them at once).
+        block_cols: references per kernel block (default: all of them at once). A
+            large tile walked in the plain kernel's own blocks carries each row's best
+            value from block to block, so it rescores about as few trials as the plain
+            kernel does.
         screen: an optional reduced-precision screening pass; when it keeps more
             candidates than its ``max_candidates`` (default
             :func:`~privlab.scale.precision.candidate_budget`) the tile is scored again
@@ -89,7 +93,7 @@ def score_tile(S_rows, T_cols, rows: np.ndarray, cols: np.ndarray, s_norm: np.nd
         screen = dataclasses.replace(screen, max_candidates=candidate_budget(rows.size, k))
     fallbacks = 0
     kwargs = dict(top_k=k, device=device, bm=max(1, block_rows or rows.size),
-                  bn=max(1, cols.size))
+                  bn=max(1, block_cols or cols.size))
     try:
         res = _exact_kernel(S_rows, T_cols, s_norm, dtype=dtype, screen=screen, **kwargs)
     except ScreeningTooCoarse:
