@@ -171,6 +171,7 @@ def _audit(config: Config, scenario: str) -> tuple[dict, object, object]:
            "witness": plain.witness, "plain s": plain_s, "certified s": fast_s,
            "certified = plain": _agree(fast, plain),
            "skipped fraction": fast.work.skipped_fraction,
+           "plain-block share": fast.work.plain_remainder / config.n,
            "screen lower bound": screen.lower_bound, "screen witness": screen.witness,
            "screen found witness": screen.recall(plain), "screen s": screen_s,
            "speed-up certified": plain_s / fast_s, "speed-up screen": plain_s / screen_s}

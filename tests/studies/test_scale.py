@@ -24,9 +24,13 @@ def test_the_planted_leak_is_the_witness_and_most_work_is_skipped(result):
     planted = result.to_frame().set_index("scenario").loc["planted"]
     assert planted["witness"] == planted["planted"]
     assert planted["resolution"] == pytest.approx(0.2, abs=1e-6)
-    assert planted["skipped fraction"] > 0.7  # 78.7% with these settings
+    assert planted["skipped fraction"] > 0.7  # 92.9% with these settings
+    assert planted["plain-block share"] == 0  # the bound skips: no hand-over
     none = result.to_frame().set_index("scenario").loc["none"]
     assert none["resolution"] < 0.2 and none["skipped fraction"] < planted["skipped fraction"]
+    # Without a leak the bound would skip almost nothing: every reference goes to the
+    # plain kernel's blocks, and the answer is still the plain kernel's.
+    assert none["plain-block share"] == 1 and none["certified = plain"]
 
 
 def test_the_screen_is_a_lower_bound(result):
