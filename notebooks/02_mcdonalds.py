@@ -89,7 +89,9 @@ plots.projector(PROJECTOR)
 # none. The output holds, in order: the headline; the raw resolutions $\delta^*$; the
 # placebo floor and the excess; the privacy–utility scatter; the decisive witnesses;
 # which images to withhold; the members' agreement; the leak detection per cue; and
-# this run in words.
+# this run in words. The headline gives each member's worst excess over the
+# detector-based sanitizers only (the `cues:` controls leave cues on purpose: they stay
+# in the tables).
 
 # %%
 panel = panels.mcdonalds_panel(encoders=ENCODERS, sanitizers=SANITIZERS, folder=FOLDER or None,

@@ -472,17 +472,50 @@ class ImageStudyResult:
         noun = "photos" if self.folder_mode else "images"
         return f"{len(self.images)} {noun}, {len(self.table)} sanitizers"
 
+    def headline_sanitizers(self) -> tuple[list[str], str]:
+        """The sanitizers the headline's worst values are taken over, and how to say so.
+
+        The ``cues:`` sanitizers black out the generator's ground truth: they are
+        controls with leaks chosen on purpose, so a headline never takes its worst value
+        from them while a real (detector-based) sanitizer ran. With only controls, the
+        headline is over them and says so.
+        """
+        names = [str(s) for s in self.members().index]
+        tools = [s for s in names if not s.startswith(CUE_PREFIX)]
+        controls = len(names) - len(tools)
+        if not tools:
+            return names, "'cues:' controls only"
+        if not controls:
+            return tools, ""
+        plural = "s" if len(tools) > 1 else ""
+        return tools, (f"over {len(tools)} detector-based sanitizer{plural}; "
+                       f"{controls} 'cues:' control{'s' if controls > 1 else ''} in the "
+                       "tables, not here")
+
     def summary(self) -> str:
-        """Each member's worst excess over its placebo (and the raw worst resolution)."""
-        raw = self.members()
-        worst_raw = ", ".join(f"{m} {raw[m].max():.3f}" for m in raw.columns)
+        """Each member's worst excess over its placebo (and the raw worst resolution), over
+        the detector-based sanitizers (:meth:`headline_sanitizers`), each naming the
+        sanitizer it comes from."""
+        rows, scope = self.headline_sanitizers()
+        scope = f" ({scope})" if scope else ""
+
+        def worst(frame, joiner: str) -> str:
+            frame = frame.loc[rows]
+            parts = []
+            for member in frame.columns:
+                value = frame[member].max()
+                where = f" ({frame[member].idxmax()})" if value > 0 else ""
+                parts.append(f"{member} {value:.3f}{where}")
+            return joiner.join(parts)
+
         if not self.has_placebo:
-            return f"worst resolution per member: {worst_raw} ({self._what()}; no placebo run)"
-        excess = self.excess()
-        worst = "; ".join(f"{m} {excess[m].max():.3f}" for m in excess.columns)
+            return (f"worst resolution per member{scope}: {worst(self.members(), '; ')} "
+                    f"({self._what()}; no placebo run)")
+        worst_raw = ", ".join(f"{m} {v:.3f}" for m, v in self.members().loc[rows].max().items())
         floors = ", ".join(f"{m} {v:.3f}" for m, v in self.placebo_floors().items())
-        return (f"worst excess over placebo per member: {worst} (raw worst resolution: "
-                f"{worst_raw}; placebo floor: {floors}; {self._what()})")
+        return (f"worst excess over placebo per member{scope}: {worst(self.excess(), '; ')} "
+                f"(raw worst resolution: {worst_raw}; placebo floor: {floors}; "
+                f"{self._what()})")
 
     def caveats(self) -> tuple[str, ...]:
         """What the numbers rest on: the images, the members, the controls, the agreement."""

@@ -95,14 +95,32 @@ def test_dicaprio_small_run_reports_excess_over_placebo():
     assert flags.shape == (4, 4) and (flags["cues:every cue | sface"] == 0).all()
     assert list(flags.index) == result.labels and result.labels[0].startswith("0: ")
     headline = result.headline()
-    assert headline.text.startswith("worst excess over placebo per member: sface 0.000; "
-                                    "describe-then-embed 0.")
+    assert headline.text.startswith("worst excess over placebo per member ('cues:' controls "
+                                    "only): sface 0.000; describe-then-embed 0.")
+    assert "(cues:faces only)" in headline.text  # where the worst value comes from
     assert "raw worst resolution" in headline.text and "placebo floor" in headline.text
     assert any("excess = max(0, resolution - placebo)" in c for c in headline.caveats)
     assert any("rests on 2 sanitizers" in c for c in headline.caveats)  # too few to rank
     assert set(result.agreement()["reading"]) == {"too few sanitizers (2 < 4): not to be read"}
     assert result.leak_matrix() is None and "leak_table=False" in result.leak_reason
     assert result.provenance["corpus"]["n"] == 4 and result.provenance["placebo"] is True
+
+
+def test_the_headline_is_never_taken_from_a_ground_truth_control():
+    # cues:second face left leaves a face on purpose: EfficientNet-Lite0 reacts to it,
+    # the real face blackout leaves nothing this member reads beyond its placebo.
+    config = dicaprio.Config(n_images=4, sanitizers=("cues:second face left",
+                                                     "face-blackout-yunet"),
+                             encoders=("efficientnet-lite0",), leak_table=False)
+    result = dicaprio.run(config)
+    excess = result.excess()
+    assert excess.loc["cues:second face left", "efficientnet-lite0"] > 0.1
+    assert excess.loc["face blackout (YuNet)", "efficientnet-lite0"] == 0
+    text = result.headline().text
+    assert text.startswith("worst excess over placebo per member (over 1 detector-based "
+                           "sanitizer; 1 'cues:' control in the tables, not here): "
+                           "efficientnet-lite0 0.000 (raw worst resolution: efficientnet-lite0 ")
+    assert "second face" not in text
 
 
 @pytest.mark.slow
@@ -121,7 +139,8 @@ def test_without_placebo_the_headline_says_so():
                               leak_table=False, placebo=False)
     result = mcdonalds.run(config)
     assert not result.has_placebo and result.placebo_floors().empty
-    assert result.headline().text.startswith("worst resolution per member: ocr-text 0.000")
+    assert result.headline().text.startswith(
+        "worst resolution per member ('cues:' controls only): ocr-text 0.000")
     assert any("no placebo run" in c for c in result.caveats())
     assert "placebo" not in result.to_frame().columns
 
