@@ -442,21 +442,11 @@ def resolution(S, T, *, top_k: int = 5, normalize: bool = False, dtype: str = "f
         >>> res.top
         [(0, 0, 0.5), (1, 1, 0.1)]
     """
-    import torch
-
     caller = "resolution"
     top_k = check_top_k(top_k, caller)
     if not isinstance(dtype, str) or dtype not in _UNIT_ROUNDOFF:
         raise invalid("dtype", caller, "'float32' or 'float64'", dtype)
-    device = str(device or _default_device())
-    if not re.fullmatch(r"cpu|cuda(:[0-9]+)?", device):
-        raise invalid("device", caller, "'cpu', 'cuda' or 'cuda:N'", device)
-    if device.startswith("cuda") and not torch.cuda.is_available():
-        raise invalid("device", caller, "a device torch can see", device,
-                      "No CUDA device is available here: use device='cpu'.")
-    if device.startswith("cuda:") and int(device[5:]) >= torch.cuda.device_count():
-        raise invalid("device", caller, "a device torch can see", device,
-                      f"This machine has {torch.cuda.device_count()} CUDA device(s).")
+    device = check_device(device, caller)
     bm, bn = _parse_block(block_size, caller)
     S, s_tolerance = _to_array(S, "S", caller)
     T, _ = _to_array(T, "T", caller)
@@ -473,10 +463,31 @@ def resolution(S, T, *, top_k: int = 5, normalize: bool = False, dtype: str = "f
                          bm=bm, bn=bn)
 
 
-def _default_device() -> str:
+def check_device(device: Any, caller: str) -> str:
+    """The one ``device`` rule: ``"cpu"``, ``"cuda"`` or ``"cuda:N"`` that torch can see;
+    None means :func:`privlab.config.default_device`.
+
+    Raises:
+        PrivlabValueError: naming ``device`` and ``caller``, with the fix.
+
+    Example:
+        >>> check_device("cpu", "resolution")
+        'cpu'
+    """
+    import torch
+
     from privlab.config import default_device
 
-    return default_device()
+    device = str(device or default_device())
+    if not re.fullmatch(r"cpu|cuda(:[0-9]+)?", device):
+        raise invalid("device", caller, "'cpu', 'cuda' or 'cuda:N'", device)
+    if device.startswith("cuda") and not torch.cuda.is_available():
+        raise invalid("device", caller, "a device torch can see", device,
+                      "No CUDA device is available here: use device='cpu'.")
+    if device.startswith("cuda:") and int(device[5:]) >= torch.cuda.device_count():
+        raise invalid("device", caller, "a device torch can see", device,
+                      f"This machine has {torch.cuda.device_count()} CUDA device(s).")
+    return device
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 
 from privlab.errors import invalid
-from privlab.resolution import (DEFAULT_BLOCK_SIZE, _check_unit, _normalize_rows, _parse_block,
+from privlab.resolution import (DEFAULT_BLOCK_SIZE, _check_unit, check_device, _normalize_rows, _parse_block,
                                 _row_norms, _row_stats, _to_array, check_top_k)
 import privlab.scale.groups as grouping
 from privlab.scale.result import CertifiedResolution, Work
@@ -110,10 +110,6 @@ def prepare(S, T, *, normalize: bool, caller: str) -> Prepared:
 def check_options(*, mode: Any, delta: Any, bound: Any, clusters: Any, dtype: Any,
                   device: Any, caller: str) -> tuple[float | None, str]:
     """Validate the scaled call's own options; returns ``(delta, device)``."""
-    import re
-
-    import torch
-
     if mode not in MODES:
         raise invalid("mode", caller, f"one of {list(MODES)}", mode)
     if mode == "flagged":
@@ -132,14 +128,7 @@ def check_options(*, mode: Any, delta: Any, bound: Any, clusters: Any, dtype: An
         raise invalid("clusters", caller, "None or an int >= 1", clusters)
     if dtype not in DTYPES:
         raise invalid("dtype", caller, f"one of {list(DTYPES)}", dtype)
-    from privlab.config import default_device
-
-    device = str(device or default_device())
-    if not re.fullmatch(r"cpu|cuda(:[0-9]+)?", device):
-        raise invalid("device", caller, "'cpu', 'cuda' or 'cuda:N'", device)
-    if device.startswith("cuda") and not torch.cuda.is_available():
-        raise invalid("device", caller, "a device torch can see", device,
-                      "No CUDA device is available here: use device='cpu'.")
+    device = check_device(device, caller)
     if dtype == "tf32" and not device.startswith("cuda"):
         raise invalid("dtype", caller, "'tf32' only on a CUDA device", dtype,
                       "Use dtype='bfloat16' on the CPU, or device='cuda'.")
