@@ -42,6 +42,17 @@ CORPUS_FIELDS = ("n_images", "seed", "folder", "recursive", "max_side", "gallery
                  "top_k", "placebo", "placebo_seed")
 
 
+def _worst_per_member(frame) -> str:
+    """``"member value (sanitizer); ..."`` from a sanitizer x member table; the sanitizer is
+    named where the worst value is above 0."""
+    parts = []
+    for member in frame.columns:
+        value = frame[member].max()
+        where = f" ({frame[member].idxmax()})" if value > 0 else ""
+        parts.append(f"{member} {value:.3f}{where}")
+    return "; ".join(parts)
+
+
 def folder_reason(spec: str) -> str | None:
     """Why sanitizer ``spec`` cannot run on a folder of photos (None when it can).
 
@@ -480,7 +491,7 @@ class ImageStudyResult:
         from them while a real (detector-based) sanitizer ran. With only controls, the
         headline is over them and says so.
         """
-        names = [str(s) for s in self.members().index]
+        names = [audit.name for audit in self.table]
         tools = [s for s in names if not s.startswith(CUE_PREFIX)]
         controls = len(names) - len(tools)
         if not tools:
@@ -498,24 +509,15 @@ class ImageStudyResult:
         sanitizer it comes from."""
         rows, scope = self.headline_sanitizers()
         scope = f" ({scope})" if scope else ""
-
-        def worst(frame, joiner: str) -> str:
-            frame = frame.loc[rows]
-            parts = []
-            for member in frame.columns:
-                value = frame[member].max()
-                where = f" ({frame[member].idxmax()})" if value > 0 else ""
-                parts.append(f"{member} {value:.3f}{where}")
-            return joiner.join(parts)
-
+        raw = self.members().loc[rows]
         if not self.has_placebo:
-            return (f"worst resolution per member{scope}: {worst(self.members(), '; ')} "
+            return (f"worst resolution per member{scope}: {_worst_per_member(raw)} "
                     f"({self._what()}; no placebo run)")
-        worst_raw = ", ".join(f"{m} {v:.3f}" for m, v in self.members().loc[rows].max().items())
+        worst_raw = ", ".join(f"{m} {v:.3f}" for m, v in raw.max().items())
         floors = ", ".join(f"{m} {v:.3f}" for m, v in self.placebo_floors().items())
-        return (f"worst excess over placebo per member{scope}: {worst(self.excess(), '; ')} "
-                f"(raw worst resolution: {worst_raw}; placebo floor: {floors}; "
-                f"{self._what()})")
+        return (f"worst excess over placebo per member{scope}: "
+                f"{_worst_per_member(self.excess().loc[rows])} (raw worst resolution: "
+                f"{worst_raw}; placebo floor: {floors}; {self._what()})")
 
     def caveats(self) -> tuple[str, ...]:
         """What the numbers rest on: the images, the members, the controls, the agreement."""
