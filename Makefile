@@ -1,6 +1,7 @@
 # privlab: two commands on a fresh machine.
-#   make demo   run every study notebook on its embedded defaults (reports/ + headlines)
-#   make test   the whole test suite
+#   make demo       run every study notebook on its demo settings (reports/ + headlines)
+#   make test       the whole test suite
+#   make reproduce  every notebook on the full settings README's quoted figures come from
 #   make lab    JupyterLab on the notebooks
 # Each target creates .venv first when it is missing or older than pyproject.toml.
 
@@ -12,7 +13,7 @@ export HF_HUB_OFFLINE ?= 1
 export TRANSFORMERS_OFFLINE ?= 1
 export TOKENIZERS_PARALLELISM ?= false
 
-.PHONY: venv demo test test-all test-gpu lab notebooks benchmark browser-deps clean
+.PHONY: venv demo reproduce test test-all test-gpu lab notebooks benchmark browser-deps clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -31,6 +32,9 @@ venv: $(STAMP)
 
 demo: $(STAMP)
 	$(PY) -m privlab demo
+
+reproduce: $(STAMP)
+	$(PY) -m privlab demo --full
 
 # Headless Chromium for the JupyterLab smoke test (Debian's package; root installs it).
 browser-deps:

@@ -69,12 +69,47 @@ def shared_data_dir() -> Path | None:
     return candidate if candidate.is_dir() else None
 
 
+#: The settings profiles a notebook can run on, smallest first.
+PROFILES = ("smoke", "demo", "full")
+
+
+def profile() -> str:
+    """Which settings a notebook's study runs on: ``"smoke"``, ``"demo"`` or ``"full"``.
+
+    * ``smoke``: the smallest settings (the test suite's notebook runs);
+    * ``demo``: settings chosen to show each study's finding in about a minute
+      (``make demo``, and a notebook opened in JupyterLab);
+    * ``full``: the settings README's quoted figures come from (``make reproduce``).
+
+    Read from ``PRIVLAB_PROFILE``; ``PRIVLAB_SMOKE=1`` also selects ``smoke``. Unset,
+    the profile is ``demo``.
+
+    Example:
+        >>> import os; os.environ["PRIVLAB_PROFILE"] = "full"; profile()
+        'full'
+        >>> del os.environ["PRIVLAB_PROFILE"]
+    """
+    from privlab.errors import invalid
+
+    if os.environ.get("PRIVLAB_SMOKE", "0") not in ("", "0", "false", "False"):
+        return "smoke"
+    value = os.environ.get("PRIVLAB_PROFILE", "").strip().lower()
+    if not value:
+        return "demo"
+    if value not in PROFILES:
+        raise invalid("PRIVLAB_PROFILE", "privlab.config.profile", f"one of {list(PROFILES)}",
+                      os.environ.get("PRIVLAB_PROFILE"),
+                      "Unset it (demo settings) or set it to smoke, demo or full.")
+    return value
+
+
 def smoke() -> bool:
     """True when notebooks and studies should run on their smallest settings.
 
-    Set by ``PRIVLAB_SMOKE=1`` (the test suite's notebook runs do this).
+    Set by ``PRIVLAB_SMOKE=1`` or ``PRIVLAB_PROFILE=smoke`` (the test suite's notebook
+    runs do this).
     """
-    return os.environ.get("PRIVLAB_SMOKE", "0") not in ("", "0", "false", "False")
+    return profile() == "smoke"
 
 
 def default_device() -> str:

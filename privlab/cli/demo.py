@@ -2,7 +2,11 @@
 
 Writes each executed notebook and an HTML copy under ``reports/`` and prints one
 headline per notebook: the study, the number that matters, what kind of claim it is
-(status) and what it rests on (caveats).
+(status) and what it rests on (caveats), then each notebook's wall time and the total.
+
+``--full`` runs the full settings that README's quoted figures come from (``make
+reproduce``); the default is the demo profile, whose smaller settings each headline
+names; ``--smoke`` the smallest settings.
 """
 
 from __future__ import annotations
@@ -19,7 +23,10 @@ def register(subparsers) -> None:
     parser.add_argument("--notebooks", type=Path, default=None,
                         help="folder of NN_*.ipynb (default: the repository's notebooks/)")
     parser.add_argument("--out", type=Path, default=None, help="report folder (default reports/)")
-    parser.add_argument("--smoke", action="store_true", help="smallest settings (a quick check)")
+    sizes = parser.add_mutually_exclusive_group()
+    sizes.add_argument("--smoke", action="store_true", help="smallest settings (a quick check)")
+    sizes.add_argument("--full", action="store_true",
+                       help="the full settings README's quoted figures come from (make reproduce)")
     parser.add_argument("--only", nargs="*", default=None,
                         help="notebook number prefixes to run, e.g. 00 05")
     parser.set_defaults(handler=run)
@@ -57,11 +64,14 @@ def run(args) -> int:
                           " ".join(args.only), "Pass two-digit prefixes such as 00 05.",
                           given_is_text=True)
     failed = 0
-    print(f"Running {len(paths)} notebooks headless"
-          f"{' on smoke settings' if args.smoke else ' on their embedded defaults'}...",
-          flush=True)
+    profile = "smoke" if args.smoke else ("full" if getattr(args, "full", False) else "demo")
+    wording = {"smoke": "smoke settings", "demo": "demo settings (make reproduce: full)",
+               "full": "full settings"}[profile]
+    print(f"Running {len(paths)} notebooks headless on {wording}...", flush=True)
+    times: list[tuple[str, float, bool]] = []
     for path in paths:
-        result = run_notebook(path, args.out, smoke=args.smoke)
+        result = run_notebook(path, args.out, profile=profile)
+        times.append((path.stem, result.seconds, result.ok))
         if not result.ok:
             failed += 1
             last = re.sub(r"\x1b\[[0-9;]*m", "", result.error or "").strip().splitlines()
@@ -77,7 +87,20 @@ def run(args) -> int:
             print(f"{'':<18} status: {headline.status}", flush=True)
             if headline.caveats:
                 print(f"{'':<18} rests on: {'; '.join(headline.caveats)}", flush=True)
+    print(wall_times(times), flush=True)
     from privlab.config import reports_dir
 
     print(f"Executed notebooks and HTML reports are in {args.out or reports_dir()}")
     return 1 if failed else 0
+
+
+def wall_times(times: list[tuple[str, float, bool]]) -> str:
+    """Each notebook's wall time and the total, as printed at the end of a demo.
+
+    Example:
+        >>> print(wall_times([("00_quickstart", 12.2, True), ("01_dicaprio", 70.0, False)]))
+        Wall time per notebook: 00_quickstart 12 s, 01_dicaprio 70 s (failed); total 82 s (1.4 min)
+    """
+    parts = [f"{name} {seconds:.0f} s" + ("" if ok else " (failed)") for name, seconds, ok in times]
+    total = sum(seconds for _, seconds, _ in times)
+    return f"Wall time per notebook: {', '.join(parts)}; total {total:.0f} s ({total / 60:.1f} min)"

@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from privlab.errors import invalid
 from privlab.studies.contract import Headline
 from privlab.ui.static import inline_widget_outputs, plain_texts
 
@@ -50,19 +51,27 @@ def notebook_paths(folder: str | Path | None = None) -> list[Path]:
 
 
 def run_notebook(path: str | Path, out_dir: str | Path | None = None, *, smoke: bool = False,
-                 timeout: int = 1800, html: bool = True) -> NotebookRun:
+                 profile: str | None = None, timeout: int = 1800,
+                 html: bool = True) -> NotebookRun:
     """Execute one notebook in its own folder and save the executed copy (and HTML).
 
     Args:
         path: the ``.ipynb`` file.
         out_dir: where to write (default ``reports/``).
-        smoke: set ``PRIVLAB_SMOKE=1`` for the kernel (smallest settings).
+        smoke: the smallest settings (same as ``profile="smoke"``).
+        profile: the settings profile for the kernel, ``"smoke"``, ``"demo"`` or
+            ``"full"`` (:func:`privlab.config.profile`); default ``"demo"``.
         timeout: seconds allowed per cell.
         html: also write an HTML copy.
 
     Returns:
         A :class:`NotebookRun`; a failing cell is reported in ``error``, not raised.
     """
+    from privlab.config import PROFILES
+
+    profile = "smoke" if smoke else (profile or "demo")
+    if profile not in PROFILES:
+        raise invalid("profile", "run_notebook", f"one of {list(PROFILES)}", profile)
     import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
@@ -75,7 +84,7 @@ def run_notebook(path: str | Path, out_dir: str | Path | None = None, *, smoke: 
     nb = nbformat.read(path, as_version=4)
     # The kernel inherits this environment: smallest settings on request, no hub access,
     # and figures captured as outputs (a headless Agg backend would drop them).
-    kernel_env = {"PRIVLAB_SMOKE": "1" if smoke else "0",
+    kernel_env = {"PRIVLAB_SMOKE": "0", "PRIVLAB_PROFILE": profile,
                   "MPLBACKEND": "module://matplotlib_inline.backend_inline"}
     saved = {key: os.environ.get(key) for key in kernel_env}
     os.environ.update(kernel_env)

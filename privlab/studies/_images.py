@@ -143,6 +143,11 @@ class ImageStudyConfig(StudyConfig):
         return {"n_images": 4}
 
     @classmethod
+    def demo_settings(cls) -> dict:
+        """Demo settings: 12 generated scenes instead of 30 (every sanitizer and member kept)."""
+        return {"n_images": 12}
+
+    @classmethod
     def smoke(cls, **overrides: Any):
         """Tiny settings; with a ``folder`` and no ``sanitizers``, the folder defaults."""
         if overrides.get("folder") and "sanitizers" not in overrides:

@@ -4,8 +4,9 @@ A study module has
 
 * ``Config`` — a dataclass deriving from :class:`StudyConfig`, so that
   ``Config.default(**overrides)`` (the full settings), ``Config.smoke(**overrides)``
-  (tiny settings for tests) and ``Config.for_notebook(**overrides)`` (one of the two,
-  chosen by ``PRIVLAB_SMOKE``) work the same way for every study;
+  (tiny settings for tests), ``Config.demo(**overrides)`` (settings that show the
+  finding in about a minute) and ``Config.for_notebook(**overrides)`` (the one the
+  active profile names, :func:`privlab.config.profile`) work the same way for every study;
 * ``run(config=None) -> Result`` — the whole study in one call, registered in
   :data:`registry` with ``@registry.member(slug, number=..., title=...)``;
 * a ``Result`` that follows :class:`StudyResult`: ``headline() -> Headline`` (the number
@@ -88,6 +89,17 @@ class Headline:
         out += [f"    rests on: {caveat}" for caveat in self.caveats]
         return "\n".join(out)
 
+    def with_caveat(self, caveat: str | None) -> "Headline":
+        """This headline with one more caveat (itself when ``caveat`` is None or already there).
+
+        Example:
+            >>> Headline("05 known-ε", "ok", "descriptive").with_caveat("demo settings").caveats
+            ('demo settings',)
+        """
+        if not caveat or caveat in self.caveats:
+            return self
+        return dataclasses.replace(self, caveats=self.caveats + (caveat,))
+
     def show(self) -> None:
         """Print :meth:`lines` (the form ``make demo`` reads).
 
@@ -153,10 +165,11 @@ class StudyResult(Protocol):
 
 
 class StudyConfig:
-    """Base of every study's ``Config`` dataclass: full, smoke and notebook settings.
+    """Base of every study's ``Config`` dataclass: full, demo, smoke and notebook settings.
 
-    A study's Config declares its full settings as field defaults and its tiny settings
-    in :meth:`smoke_settings`; the three constructors then behave the same everywhere.
+    A study's Config declares its full settings as field defaults, its tiny settings in
+    :meth:`smoke_settings` and, where the full ones take long, its demo settings in
+    :meth:`demo_settings`; the constructors then behave the same everywhere.
 
     Example:
         >>> @dataclass
@@ -173,6 +186,16 @@ class StudyConfig:
     @classmethod
     def smoke_settings(cls) -> dict[str, Any]:
         """The fields that differ from the full settings in a smoke run (none by default)."""
+        return {}
+
+    @classmethod
+    def demo_settings(cls) -> dict[str, Any]:
+        """The fields that differ from the full settings in the demo profile (none by default).
+
+        A study whose full settings take more than about a minute on two cores declares
+        here the smaller settings that still show its finding; the headline then says so
+        (:meth:`settings_caveat`).
+        """
         return {}
 
     @classmethod
@@ -196,11 +219,18 @@ class StudyConfig:
         return cls._build({**cls.smoke_settings(), **overrides}, "smoke")
 
     @classmethod
-    def for_notebook(cls, **overrides: Any):
-        """:meth:`smoke` when ``PRIVLAB_SMOKE`` is set (tests, CI), else :meth:`default`.
+    def demo(cls, **overrides: Any):
+        """The demo settings of :meth:`demo_settings`, with ``overrides`` applied."""
+        return cls._build({**cls.demo_settings(), **overrides}, "demo")
 
-        A notebook passes its parameter cell here; a parameter left at None keeps the
-        study's own setting (the full one, or the smoke one in a smoke run).
+    @classmethod
+    def for_notebook(cls, **overrides: Any):
+        """The settings of the active profile (:func:`privlab.config.profile`).
+
+        :meth:`smoke` under ``PRIVLAB_SMOKE=1`` (tests, CI), :meth:`demo` by default
+        (``make demo``, JupyterLab) and :meth:`default` under ``PRIVLAB_PROFILE=full``
+        (``make reproduce``). A notebook passes its parameter cell here; a parameter left
+        at None keeps the profile's own setting.
 
         Example:
             >>> @dataclass
@@ -210,10 +240,48 @@ class StudyConfig:
             >>> Demo.for_notebook(n=None, name="y")
             Demo(n=100, name='y')
         """
-        from privlab.config import smoke
+        from privlab.config import profile
 
         given = {k: v for k, v in overrides.items() if v is not None}
-        return cls.smoke(**given) if smoke() else cls.default(**given)
+        chosen = profile()
+        if chosen == "smoke":
+            return cls.smoke(**given)
+        return cls.demo(**given) if chosen == "demo" else cls.default(**given)
+
+    def settings_caveat(self) -> str | None:
+        """A caveat naming the demo settings this config runs on where they are smaller.
+
+        None when no field holds a demo value that differs from the full setting (a
+        full run, a smoke run, or a user's own choice).
+
+        Example:
+            >>> @dataclass
+            ... class Demo(StudyConfig):
+            ...     n: int = 100
+            ...     @classmethod
+            ...     def demo_settings(cls):
+            ...         return {"n": 20}
+            >>> Demo.demo().settings_caveat()
+            'demo settings, smaller than the full ones: n 20 (full 100); make reproduce runs the full settings'
+            >>> Demo.default().settings_caveat() is None, Demo.demo(n=50).settings_caveat() is None
+            (True, True)
+        """
+        full = type(self).default()
+        reduced = [f"{name} {_brief(value)} (full {_brief(getattr(full, name))})"
+                   for name, value in type(self).demo_settings().items()
+                   if getattr(self, name) == value and value != getattr(full, name)]
+        if not reduced:
+            return None
+        return ("demo settings, smaller than the full ones: " + ", ".join(reduced)
+                + "; make reproduce runs the full settings")
+
+
+def _brief(value: Any) -> str:
+    """A short printable form of a setting (sequences by their length)."""
+    if isinstance(value, (list, tuple)) and len(value) > 3:
+        return f"{len(value)} entries"
+    text = str(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 __all__ = ["HEADLINE_MARKER", "Headline", "StudyConfig", "StudyRegistry", "StudyResult", "registry"]

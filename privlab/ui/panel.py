@@ -147,7 +147,7 @@ class StudyPanel:
         render: ``render(report, result, options)`` fills the :class:`Report` (default:
             the result's table). The panel adds the headline above and the settings below.
         params: the notebook's parameter-cell values, by control name; None keeps the
-            study's own setting (the full one, or the smoke one under ``PRIVLAB_SMOKE``).
+            study's own setting in the active profile (privlab.config.profile).
         build: ``build(values, defaults) -> Config`` for a study whose fields are not set
             one-to-one from the controls (default: the defaults with the values replaced).
         hint: a line above the controls.
@@ -295,7 +295,9 @@ class StudyPanel:
                         else:
                             result = self.run_study(config)
                         record_choices(result, values)
-                        report.headline(result.headline())
+                        # The demo profile's smaller settings are named beside the number.
+                        caveat = getattr(config, "settings_caveat", lambda: None)()
+                        report.headline(result.headline().with_caveat(caveat))
                         self.render_result(report, result, options)
                     self.config_used = config
                 except Exception as exc:

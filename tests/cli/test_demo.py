@@ -43,3 +43,26 @@ def test_demo_only_runs_the_chosen_numbers(tmp_path, capsys):
     assert main(["demo", "--notebooks", str(folder), "--out", str(tmp_path), "--only", "05"]) == 0
     out = capsys.readouterr().out
     assert "05 b" in out and "00 a" not in out
+
+
+def test_demo_runs_each_profile_and_prints_wall_times(tmp_path, capsys):
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    _notebook(folder / "00_profile.ipynb",
+              "from privlab.config import profile\nfrom privlab.studies import Headline\n"
+              "Headline('00 p', 'profile ' + profile(), 's').show()")
+    for flags, expected in (([], "demo"), (["--full"], "full"), (["--smoke"], "smoke")):
+        assert main(["demo", "--notebooks", str(folder), "--out", str(tmp_path / "o"),
+                     *flags]) == 0
+        out = capsys.readouterr().out
+        assert f"profile {expected}" in out, (flags, out)
+        assert "Wall time per notebook: 00_profile " in out and "total " in out
+
+
+def test_demo_refuses_full_and_smoke_together(tmp_path, capsys):
+    import pytest
+
+    with pytest.raises(SystemExit) as stop:
+        main(["demo", "--notebooks", str(tmp_path), "--full", "--smoke"])
+    assert stop.value.code == 2
+    assert "not allowed with argument" in capsys.readouterr().err

@@ -45,7 +45,19 @@ def test_config_constructors_take_overrides(slug, monkeypatch):
     monkeypatch.setenv("PRIVLAB_SMOKE", "1")
     assert Config.for_notebook() == small
     monkeypatch.setenv("PRIVLAB_SMOKE", "0")
+    monkeypatch.setenv("PRIVLAB_PROFILE", "full")
     assert Config.for_notebook() == full
+    assert full.settings_caveat() is None and small.settings_caveat() is None
+    monkeypatch.delenv("PRIVLAB_PROFILE")          # unset: the demo profile
+    demo = Config.for_notebook()
+    assert demo == Config.demo()
+    for name, value in Config.demo_settings().items():
+        assert getattr(demo, name) == value
+    reduced = [n for n, v in Config.demo_settings().items() if v != getattr(full, n)]
+    if reduced:   # the headline names every setting the demo makes smaller
+        assert all(name in demo.settings_caveat() for name in reduced)
+    else:
+        assert demo == full and demo.settings_caveat() is None
     with pytest.raises(PrivlabValueError, match="'no_such_setting' parameter of .*Config.smoke"):
         Config.smoke(no_such_setting=1)
 
@@ -86,3 +98,30 @@ def test_parse_reads_headlines_without_status_as_unstated():
     found = Headline.parse(f"{HEADLINE_MARKER} | 01 a | x\n{HEADLINE_MARKER} | 02 b | y\n")
     assert [(h.study, h.text, h.status) for h in found] == [("01 a", "x", "unstated"),
                                                              ("02 b", "y", "unstated")]
+
+
+def test_profiles_are_read_from_the_environment(monkeypatch):
+    from privlab.config import profile
+
+    monkeypatch.delenv("PRIVLAB_SMOKE", raising=False)
+    monkeypatch.delenv("PRIVLAB_PROFILE", raising=False)
+    assert profile() == "demo"
+    for name in ("smoke", "demo", "full", " FULL "):
+        monkeypatch.setenv("PRIVLAB_PROFILE", name)
+        assert profile() == name.strip().lower()
+    monkeypatch.setenv("PRIVLAB_SMOKE", "1")        # the older switch still wins
+    assert profile() == "smoke"
+    monkeypatch.setenv("PRIVLAB_SMOKE", "0")
+    monkeypatch.setenv("PRIVLAB_PROFILE", "fast")
+    with pytest.raises(PrivlabValueError, match="'PRIVLAB_PROFILE' .* smoke, demo or full"):
+        profile()
+
+
+def test_studies_with_long_full_runs_declare_smaller_demo_settings():
+    from privlab.studies import dicaprio, enron, mcdonalds
+
+    for module in (dicaprio, mcdonalds, enron):
+        caveat = module.Config.demo().settings_caveat()
+        assert caveat and "make reproduce" in caveat, module.__name__
+    assert "n_images 12 (full 30)" in dicaprio.Config.demo().settings_caveat()
+    assert dicaprio.Config.demo(n_images=30).settings_caveat() is None   # a user's own choice

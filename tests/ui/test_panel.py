@@ -257,3 +257,19 @@ def test_a_display_option_redraws_without_running_the_study_again():
     # The same choices again: the study runs again (a press of Run is a fresh run).
     panel.run()
     assert len(calls) == 2
+
+
+def test_the_demo_profile_names_its_smaller_settings_in_the_headline(monkeypatch):
+    from privlab.studies.enron import DEMO_LIMIT
+
+    monkeypatch.delenv("PRIVLAB_SMOKE")
+    monkeypatch.delenv("PRIVLAB_PROFILE", raising=False)      # demo, as in JupyterLab
+    panel = panels.enron_panel(encoders=("lexical",), corpus="offline",
+                               sanitizers=("concept-list",))
+    assert panel.values()["limit"] == DEMO_LIMIT
+    assert panel.run() is not None
+    assert f"limit {DEMO_LIMIT} (full None)" in _headline_text(panel)
+    assert "make reproduce" in _headline_text(panel)
+    panel.controls["limit"].set(None)                        # the user asks for every email
+    assert panel.run() is not None
+    assert "demo settings" not in _headline_text(panel)
