@@ -11,6 +11,7 @@ names; ``--smoke`` the smallest settings.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -69,9 +70,12 @@ def run(args) -> int:
                "full": "full settings"}[profile]
     print(f"Running {len(paths)} notebooks headless on {wording}...", flush=True)
     times: list[tuple[str, float, bool]] = []
+    runs: list[dict] = []
     for path in paths:
         result = run_notebook(path, args.out, profile=profile)
         times.append((path.stem, result.seconds, result.ok))
+        runs.append({"notebook": path.stem, "seconds": round(result.seconds, 1), "ok": result.ok,
+                     "headlines": [dataclasses.asdict(h) for h in result.headlines]})
         if not result.ok:
             failed += 1
             last = re.sub(r"\x1b\[[0-9;]*m", "", result.error or "").strip().splitlines()
@@ -88,6 +92,12 @@ def run(args) -> int:
             if headline.caveats:
                 print(f"{'':<18} rests on: {'; '.join(headline.caveats)}", flush=True)
     print(wall_times(times), flush=True)
+    from privlab.cli.quote import write_record
+    from privlab.config import reports_dir
+
+    record = write_record(Path(args.out or reports_dir()) / f"headlines-{profile}.json",
+                          profile, runs)
+    print(f"Headlines and times recorded in {record} (privlab quote writes README's block from it)")
     from privlab.config import reports_dir
 
     print(f"Executed notebooks and HTML reports are in {args.out or reports_dir()}")

@@ -23,6 +23,7 @@ _COMMAND_MODULES = [
     "privlab.cli.resolution",
     "privlab.cli.demo",
     "privlab.cli.epsilon",
+    "privlab.cli.quote",
 ]
 
 
