@@ -181,6 +181,9 @@ class StudyPanel:
         self.render_result = render or default_render
         self.build = build
         self.result: Any = None
+        #: The last good result while a failed run's message is shown (kept, dimmed, below it).
+        self.previous_result: Any = None
+        self._shown: tuple[dict, ...] = ()
         self.config_used: Any = None
         self.problem: Problem | None = None
         self.choices: dict[str, Any] = {}
@@ -305,6 +308,8 @@ class StudyPanel:
             if problem is not None:
                 report = Report()
                 report.problem(problem)
+                if self._shown:   # the last good result stays in view, dimmed, under the message
+                    report.previous(self._shown, self.choices)
                 result = None
             else:
                 printed = log.getvalue().strip()
@@ -313,7 +318,11 @@ class StudyPanel:
                                    f"<pre style='font-size:85%;white-space:pre-wrap'>"
                                    f"{html.escape(printed[-20000:])}</pre>")
                 report.settings(values)
-            self.problem, self.result, self.choices = problem, result, values
+            if problem is None:
+                self.choices, self._shown = values, report.outputs()
+            else:
+                self.previous_result = self.result or self.previous_result
+            self.problem, self.result = problem, result
             self.output.outputs = report.outputs()
         finally:
             self._end()

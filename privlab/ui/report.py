@@ -111,6 +111,28 @@ class Report:
         self._outputs.extend(outputs)
 
     # ------------------------------------------------------------------ reading it back
+    def previous(self, outputs: Iterable[Mapping[str, Any]], choices: Mapping[str, Any]) -> None:
+        """The last good result's outputs, dimmed, under a line saying they are kept.
+
+        Shown under a failed run's message so that an unavailable choice costs nothing
+        already computed: HTML and figures are dimmed, plain text is kept as it was.
+        """
+        made = ", ".join(f"{k}={v}" for k, v in choices.items())
+        self.html("<div class='privlab-previous-note' style='margin:.8em 0 .2em;color:#555'>"
+                  "<b>The previous result, kept below (dimmed) until a run succeeds</b>; it was "
+                  f"made with: {html.escape(made)}</div>", "The previous result, kept below.")
+        for output in outputs:
+            data = dict(output.get("data", {}))
+            if "image/png" in data:
+                png = data.pop("image/png")
+                data["text/html"] = (f"<img class='privlab-previous' style='opacity:.45' "
+                                     f"src='data:image/png;base64,{png}'>")
+            elif "text/html" in data:
+                data["text/html"] = (f"<div class='privlab-previous' style='opacity:.45'>"
+                                     f"{data['text/html']}</div>")
+            data.setdefault("text/plain", " ")
+            self._outputs.append(_bundle(data, output.get("metadata")))
+
     def outputs(self) -> tuple[dict, ...]:
         """The outputs, in order, as nbformat ``display_data`` dicts."""
         return tuple(self._outputs)

@@ -168,7 +168,11 @@ def test_a_panel_with_other_controls_is_made_anew():
 
 # --------------------------------------------------------------------------- messages
 def _problem_box(panel: StudyPanel) -> str:
-    (output,) = panel.output.outputs
+    output, *previous = panel.output.outputs
+    if previous:   # the last good result, dimmed, under the message
+        assert "privlab-previous-note" in previous[0]["data"]["text/html"]
+        assert all("privlab-previous" in o["data"].get("text/html", "privlab-previous")
+                   for o in previous[1:])
     html = output["data"]["text/html"]
     assert "privlab-problem" in html
     # The traceback, when there is one, is folded inside <details>, never shown open.
@@ -273,3 +277,26 @@ def test_the_demo_profile_names_its_smaller_settings_in_the_headline(monkeypatch
     panel.controls["limit"].set(None)                        # the user asks for every email
     assert panel.run() is not None
     assert "demo settings" not in _headline_text(panel)
+
+
+def test_an_unavailable_choice_keeps_the_last_result_dimmed_under_the_message():
+    panel = panels.avengers_panel(encoders=("lexical",))
+    first = panel.run()
+    assert first is not None
+    shown = [o["data"].get("text/plain") for o in panel.output.outputs]
+    headline = _headline_text(panel)
+    panel.controls["sanitizers"].set(("identity", "llm"))     # needs an endpoint: refused
+    assert panel.run() is None and panel.result is None
+    assert panel.previous_result is first
+    outputs = panel.output.outputs
+    assert "privlab-problem" in outputs[0]["data"]["text/html"]
+    assert "previous result, kept below" in outputs[1]["data"]["text/html"]
+    assert [o["data"].get("text/plain") for o in outputs[2:]] == shown   # nothing lost
+    assert any(o["data"].get("text/plain") == headline for o in outputs[2:])
+    assert all("opacity:.45" in o["data"]["text/html"] for o in outputs[2:]
+               if "text/html" in o["data"])
+    assert panel.provenance["choices"]["sanitizers"] != ("identity", "llm")  # the kept one's
+    panel.controls["sanitizers"].set(("identity", "concept-list"))
+    assert panel.run() is not None
+    assert not any("privlab-previous" in o["data"].get("text/html", "")
+                   for o in panel.output.outputs)
