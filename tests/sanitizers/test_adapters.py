@@ -35,7 +35,7 @@ def test_adapters_fail_clearly_when_models_are_absent(tmp_path):
     import importlib.util
 
     if importlib.util.find_spec("gliner") is None:
-        with pytest.raises(MissingDependencyError, match="pip install gliner"):
+        with pytest.raises(MissingDependencyError, match="pip install --no-deps gliner==0.2.29"):
             GLiNERSanitizer(["person"]).sanitize(["Ken Lay"])
     with pytest.raises(ValueError, match="token-classification folder"):
         TokenClassifierSanitizer(model=str(tmp_path / "no-model")).sanitize(["Ken Lay"])

@@ -233,7 +233,7 @@ def test_an_offline_hub_model_says_how_to_fetch_it(monkeypatch):
     assert panel.run() is None
     html = _problem_box(panel)
     assert panel.problem.kind == "download"
-    assert "huggingface-cli download Qwen/Qwen3-Embedding-4B" in html
+    assert "hf download Qwen/Qwen3-Embedding-4B" in html
     assert "HF_HUB_OFFLINE=0" in html
 
 
