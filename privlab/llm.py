@@ -515,9 +515,9 @@ class LLMClient:
         stops at the deadline; the caller waits for it no longer than the deadline, then
         closes the connection, whatever the server is doing.
         """
+        deadline = time.monotonic() + timeout
         import httpx
 
-        deadline = time.monotonic() + timeout
         client = httpx.Client(timeout=httpx.Timeout(timeout), verify=_ssl_context(),
                               auth=self._credentials)
         outcome: dict[str, Any] = {}
@@ -540,7 +540,7 @@ class LLMClient:
         worker = threading.Thread(target=attempt, name="privlab-llm-request", daemon=True)
         worker.start()
         try:
-            if not finished.wait(timeout):
+            if not finished.wait(max(0.0, deadline - time.monotonic())):
                 raise _DeadlineExceeded()
         finally:
             client.close()  # also ends a worker still reading
@@ -561,13 +561,13 @@ class LLMClient:
                 after the retries or within the deadline; the endpoint is named, the
                 attempts counted and every secret redacted.
         """
+        until = time.monotonic() + self.deadline if until is None else until
         import httpx
 
         url = f"{self.base_url}{path}"
         headers = self._headers()
         key = self._api_key()
         body = {"json": payload} if payload is not None else form
-        until = time.monotonic() + self.deadline if until is None else until
         delay = self.backoff
         last = "no attempt was made"
         attempts = 0
