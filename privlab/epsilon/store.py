@@ -16,7 +16,6 @@ import io
 import json
 import os
 import threading
-import time
 import warnings
 from pathlib import Path
 from typing import Callable

@@ -31,6 +31,9 @@ A cached answer that is not text, not UTF-8, holds a secret or (for
 again; a cache file SQLite reports as damaged is moved aside to ``llm.sqlite.damaged``
 with a warning, and a fresh one started. :func:`parse_json_answer` refuses answers longer
 than ``MAX_ANSWER_CHARS`` or nested deeper than ``MAX_ANSWER_DEPTH`` in linear time.
+
+Submodules: :mod:`privlab.llm.secrets` (:func:`redact_secrets`) and
+:mod:`privlab.llm.answers` (:func:`parse_json_answer`), both re-exported here.
 """
 
 from __future__ import annotations
@@ -53,6 +56,8 @@ from typing import Any, Callable
 from privlab.errors import PrivlabValueError, invalid, wrong_type
 from privlab.hashing import bytes_hash
 from privlab.io import is_damaged_database, set_aside
+from privlab.llm.answers import MAX_ANSWER_CHARS, MAX_ANSWER_DEPTH, parse_json_answer  # noqa: F401
+from privlab.llm.secrets import REDACTED as _REDACTED, redact_secrets
 
 
 class LLMError(RuntimeError):
@@ -67,137 +72,10 @@ class _DeadlineExceeded(Exception):
     """A request ran past the client's ``timeout``."""
 
 
-_REDACTED = "[redacted]"
 #: Seconds one call (retries and backoff included) may take unless told otherwise.
 DEFAULT_DEADLINE = 60.0
 #: The environment variable that sets the default ``deadline`` of :class:`LLMClient`.
 DEADLINE_ENV = "PRIVLAB_LLM_DEADLINE"
-#: The longest answer :func:`parse_json_answer` reads, in characters.
-MAX_ANSWER_CHARS = 1_000_000
-#: The deepest nesting of arrays and objects :func:`parse_json_answer` reads.
-MAX_ANSWER_DEPTH = 100
-
-# -- secrets -----------------------------------------------------------------------------
-#: Base64 forms are looked for only where at least this many bytes of a secret line up
-#: with base64's 3-byte groups (shorter runs would match unrelated base64 text).
-_MIN_BASE64_BYTES = 6
-#: A run of at least this many characters (and half the secret) from a secret's start or
-#: end is redacted too: a server that cuts its echo short still shows no usable part.
-_MIN_PARTIAL = 8
-_BASE64_RUN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-%\\")
-
-
-def _char_pattern(char: str) -> str:
-    """One character as a server may echo it: raw, JSON-escaped (``\\/``, ``\\u00e9``, also
-    escaped twice) or percent-encoded (``%2F``, ``+`` for a space), in either case of hex."""
-    options = [re.escape(char)]
-    code = ord(char)
-    units = [code] if code < 0x10000 else [0xD800 + ((code - 0x10000) >> 10),
-                                           0xDC00 + ((code - 0x10000) & 0x3FF)]
-    options.append("".join(rf"\\+u(?i:{unit:04x})" for unit in units))
-    options.append("".join(f"%(?i:{byte:02x})" for byte in char.encode("utf-8")))
-    if char in "/\"\\":
-        options.append(r"\\+" + re.escape(char))
-    if char == " ":
-        options.append(r"\+")
-    return "(?:" + "|".join(options) + ")"
-
-
-def _pattern(text: str) -> str:
-    return "".join(_char_pattern(char) for char in text)
-
-
-@lru_cache(maxsize=64)
-def _secret_patterns(secret: str) -> tuple[re.Pattern, list[re.Pattern], list[tuple]]:
-    """The patterns :func:`redact_secrets` looks for: the secret in any escaping; its
-    base64 forms at the three alignments a substring can take inside a longer base64
-    text (standard and URL-safe alphabets); and its long prefix and suffix."""
-    whole = re.compile(_pattern(secret))
-    data = secret.encode("utf-8")
-    base64_forms = set()
-    for skip in range(3):  # the secret starting at offset 0, 2 or 1 (mod 3) of the blob
-        aligned = data[skip:]
-        aligned = aligned[:len(aligned) // 3 * 3]
-        if len(aligned) >= _MIN_BASE64_BYTES:
-            base64_forms.add(base64.b64encode(aligned).decode())
-            base64_forms.add(base64.urlsafe_b64encode(aligned).decode())
-    encoded = [re.compile(_pattern(form)) for form in sorted(base64_forms)]
-    partial = []
-    size = max(_MIN_PARTIAL, -(-len(secret) // 2))
-    if len(secret) > size:
-        partial = [(re.compile(_pattern(secret[:size])), secret[size:], 1),
-                   (re.compile(_pattern(secret[-size:])), secret[:-size][::-1], -1)]
-    return whole, encoded, partial
-
-
-def _base64_run(text: str, start: int, end: int) -> tuple[int, int]:
-    """The span of the whole base64-looking run around ``text[start:end]``."""
-    while start > 0 and text[start - 1] in _BASE64_RUN:
-        start -= 1
-    while end < len(text) and text[end] in _BASE64_RUN:
-        end += 1
-    return start, end
-
-
-def _replace_spans(text: str, spans: list[tuple[int, int]]) -> str:
-    """``text`` with each span (merged where they overlap) replaced by ``[redacted]``."""
-    pieces, position = [], 0
-    for start, end in sorted(spans):
-        if start < position:  # overlaps the span before: extend that one
-            if end > position:
-                position = end
-            continue
-        pieces += [text[position:start], _REDACTED]
-        position = end
-    return "".join(pieces) + text[position:]
-
-
-def redact_secrets(text: str, secrets: Any) -> str:
-    """``text`` with every secret replaced by ``[redacted]``, in every form a server echoes.
-
-    Covered for each secret: the secret itself; JSON-escaped (``\\/``, ``\\uXXXX``, escaped
-    twice) or percent-encoded (URL query, form body), in any mix; base64 of the secret or
-    of a longer text holding it, such as ``user:key`` in a basic-auth header (the whole
-    base64 run is redacted, at each of the three alignments a secret can take inside it;
-    needs 8 or more bytes of secret); and a prefix or suffix of at least half the secret
-    (and 8 characters), as left by a server that cuts its echo short. Redact before
-    cutting a text to length, never after.
-
-    Args:
-        text: any text (converted with ``str``).
-        secrets: the secrets; empty ones and None are ignored.
-
-    Example:
-        >>> import base64
-        >>> key = "sk-live-0123456789abcdef"
-        >>> echo = 'key "sk-live-0123456789abcdef" url sk-live%2D0123456789abcdef basic '
-        >>> echo += base64.b64encode(b"api:" + key.encode()).decode()
-        >>> redact_secrets(echo, [key])
-        'key "[redacted]" url [redacted] basic [redacted]'
-    """
-    text = str(text)
-    for secret in sorted({s for s in secrets if s}, key=len, reverse=True):
-        whole, encoded, partial = _secret_patterns(secret)
-        text = whole.sub(_REDACTED, text)
-        for pattern in encoded:
-            text = _replace_spans(text, [_base64_run(text, *match.span())
-                                         for match in pattern.finditer(text)])
-        for pattern, rest, direction in partial:
-            spans = []
-            for match in pattern.finditer(text):
-                start, end = match.span()
-                for char in rest:  # extend over more of the secret, shown raw
-                    if direction > 0 and text[end:end + 1] == char:
-                        end += 1
-                    elif direction < 0 and start > 0 and text[start - 1] == char:
-                        start -= 1
-                    else:
-                        break
-                spans.append((start, end))
-            text = _replace_spans(text, spans)
-    return text
-
-
 
 @lru_cache(maxsize=1)
 def _ssl_context():
@@ -227,114 +105,6 @@ def image_part(image: Any, *, max_side: int = 1024) -> dict:
     image.save(buffer, format="PNG")
     data = base64.b64encode(buffer.getvalue()).decode()
     return {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{data}"}}
-
-
-def _fenced(text: str) -> str:
-    """The inside of the first ```` ``` ```` (or ```` ```json ````) block, else ``text``."""
-    opening = text.find("```")
-    if opening < 0:
-        return text
-    inside = opening + 3
-    if text.startswith("json", inside):
-        inside += 4
-    while inside < len(text) and text[inside].isspace():
-        inside += 1
-    closing = text.find("```", inside)
-    return text if closing < 0 else text[inside:closing]
-
-
-def _outermost(text: str) -> str | None:
-    """From the first ``{`` (or ``[``) to the last ``}`` (or ``]``), whichever starts first."""
-    spans = []
-    for opener, closer in ("{}", "[]"):
-        first, last = text.find(opener), text.rfind(closer)
-        if 0 <= first < last:
-            spans.append((first, last))
-    if not spans:
-        return None
-    first, last = min(spans)
-    return text[first:last + 1]
-
-
-def _nesting_depth(text: str, limit: int) -> int:
-    """How deep ``[`` and ``{`` nest outside JSON strings, counted up to ``limit + 1``."""
-    depth = deepest = 0
-    in_string = False
-    escaped_at = -1
-    for match in re.finditer(r'[\[\]{}"\\]', text):
-        char, at = match.group(), match.start()
-        if at == escaped_at:
-            continue
-        if char == "\\":
-            if in_string:
-                escaped_at = at + 1
-        elif char == '"':
-            in_string = not in_string
-        elif in_string:
-            continue
-        elif char in "[{":
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-                if deepest > limit:
-                    break
-        else:
-            depth = max(depth - 1, 0)
-    return deepest
-
-
-def _bounded_loads(text: str, max_depth: int) -> Any:
-    """``json.loads(text)``, refusing nesting deeper than ``max_depth`` before parsing."""
-    if _nesting_depth(text, max_depth) > max_depth:
-        raise invalid("text", "parse_json_answer",
-                      f"JSON nested at most max_depth={max_depth} levels deep",
-                      f"an answer nested more than {max_depth} levels deep",
-                      "A model's answer is this deep only when it went wrong; ask again, or "
-                      "raise max_depth.", given_is_text=True)
-    try:
-        return json.loads(text)
-    except RecursionError:  # a max_depth above what this interpreter can parse
-        raise invalid("text", "parse_json_answer", "JSON this interpreter can parse",
-                      "an answer nested too deep for Python's recursion limit",
-                      "Lower max_depth.", given_is_text=True) from None
-
-
-def parse_json_answer(text: str, *, max_chars: int = MAX_ANSWER_CHARS,
-                      max_depth: int = MAX_ANSWER_DEPTH) -> Any:
-    """Parse a model's JSON answer, tolerating a fenced ```json block around it.
-
-    Takes time linear in the answer's length: answers longer than ``max_chars`` or
-    nested deeper than ``max_depth`` are refused before parsing.
-
-    Example:
-        >>> parse_json_answer('```json\\n{"a": 1}\\n```')
-        {'a': 1}
-        >>> parse_json_answer("[" * 500)
-        Traceback (most recent call last):
-        ...
-        privlab.errors.PrivlabValueError: The 'text' parameter of parse_json_answer must be JSON nested at most max_depth=100 levels deep. Got an answer nested more than 100 levels deep instead. A model's answer is this deep only when it went wrong; ask again, or raise max_depth.
-
-    Raises:
-        ValueError: the text holds no valid JSON, or is too long or too deep.
-    """
-    if not isinstance(text, str):
-        raise wrong_type("text", "parse_json_answer", "a str", text)
-    if len(text) > max_chars:
-        raise invalid("text", "parse_json_answer", f"at most max_chars={max_chars:,} characters",
-                      f"an answer of {len(text):,} characters",
-                      "Ask for a shorter answer (max_tokens=), or raise max_chars.",
-                      given_is_text=True)
-    candidate = _fenced(text)
-    try:
-        return _bounded_loads(candidate, max_depth)
-    except json.JSONDecodeError:
-        inner = _outermost(candidate)
-        if inner is not None:
-            try:
-                return _bounded_loads(inner, max_depth)
-            except json.JSONDecodeError:
-                pass
-    raise ValueError(f"not valid JSON: {text[:120]!r}")
 
 
 def _refuse_secret(source: str, expected: str, problem: str, fix: str) -> PrivlabValueError:
