@@ -266,6 +266,15 @@ class LLMClient:
         text = re.sub(r"(?i)(bearer\s+)[^\s\"',;}]+", rf"\g<1>{_REDACTED}", text)
         return re.sub(r"(//)[^/@\s]+@", rf"\g<1>{_REDACTED}@", text)
 
+    def _redact_cut(self, text: str, size: int, key: str | None = None) -> str:
+        """The first ``size`` characters of ``text`` redacted, redacting before the cut.
+
+        Only a window is searched: ``size`` characters and enough after them to hold any
+        encoded form of a secret that starts inside them (a body of megabytes would take
+        seconds to search whole, and no more of it is shown)."""
+        longest = max((len(secret) for secret in self._secrets(key)), default=0)
+        return self._redact(text[:size + 32 * longest + 64], key)[:size]
+
     def _holds_secret(self, text: str) -> bool:
         return redact_secrets(text, self._secrets()) != text
 
@@ -370,13 +379,13 @@ class LLMClient:
                     try:
                         return json.loads(text)
                     except ValueError:
-                        last = f"a body that is not JSON: {self._redact(text, key)[:200]!r}"
+                        last = f"a body that is not JSON: {self._redact_cut(text, 200, key)!r}"
                 elif status in (408, 409, 425, 429) or status >= 500:
-                    last = f"HTTP {status}: {self._redact(text, key)[:200]}"
+                    last = f"HTTP {status}: {self._redact_cut(text, 200, key)}"
                 else:
                     raise LLMError(self._redact(
                         f"The LLM endpoint {url} refused the request with HTTP {status}: "
-                        f"{self._redact(text, key)[:300]}", key))
+                        f"{self._redact_cut(text, 300, key)}", key))
             if attempts <= self.max_retries:
                 time.sleep(max(0.0, min(delay, until - time.monotonic())))
                 delay *= 2
@@ -483,7 +492,7 @@ class LLMClient:
             text = body["choices"][0]["message"]["content"]
         except (KeyError, IndexError, TypeError) as exc:
             raise LLMError(self._redact(f"The LLM endpoint {self.base_url} answered without a "
-                                        f"message: {self._redact(body)[:200]}")) from exc
+                                        f"message: {self._redact_cut(str(body), 200)}")) from exc
         if not isinstance(text, str):
             raise LLMError("The LLM endpoint answered with empty content.")
         clean = redact_secrets(text, self._secrets())
