@@ -191,7 +191,8 @@ def worker_pool(n_jobs: int, **options) -> "joblib.Parallel":
 
     Each worker runs the watch of :func:`exit_with_parent` as its initializer, before
     it takes any task and without importing privlab: a sweep killed while its workers
-    are still starting leaves none behind for more than about a second.
+    are still starting leaves none behind for more than about a second. Where orphans
+    keep their parent id (not POSIX) no watch is installed.
 
     Args:
         n_jobs: worker processes.
@@ -199,6 +200,8 @@ def worker_pool(n_jobs: int, **options) -> "joblib.Parallel":
     """
     from joblib import Parallel
 
+    if os.name != "posix":
+        return Parallel(n_jobs=n_jobs, backend="loky", **options)
     return Parallel(n_jobs=n_jobs, backend="loky", initializer=exec,
                     initargs=(_watch_source(os.getpid(), 0.1), {}), **options)
 
