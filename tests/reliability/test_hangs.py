@@ -205,6 +205,22 @@ def _running(pid: int) -> bool:
     return state != "Z"  # a zombie has exited; only its parent's bookkeeping is left
 
 
+@pytest.mark.skipif(os.name != "posix", reason="the watch is installed on POSIX only")
+def test_pool_workers_watch_their_parent_before_any_task():
+    from joblib import delayed
+
+    from privlab.epsilon.store import worker_pool
+
+    # builtins as tasks: they reach the workers without importing this test module
+    names = worker_pool(2)(delayed(eval)("[t.name for t in __import__('threading').enumerate()]")
+                           for _ in range(4))
+    assert all(batch.count("privlab-exit-with-parent") == 1 for batch in names)
+    again = worker_pool(2)(delayed(eval)(
+        f"__import__('privlab.epsilon.store', fromlist=['store']).exit_with_parent({os.getpid()})")
+        for _ in range(2))
+    assert again == [False, False]  # a task's own call adds no second watch
+
+
 def _workers(pids) -> list[int]:
     found = []
     for pid in pids:
