@@ -77,6 +77,7 @@ DEFAULT_DEADLINE = 60.0
 #: The environment variable that sets the default ``deadline`` of :class:`LLMClient`.
 DEADLINE_ENV = "PRIVLAB_LLM_DEADLINE"
 
+
 @lru_cache(maxsize=1)
 def _ssl_context():
     # Loading the certificate store takes ~0.1 s; one context serves every request.
@@ -177,8 +178,8 @@ class LLMClient:
     Args:
         base_url: e.g. ``"http://127.0.0.1:8000/v1"`` (default ``$PRIVLAB_LLM_BASE_URL``,
             then ``$OPENAI_BASE_URL``). A ``user:password@`` in it is sent as basic auth,
-            percent-decoded, and treated as a secret: ``client.base_url`` is the URL
-            without it.
+            percent-decoded; the password (or a user name without one, a token) is
+            treated as a secret, and ``client.base_url`` is the URL without either.
         model: model name (default ``$PRIVLAB_LLM_MODEL``).
         api_key_env: name of the environment variable holding the key (may be unset
             for local servers).
@@ -255,9 +256,10 @@ class LLMClient:
         return {"Authorization": f"Bearer {_check_key(key, self.api_key_env)}"} if key else {}
 
     def _secrets(self, key: str | None = None) -> set[str]:
-        """The API key sent, the current one and the URL's password."""
-        password = self._credentials[1] if self._credentials else None
-        return {key, self._api_key(), password} - {None, ""}
+        """The API key sent, the current one and the URL's password (or its user name
+        when it has no password: a token given as ``https://TOKEN@host/v1``)."""
+        user, password = self._credentials or (None, None)
+        return {key, self._api_key(), password or user} - {None, ""}
 
     def _redact(self, text: Any, key: str | None = None) -> str:
         """``text`` without any secret (see :func:`redact_secrets`), bearer token or

@@ -190,3 +190,18 @@ def test_a_key_that_cannot_be_sent_is_refused_naming_the_variable_not_the_key(ke
     assert "not shown" in message and "Set MY_LLM_KEY to the key exactly as issued" in message
     assert not [w for w in _windows(key.strip(), 5) if w in message]
     assert not isinstance(err.value.__context__, UnicodeError)
+
+
+def test_a_token_given_as_the_urls_user_name_is_a_secret_too(cache, monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY")
+    token = "tok_0123456789abcdefXYZ"
+    with FakeLLMServer(lambda request: Reply(401, {"auth": request["_headers"]["Authorization"],
+                                                   "token": token})) as server:
+        client = LLMClient(server.base_url.replace("http://", f"http://{token}@"), "fake",
+                           cache=False)
+        with pytest.raises(LLMError) as err:
+            client.chat(ASK)
+        sent = server.requests[0]["_headers"]["Authorization"]
+    assert sent == "Basic " + _b64(f"{token}:".encode())
+    assert token not in str(err.value) and sent.split()[1] not in str(err.value)
+    assert token not in repr(client) and client.base_url == server.base_url
