@@ -578,14 +578,15 @@ class LLMClient:
     def edit_image(self, image: Any, prompt: str, *, size: str | None = None) -> Any:
         """Ask an image-editing model to redact, through ``/images/edits`` (base64 answer).
 
-        Retried, bounded by ``timeout`` and redacted like :meth:`chat`; not cached.
+        Retried, bounded by ``timeout`` and ``deadline`` and redacted like :meth:`chat`;
+        not cached.
 
         Returns:
             The edited image as a PIL image.
 
         Raises:
             LLMUnavailableError: the endpoint cannot be reached.
-            LLMError: no usable image after the retries.
+            LLMError: no usable image after the retries or within ``deadline``.
         """
         from PIL import Image
 
