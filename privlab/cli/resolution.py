@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import stat
 from pathlib import Path
 
 import numpy as np
@@ -65,7 +66,8 @@ _SAVE_HINT = "Save the embeddings with numpy.save(path, array) from a float arra
 
 def _load(path: Path, option: str) -> np.ndarray:
     """The 2-D real array in the .npy file ``path``, or a refusal naming ``option`` and
-    the file (missing, a directory, unreadable, empty, not .npy, pickled, truncated)."""
+    the file (missing, a directory, not a regular file, unreadable, empty, not .npy,
+    pickled, truncated)."""
     _check_npy_file(path, option)
     try:
         array = np.load(path, allow_pickle=False)
@@ -88,14 +90,29 @@ def _load(path: Path, option: str) -> np.ndarray:
     return array
 
 
+_SPECIAL_FILES = ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"),
+                  (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
 def _check_npy_file(path: Path, option: str) -> None:
-    """Refuse a path that is not an existing, readable file starting like a .npy file."""
+    """Refuse a path that is not an existing, readable regular file starting like a .npy
+    file. A named pipe, socket or device is refused before it is opened: reading one
+    could wait forever for a writer."""
     if path.is_dir():
         raise invalid(option, _CALLER, "a .npy file", f"{path} (a directory)",
                       "Name the .npy file itself.", given_is_text=True)
     if not path.exists():
         raise invalid(option, _CALLER, "an existing .npy file", f"{path} (it does not exist)",
                       given_is_text=True)
+    try:
+        mode = path.stat().st_mode
+    except OSError as exc:
+        raise _unreadable(path, option, exc) from exc
+    if not stat.S_ISREG(mode):
+        kind = next((name for test, name in _SPECIAL_FILES if test(mode)), "not a regular file")
+        raise invalid(option, _CALLER, "a regular .npy file", f"{path} ({kind})",
+                      "Save the array to a file with numpy.save and name that file; pipes, "
+                      "sockets and devices are not read.", given_is_text=True)
     try:
         with path.open("rb") as handle:
             head = handle.read(len(_NPY_MAGIC))

@@ -38,7 +38,7 @@ from privlab.epsilon.auditors.mmd import MMDTV
 from privlab.epsilon.auditors.reserved import ReservedTest
 from privlab.epsilon.auditors.table import AUDITORS, get_auditor
 from privlab.epsilon.runtime import auditor_threads
-from privlab.epsilon.store import exit_with_parent, read_stored, store_table
+from privlab.epsilon.store import exit_with_parent, read_stored, store_table, worker_pool
 from privlab.epsilon.summaries import (  # noqa: F401  (re-exported)
     PAPER_TABLE4,
     method_curves,
@@ -579,10 +579,10 @@ def run_sweep(settings: Sequence[Setting], methods: Sequence[str] = DEFAULT_METH
             frames[s] = _run_and_store(s, *options, path, parent)
             bar.update(1)
     else:
-        from joblib import Parallel, delayed
+        from joblib import delayed
 
         jobs = (delayed(_run_and_store)(s, *options, path, parent) for s, path in todo)
-        results = Parallel(n_jobs=min(n_jobs, len(todo)), return_as="generator")(jobs)
+        results = worker_pool(min(n_jobs, len(todo)), return_as="generator")(jobs)
         for (s, _), frame in zip(todo, results):
             frames[s] = frame
             bar.update(1)

@@ -34,7 +34,7 @@ from privlab.epsilon.auditors.base import Status, registry
 from privlab.epsilon.benchmark import BENCHMARK_VERSION, FAMILY_ALPHA, N_PAIRS, Setting, \
     cache_folder, exact_reference, setting_samples
 from privlab.epsilon.runtime import auditor_threads
-from privlab.epsilon.store import exit_with_parent, read_stored, store_table
+from privlab.epsilon.store import exit_with_parent, read_stored, store_table, worker_pool
 from privlab.errors import invalid
 from privlab.hashing import settings_hash
 
@@ -148,12 +148,12 @@ def run_claims(settings: Sequence[Setting], claim_epsilon: float = CLAIM_EPSILON
         for s, path in todo:
             frames[s] = _run_and_store(s, claim_epsilon, n_pairs, family_alpha, path, parent)
     else:
-        from joblib import Parallel, delayed
+        from joblib import delayed
 
         jobs = (delayed(_run_and_store)(s, claim_epsilon, n_pairs, family_alpha, path, parent)
                 for s, path in todo)
-        for (s, _), frame in zip(todo, Parallel(n_jobs=min(n_jobs, len(todo)),
-                                                return_as="generator")(jobs)):
+        for (s, _), frame in zip(todo, worker_pool(min(n_jobs, len(todo)),
+                                                   return_as="generator")(jobs)):
             frames[s] = frame
     return pd.concat([frames[s] for s in settings], ignore_index=True)
 

@@ -26,7 +26,7 @@ import privlab.epsilon.mechanisms as M
 from privlab.epsilon.benchmark import EPSILON_GRID, N_PAIRS, cache_folder, prototypes, \
     select_pairs
 from privlab.epsilon.runtime import auditor_threads
-from privlab.epsilon.store import exit_with_parent, read_stored, store_table
+from privlab.epsilon.store import exit_with_parent, read_stored, store_table, worker_pool
 from privlab.errors import invalid
 from privlab.hashing import bytes_hash
 
@@ -163,9 +163,9 @@ def laplace_reference_auc(geometry: str, epsilons: Sequence[float] = EPSILON_GRI
         if n_jobs == 1 or len(args) == 1:
             chunks = [_laplace_reference_rows(*a) for a in args]
         else:
-            from joblib import Parallel, delayed
+            from joblib import delayed
 
-            chunks = Parallel(n_jobs=min(n_jobs, len(args)))(
+            chunks = worker_pool(min(n_jobs, len(args)))(
                 delayed(_laplace_reference_rows)(*a, os.getpid()) for a in args)
         table = pd.DataFrame([row for chunk in chunks for row in chunk])
         if path is not None:

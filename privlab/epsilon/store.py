@@ -6,7 +6,8 @@ stored table only when the marker is there, the checksum and row count match and
 caller's own check passes; a damaged table (cut short, emptied, overwritten, or left
 without its marker by a killed process) is reported with a ``RuntimeWarning`` naming the
 file, and the caller recomputes it. :func:`exit_with_parent` makes a pool worker exit
-when the process that started the sweep dies.
+when the process that started the sweep dies; :func:`worker_pool` starts workers that
+run it first thing, before any task reaches them.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import io
 import json
 import os
 import threading
-import time
 import warnings
 from pathlib import Path
 from typing import Callable
@@ -121,18 +121,52 @@ def read_stored(path: Path, problem: Callable[[pd.DataFrame], str | None],
     return None
 
 
-_WATCHED_PARENT: int | None = None
+#: The watch a worker runs, as source. Run through the builtin ``exec`` as a pool's
+#: initializer it reaches a new worker without importing privlab (whose import takes
+#: seconds, during which a killed sweep's worker would live on).
+_WATCH_SOURCE = """
+import os, threading, time
+parent, interval, first = {parent}, {interval}, os.getppid()
+
+def parent_gone():
+    try:
+        os.kill(parent, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # alive, owned by someone else
+        return False
+    return False
+
+if first != parent and parent_gone():  # the sweep died while this worker started
+    os._exit(1)
+
+def watch():
+    while True:
+        time.sleep(interval)
+        if os.getppid() != first:  # orphaned: adopted by another process
+            os._exit(1)  # no cleanup: whoever would use the result is gone
+
+threading.Thread(target=watch, name="{name}", daemon=True).start()
+"""
+_WATCH_THREAD = "privlab-exit-with-parent"
+
+
+def _watch_source(parent: int, interval: float) -> str:
+    return _WATCH_SOURCE.format(parent=int(parent), interval=float(interval),
+                                name=_WATCH_THREAD)
 
 
 def exit_with_parent(parent: int, interval: float = 0.25) -> bool:
     """Make this worker process exit soon after ``parent`` (the sweep's process) dies.
 
-    A killed sweep would otherwise leave its pool workers computing for minutes. A daemon
-    thread polls the parent process id: an orphan is adopted by another process, so
-    ``os.getppid()`` changes, and the worker exits at once (its unfinished setting is not
-    stored, and a rerun computes it). Called in the sweep's own process, a second time in
-    the same worker, or where orphans keep their parent id (not POSIX), it does nothing;
-    there the worker still ends when the pool's pipes close after its current task.
+    A killed sweep would otherwise leave its pool workers computing (or still starting)
+    for minutes. A daemon thread polls the parent process id: an orphan is adopted by
+    another process, so ``os.getppid()`` changes, and the worker exits at once (its
+    unfinished setting is not stored, and a rerun computes it). A worker whose sweep
+    died before this call exits at once. Called in the sweep's own process, in a worker
+    already watching, or where orphans keep their parent id (not POSIX), it does
+    nothing; there the worker still ends when the pool's pipes close after its current
+    task.
 
     Args:
         parent: process id of the sweep (``os.getpid()`` there).
@@ -145,19 +179,31 @@ def exit_with_parent(parent: int, interval: float = 0.25) -> bool:
         >>> exit_with_parent(os.getpid())  # the sweep's own process: nothing to watch
         False
     """
-    global _WATCHED_PARENT
-    if parent == os.getpid() or _WATCHED_PARENT == parent or os.name != "posix":
+    if parent == os.getpid() or os.name != "posix" or any(
+            thread.name == _WATCH_THREAD for thread in threading.enumerate()):
         return False
-    _WATCHED_PARENT, first = parent, os.getppid()
-
-    def watch():
-        while True:
-            time.sleep(interval)
-            if os.getppid() != first:
-                os._exit(1)  # no cleanup: whoever would use the result is gone
-
-    threading.Thread(target=watch, name="privlab-exit-with-parent", daemon=True).start()
+    exec(_watch_source(parent, interval), {})  # noqa: S102 - our own constant source
     return True
 
 
-__all__ = ["exit_with_parent", "marker_path", "read_stored", "store_table"]
+def worker_pool(n_jobs: int, **options) -> "joblib.Parallel":
+    """A joblib ``Parallel`` on loky worker processes that die with this process.
+
+    Each worker runs the watch of :func:`exit_with_parent` as its initializer, before
+    it takes any task and without importing privlab: a sweep killed while its workers
+    are still starting leaves none behind for more than about a second. Where orphans
+    keep their parent id (not POSIX) no watch is installed.
+
+    Args:
+        n_jobs: worker processes.
+        options: further ``Parallel`` options, e.g. ``return_as="generator"``.
+    """
+    from joblib import Parallel
+
+    if os.name != "posix":
+        return Parallel(n_jobs=n_jobs, backend="loky", **options)
+    return Parallel(n_jobs=n_jobs, backend="loky", initializer=exec,
+                    initargs=(_watch_source(os.getpid(), 0.1), {}), **options)
+
+
+__all__ = ["exit_with_parent", "marker_path", "read_stored", "store_table", "worker_pool"]

@@ -2,22 +2,38 @@
 
 OpenAI, vLLM, Ollama and the llama.cpp server all speak the ``/v1/chat/completions``
 protocol, so one small client serves them all. Configuration comes from arguments or
-the environment (``PRIVLAB_LLM_BASE_URL``, ``PRIVLAB_LLM_MODEL``, and the API key from
-the variable named by ``api_key_env``, ``OPENAI_API_KEY`` by default). Keys are read
-from the environment at call time and never written anywhere, including the cache.
+the environment (``PRIVLAB_LLM_BASE_URL``, ``PRIVLAB_LLM_MODEL``, ``PRIVLAB_LLM_DEADLINE``
+and the API key from the variable named by ``api_key_env``, ``OPENAI_API_KEY`` by
+default). Keys are read from the environment at call time and never written anywhere.
 
 Successful answers are cached on disk (keyed by endpoint, model and request), so
 re-running a notebook costs nothing; malformed answers are retried and never cached.
 
-Failures end in an :class:`LLMError` naming the endpoint. ``timeout`` bounds a whole
-request (connecting, sending, waiting and reading the full answer), however slowly a
-server trickles it. A dropped connection, a timeout, an HTTP 408/409/425/429 or 5xx and
-a malformed body are retried with backoff; other HTTP errors are not. The API key is
-replaced by ``[redacted]`` in every message and in the client's repr, also when a
-server echoes it back. A cached answer that is not text, not UTF-8 or (for
-:meth:`LLMClient.chat_json`) no longer valid is dropped with a warning and asked again;
-a cache file SQLite reports as damaged is moved aside to ``llm.sqlite.damaged`` with a
-warning, and a fresh one started.
+Failures end in an :class:`LLMError` naming the endpoint. ``timeout`` bounds one request
+(connecting, sending, waiting and reading the full answer), however slowly a server
+trickles it; ``deadline`` (60 s unless ``PRIVLAB_LLM_DEADLINE`` says otherwise) bounds a
+whole call, retries and backoff included, and its error tells how many attempts were
+made. A dropped connection, a timeout, an HTTP 408/409/425/429 or 5xx and a malformed
+body are retried with backoff; other HTTP errors are not.
+
+Secrets are the API key and a password in the endpoint's URL
+(``https://user:password@host/v1``; the client sends it as basic auth and shows the URL
+without it). :func:`redact_secrets` replaces them by ``[redacted]`` in every message,
+warning, repr and provenance record, in each form a server may echo them (raw,
+JSON-escaped, percent-encoded, base64 alone or inside ``user:key``), before any text is
+cut to length. An answer that holds a secret is returned redacted, with a warning, and
+never cached. A key or URL that cannot be sent (a key with a non-ASCII character, a
+space or a line break; a URL whose password is not percent-encoded) is refused naming
+the parameter or variable, never showing its value.
+
+A cached answer that is not text, not UTF-8, holds a secret or (for
+:meth:`LLMClient.chat_json`) is no longer valid is dropped with a warning and asked
+again; a cache file SQLite reports as damaged is moved aside to ``llm.sqlite.damaged``
+with a warning, and a fresh one started. :func:`parse_json_answer` refuses answers longer
+than ``MAX_ANSWER_CHARS`` or nested deeper than ``MAX_ANSWER_DEPTH`` in linear time.
+
+Submodules: :mod:`privlab.llm.secrets` (:func:`redact_secrets`) and
+:mod:`privlab.llm.answers` (:func:`parse_json_answer`), both re-exported here.
 """
 
 from __future__ import annotations
@@ -37,9 +53,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
-from privlab.errors import invalid, wrong_type
+from privlab.errors import PrivlabValueError, invalid, wrong_type
 from privlab.hashing import bytes_hash
 from privlab.io import is_damaged_database, set_aside
+from privlab.llm.answers import MAX_ANSWER_CHARS, MAX_ANSWER_DEPTH, parse_json_answer  # noqa: F401
+from privlab.llm.secrets import REDACTED as _REDACTED, redact_secrets
 
 
 class LLMError(RuntimeError):
@@ -54,7 +72,10 @@ class _DeadlineExceeded(Exception):
     """A request ran past the client's ``timeout``."""
 
 
-_REDACTED = "[redacted]"
+#: Seconds one call (retries and backoff included) may take unless told otherwise.
+DEFAULT_DEADLINE = 60.0
+#: The environment variable that sets the default ``deadline`` of :class:`LLMClient`.
+DEADLINE_ENV = "PRIVLAB_LLM_DEADLINE"
 
 
 @lru_cache(maxsize=1)
@@ -87,28 +108,68 @@ def image_part(image: Any, *, max_side: int = 1024) -> dict:
     return {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{data}"}}
 
 
-def parse_json_answer(text: str) -> Any:
-    """Parse a model's JSON answer, tolerating a fenced ```json block around it.
+def _refuse_secret(source: str, expected: str, problem: str, fix: str) -> PrivlabValueError:
+    """The standard refusal for a value that may hold a secret: it is never shown."""
+    return PrivlabValueError(f"The {source} of LLMClient must be {expected}. Got {problem} "
+                             f"instead (the value is not shown: it may hold a secret). {fix}")
 
-    Example:
-        >>> parse_json_answer('```json\\n{"a": 1}\\n```')
-        {'a': 1}
 
-    Raises:
-        ValueError: the text holds no valid JSON.
+def _split_credentials(url: str, source: str) -> tuple[str, tuple[str, str] | None]:
+    """``url`` without its ``user:password@`` part, and that part, percent-decoded.
+
+    A password holding ``/``, ``?``, ``#`` or ``@`` unescaped makes the URL ambiguous:
+    such a URL is refused, naming ``source`` but never showing the URL.
     """
-    fenced = re.search(r"```(?:json)?\s*(.*?)```", text, re.S)
-    candidate = fenced.group(1) if fenced else text
+    from urllib.parse import unquote, urlsplit, urlunsplit
+
+    fix = ("Percent-encode the user name and password, e.g. "
+           "urllib.parse.quote(password, safe='').")
     try:
-        return json.loads(candidate)
-    except json.JSONDecodeError:
-        match = re.search(r"(\{.*\}|\[.*\])", candidate, re.S)
-        if match:
-            try:
-                return json.loads(match.group(1))
-            except json.JSONDecodeError:
-                pass
-    raise ValueError(f"not valid JSON: {text[:120]!r}")
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError on a port that is no number
+    except ValueError:
+        raise _refuse_secret(source, "a URL like 'https://host:port/v1'",
+                             "a URL whose host or port cannot be read", fix) from None
+    if "@" in parts.path + parts.query + parts.fragment:
+        raise _refuse_secret(source, "a URL whose password is percent-encoded",
+                             "a URL with an '@' after its host (a password holding '/', '?' "
+                             "or '#' unescaped)", fix)
+    userinfo, at, host = parts.netloc.rpartition("@")
+    if not at:
+        return url, None
+    user, _, password = userinfo.partition(":")
+    public = urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
+    return public, (unquote(user), unquote(password))
+
+
+def _check_key(key: str, variable: str) -> str:
+    """``key`` if it can go into an HTTP header, else a refusal naming ``variable``."""
+    bad = next((i for i, char in enumerate(key) if not "!" <= char <= "~"), None)
+    if bad is not None:
+        kind = ("a non-ASCII character" if ord(key[bad]) > 127 else
+                "a space" if key[bad] == " " else "a line break or control character")
+        raise _refuse_secret(
+            f"API key in the environment variable {variable} (api_key_env)",
+            "printable ASCII without spaces, as API keys are",
+            f"a key with {kind} at position {bad}",
+            f"Set {variable} to the key exactly as issued, without quotes or a trailing "
+            "newline.")
+    return key
+
+
+def _deadline_from_env() -> float:
+    text = os.environ.get(DEADLINE_ENV)
+    if not text:
+        return DEFAULT_DEADLINE
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise PrivlabValueError(
+            f"The environment variable {DEADLINE_ENV} read by LLMClient must be a finite "
+            f"number of seconds above 0. Got {text!r} instead. E.g. {DEADLINE_ENV}=60.")
+    return value
 
 
 class LLMClient:
@@ -116,12 +177,17 @@ class LLMClient:
 
     Args:
         base_url: e.g. ``"http://127.0.0.1:8000/v1"`` (default ``$PRIVLAB_LLM_BASE_URL``,
-            then ``$OPENAI_BASE_URL``).
+            then ``$OPENAI_BASE_URL``). A ``user:password@`` in it is sent as basic auth,
+            percent-decoded; the password (or a user name without one, a token) is
+            treated as a secret, and ``client.base_url`` is the URL without either.
         model: model name (default ``$PRIVLAB_LLM_MODEL``).
         api_key_env: name of the environment variable holding the key (may be unset
             for local servers).
         timeout: seconds one request may take in all, from connecting to the last byte
-            of the answer (each retry gets its own).
+            of the answer.
+        deadline: seconds one call may take in all, every retry and backoff included
+            (default ``$PRIVLAB_LLM_DEADLINE``, else 60); each request gets at most what
+            is left of it.
         max_retries: extra attempts after a failed or malformed answer.
         backoff: seconds before the first retry, doubled each time.
         cache: cache successful answers on disk.
@@ -135,69 +201,106 @@ class LLMClient:
 
     def __init__(self, base_url: str | None = None, model: str | None = None, *,
                  api_key_env: str = "OPENAI_API_KEY", timeout: float = 60.0,
-                 max_retries: int = 2, backoff: float = 0.5, cache: bool = True):
-        self.base_url = (base_url or os.environ.get("PRIVLAB_LLM_BASE_URL")
-                         or os.environ.get("OPENAI_BASE_URL") or "")
+                 deadline: float | None = None, max_retries: int = 2, backoff: float = 0.5,
+                 cache: bool = True):
+        source = "'base_url' parameter"
+        if not base_url:
+            variable = next((name for name in ("PRIVLAB_LLM_BASE_URL", "OPENAI_BASE_URL")
+                             if os.environ.get(name)), None)
+            base_url = os.environ.get(variable) if variable else ""
+            source = f"environment variable {variable}"
         self.model = model or os.environ.get("PRIVLAB_LLM_MODEL") or ""
-        if not self.base_url:
+        if not base_url:
             raise LLMUnavailableError(
                 "No LLM endpoint is configured. Pass base_url= (e.g. 'http://127.0.0.1:8000/v1' "
                 "for a local vLLM, Ollama or llama.cpp server, 'https://api.openai.com/v1' for "
                 "OpenAI) or set PRIVLAB_LLM_BASE_URL.")
+        if not isinstance(base_url, str):
+            raise wrong_type("base_url", "LLMClient", "a URL string", base_url)
         if not self.model:
             raise invalid("model", "LLMClient", "a model name", self.model,
                           "Pass model= or set PRIVLAB_LLM_MODEL.")
+        if not isinstance(api_key_env, str) or not api_key_env:
+            raise wrong_type("api_key_env", "LLMClient",
+                             "the name of an environment variable, e.g. 'OPENAI_API_KEY'",
+                             api_key_env)
         if not isinstance(max_retries, int) or isinstance(max_retries, bool) or max_retries < 0:
             raise invalid("max_retries", "LLMClient", "a non-negative int", max_retries)
+        if deadline is None:
+            deadline = _deadline_from_env()
         for name, value, lowest in (("timeout", timeout, "above 0"),
+                                    ("deadline", deadline, "above 0"),
                                     ("backoff", backoff, "0 or more")):
             if not isinstance(value, numbers.Real) or isinstance(value, bool):
                 raise wrong_type(name, "LLMClient", "a number of seconds", value)
-            if not math.isfinite(value) or value < 0 or (name == "timeout" and value == 0):
+            if not math.isfinite(value) or value < 0 or (name != "backoff" and value == 0):
                 raise invalid(name, "LLMClient", f"a finite number of seconds {lowest}", value,
                               "It bounds a whole request, e.g. timeout=60." if name == "timeout"
-                              else "e.g. backoff=0.5.")
-        self.base_url = self.base_url.rstrip("/")
+                              else "It bounds a whole call with its retries, e.g. deadline=60."
+                              if name == "deadline" else "e.g. backoff=0.5.")
+        public, self._credentials = _split_credentials(base_url, source)
+        self.base_url = public.rstrip("/")
         self.api_key_env = api_key_env
         self.timeout = timeout
+        self.deadline = deadline
         self.max_retries = max_retries
         self.backoff = backoff
         self.cache = cache
 
-    # -- transport -------------------------------------------------------------------
+    # -- secrets ---------------------------------------------------------------------
     def _api_key(self) -> str | None:
         return os.environ.get(self.api_key_env) or None
 
     def _headers(self) -> dict[str, str]:
         key = self._api_key()
-        return {"Authorization": f"Bearer {key}"} if key else {}
+        return {"Authorization": f"Bearer {_check_key(key, self.api_key_env)}"} if key else {}
+
+    def _secrets(self, key: str | None = None) -> set[str]:
+        """The API key sent, the current one and the URL's password (or its user name
+        when it has no password: a token given as ``https://TOKEN@host/v1``)."""
+        user, password = self._credentials or (None, None)
+        return {key, self._api_key(), password or user} - {None, ""}
 
     def _redact(self, text: Any, key: str | None = None) -> str:
-        """``text`` without the API key (the one sent, and the current one), any bearer
-        token or any password in a URL."""
-        text = str(text)
-        for secret in {key, self._api_key()} - {None, ""}:
-            text = text.replace(secret, _REDACTED)
+        """``text`` without any secret (see :func:`redact_secrets`), bearer token or
+        ``user:password@`` in a URL."""
+        text = redact_secrets(text, self._secrets(key))
         text = re.sub(r"(?i)(bearer\s+)[^\s\"',;}]+", rf"\g<1>{_REDACTED}", text)
         return re.sub(r"(//)[^/@\s]+@", rf"\g<1>{_REDACTED}@", text)
+
+    def _redact_cut(self, text: str, size: int, key: str | None = None) -> str:
+        """The first ``size`` characters of ``text`` redacted, redacting before the cut.
+
+        Only a window is searched: ``size`` characters and enough after them to hold any
+        encoded form of a secret that starts inside them (a body of megabytes would take
+        seconds to search whole, and no more of it is shown)."""
+        longest = max((len(secret) for secret in self._secrets(key)), default=0)
+        return self._redact(text[:size + 32 * longest + 64], key)[:size]
+
+    def _holds_secret(self, text: str) -> bool:
+        return redact_secrets(text, self._secrets()) != text
 
     def __repr__(self) -> str:
         key = "set" if self._api_key() else "unset"
         return (f"LLMClient(base_url={self._redact(self.base_url)!r}, model={self.model!r}, "
                 f"api_key_env={self.api_key_env!r} ({key}), timeout={self.timeout!r}, "
-                f"max_retries={self.max_retries!r}, cache={self.cache!r})")
+                f"deadline={self.deadline!r}, max_retries={self.max_retries!r}, "
+                f"cache={self.cache!r})")
 
-    def _send(self, url: str, headers: dict[str, str], **body: Any) -> tuple[int, bytes]:
+    # -- transport -------------------------------------------------------------------
+    def _send(self, url: str, headers: dict[str, str], timeout: float,
+              **body: Any) -> tuple[int, bytes]:
         """One POST: the status and the whole body, within ``timeout`` seconds in all.
 
         The request runs in a worker thread that reads the answer as it streams in and
         stops at the deadline; the caller waits for it no longer than the deadline, then
         closes the connection, whatever the server is doing.
         """
+        deadline = time.monotonic() + timeout
         import httpx
 
-        deadline = time.monotonic() + self.timeout
-        client = httpx.Client(timeout=httpx.Timeout(self.timeout), verify=_ssl_context())
+        client = httpx.Client(timeout=httpx.Timeout(timeout), verify=_ssl_context(),
+                              auth=self._credentials)
         outcome: dict[str, Any] = {}
         finished = threading.Event()
 
@@ -218,7 +321,7 @@ class LLMClient:
         worker = threading.Thread(target=attempt, name="privlab-llm-request", daemon=True)
         worker.start()
         try:
-            if not finished.wait(self.timeout):
+            if not finished.wait(max(0.0, deadline - time.monotonic())):
                 raise _DeadlineExceeded()
         finally:
             client.close()  # also ends a worker still reading
@@ -226,35 +329,50 @@ class LLMClient:
             raise outcome["error"]
         return outcome["reply"]
 
-    def _post(self, path: str, payload: dict | None = None, **form: Any) -> Any:
+    def _post(self, path: str, payload: dict | None = None, *, until: float | None = None,
+              **form: Any) -> Any:
         """POST JSON ``payload`` (or a multipart ``data=``/``files=`` form); the parsed answer.
+
+        Retries until ``max_retries`` extra attempts are spent or the monotonic clock
+        reaches ``until`` (default: ``deadline`` seconds from now).
 
         Raises:
             LLMUnavailableError: the endpoint cannot be reached.
             LLMError: an HTTP error that is not worth retrying, or no usable answer
-                after the retries; the endpoint is named and the API key redacted.
+                after the retries or within the deadline; the endpoint is named, the
+                attempts counted and every secret redacted.
         """
+        until = time.monotonic() + self.deadline if until is None else until
         import httpx
 
         url = f"{self.base_url}{path}"
-        key = self._api_key()
         headers = self._headers()
+        key = self._api_key()
         body = {"json": payload} if payload is not None else form
         delay = self.backoff
-        last = ""
-        for attempt in range(self.max_retries + 1):
+        last = "no attempt was made"
+        attempts = 0
+        while attempts <= self.max_retries:
+            left = until - time.monotonic()
+            if left <= 0:
+                break
+            attempts += 1
+            limit = min(self.timeout, left)
             try:
-                status, raw = self._send(url, headers, **body)
+                status, raw = self._send(url, headers, limit, **body)
             except httpx.ConnectError as exc:
                 raise LLMUnavailableError(self._redact(
                     f"Cannot reach the LLM endpoint {self.base_url}: {exc}. Start the server "
                     "or fix base_url.", key)) from None
-            except httpx.UnsupportedProtocol as exc:
+            except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
                 raise LLMUnavailableError(self._redact(
-                    f"The LLM endpoint {self.base_url} is not an http(s) URL: {exc}. Fix "
-                    "base_url, e.g. 'http://127.0.0.1:8000/v1'.", key)) from None
+                    f"The LLM endpoint {self.base_url} is not a usable http(s) URL: {exc}. "
+                    "Fix base_url, e.g. 'http://127.0.0.1:8000/v1'.", key)) from None
             except _DeadlineExceeded:
-                last = f"no complete answer within timeout={self.timeout} s"
+                last = (f"no complete answer within timeout={self.timeout} s"
+                        if limit == self.timeout else
+                        f"no complete answer within the {limit:.3g} s left of "
+                        f"deadline={self.deadline} s")
             except httpx.TransportError as exc:  # dropped connection, read error, timeout
                 last = f"{type(exc).__name__}: {exc or 'the connection failed'}"
             else:
@@ -263,18 +381,24 @@ class LLMClient:
                     try:
                         return json.loads(text)
                     except ValueError:
-                        last = f"a body that is not JSON: {text[:200]!r}"
+                        last = f"a body that is not JSON: {self._redact_cut(text, 200, key)!r}"
                 elif status in (408, 409, 425, 429) or status >= 500:
-                    last = f"HTTP {status}: {text[:200]}"
+                    last = f"HTTP {status}: {self._redact_cut(text, 200, key)}"
                 else:
                     raise LLMError(self._redact(
                         f"The LLM endpoint {url} refused the request with HTTP {status}: "
-                        f"{text[:300]}", key))
-            if attempt < self.max_retries:
-                time.sleep(delay)
+                        f"{self._redact_cut(text, 300, key)}", key))
+            if attempts <= self.max_retries:
+                time.sleep(max(0.0, min(delay, until - time.monotonic())))
                 delay *= 2
+        plural = "attempt" if attempts == 1 else "attempts"
+        if attempts <= self.max_retries:  # the deadline ended the retries
+            raise LLMError(self._redact(
+                f"No usable answer from {url} within deadline={self.deadline} s "
+                f"({attempts} {plural} of {self.max_retries + 1}): {last}. Raise deadline= "
+                f"(or {DEADLINE_ENV}) for a slower server.", key))
         raise LLMError(self._redact(
-            f"No usable answer from {url} after {self.max_retries + 1} attempts: {last}", key))
+            f"No usable answer from {url} after {attempts} {plural}: {last}", key))
 
     # -- cache -----------------------------------------------------------------------
     def _cache_key(self, kind: str, payload: dict) -> str:
@@ -330,6 +454,9 @@ class LLMClient:
         answer, problem = self._cache_run(read)
         if problem:
             self._warn_dropped(key, problem)
+        elif answer is not None and self._holds_secret(answer):  # written by older code
+            self._drop(key, "an answer holding a secret (the API key or the URL's password)")
+            return None
         return answer
 
     def _drop(self, key: str, problem: str) -> None:
@@ -349,38 +476,61 @@ class LLMClient:
                 "INSERT OR REPLACE INTO answers VALUES (?, ?)", (key, answer)))
 
     # -- public ----------------------------------------------------------------------
-    def chat(self, messages: list[dict], *, temperature: float = 0.0,
-             max_tokens: int | None = None, json_mode: bool = False) -> str:
-        """The assistant's text for ``messages`` (OpenAI chat format).
-
-        Raises:
-            LLMUnavailableError: the endpoint cannot be reached.
-            LLMError: no usable answer after the retries.
-        """
+    def _chat_payload(self, messages: list[dict], temperature: float, max_tokens: int | None,
+                      json_mode: bool) -> dict[str, Any]:
         payload: dict[str, Any] = {"model": self.model, "messages": messages,
                                    "temperature": temperature}
         if max_tokens is not None:
             payload["max_tokens"] = max_tokens
         if json_mode:
             payload["response_format"] = {"type": "json_object"}
-        key = self._cache_key("chat", payload)
-        cached = self._cached(key)
-        if cached is not None:
-            return cached
-        body = self._post("/chat/completions", payload)
+        return payload
+
+    def _ask(self, payload: dict, until: float | None = None) -> tuple[str, bool]:
+        """The assistant's text, every secret redacted, and whether it held none (only
+        then may it be cached)."""
+        body = self._post("/chat/completions", payload, until=until)
         try:
             text = body["choices"][0]["message"]["content"]
         except (KeyError, IndexError, TypeError) as exc:
             raise LLMError(self._redact(f"The LLM endpoint {self.base_url} answered without a "
-                                        f"message: {str(body)[:200]}")) from exc
+                                        f"message: {self._redact_cut(str(body), 200)}")) from exc
         if not isinstance(text, str):
             raise LLMError("The LLM endpoint answered with empty content.")
-        self._store(key, text)
+        clean = redact_secrets(text, self._secrets())
+        if clean != text:
+            warnings.warn(f"The answer from {self.base_url} holds a secret (the API key in "
+                          f"{self.api_key_env} or the endpoint URL's password); it is returned "
+                          f"with the secret replaced by {_REDACTED} and not cached.",
+                          RuntimeWarning, stacklevel=3)
+        return clean, clean == text
+
+    def chat(self, messages: list[dict], *, temperature: float = 0.0,
+             max_tokens: int | None = None, json_mode: bool = False) -> str:
+        """The assistant's text for ``messages`` (OpenAI chat format).
+
+        An answer holding a secret is returned with it redacted, with a warning, and not
+        cached.
+
+        Raises:
+            LLMUnavailableError: the endpoint cannot be reached.
+            LLMError: no usable answer after the retries or within ``deadline``.
+        """
+        payload = self._chat_payload(messages, temperature, max_tokens, json_mode)
+        key = self._cache_key("chat", payload)
+        cached = self._cached(key)
+        if cached is not None:
+            return cached
+        text, clean = self._ask(payload)
+        if clean:
+            self._store(key, text)
         return text
 
     def chat_json(self, messages: list[dict], *, validate: Callable[[Any], Any] | None = None,
                   temperature: float = 0.0, json_mode: bool = True) -> Any:
         """Ask for JSON; retry malformed or invalid answers, cache only valid ones.
+
+        All attempts together take at most ``deadline`` seconds.
 
         Args:
             messages: the chat.
@@ -388,7 +538,8 @@ class LLMClient:
                 ValueError to have the question asked again.
 
         Raises:
-            LLMError: still malformed after ``max_retries`` extra attempts.
+            LLMError: still malformed after ``max_retries`` extra attempts, or none valid
+                within ``deadline``.
         """
         payload = {"model": self.model, "messages": messages, "temperature": temperature,
                    "response_format": {"type": "json_object"} if json_mode else None}
@@ -400,22 +551,26 @@ class LLMClient:
                 return validate(value) if validate else value
             except ValueError as exc:  # stored before the file was damaged or the check changed
                 self._drop(key, f"the answer no longer parses or validates ({exc})")
+        until = time.monotonic() + self.deadline
         problems = []
         for attempt in range(self.max_retries + 1):
-            saved, self.cache = self.cache, False  # malformed answers must not be cached
-            try:
-                text = self.chat(messages if attempt == 0 else messages + [{
-                    "role": "user", "content": "Answer again with valid JSON only."}],
-                    temperature=temperature, json_mode=json_mode)
-            finally:
-                self.cache = saved
+            if attempt and time.monotonic() >= until:
+                raise LLMError(self._redact(
+                    f"The model at {self.base_url} did not return valid JSON within "
+                    f"deadline={self.deadline} s ({attempt} of {self.max_retries + 1} "
+                    f"attempts): {problems[-1]}"))
+            asked = messages if attempt == 0 else messages + [{
+                "role": "user", "content": "Answer again with valid JSON only."}]
+            text, clean = self._ask(self._chat_payload(asked, temperature, None, json_mode),
+                                    until)
             try:
                 value = parse_json_answer(text)
                 value = validate(value) if validate else value
-            except ValueError as exc:
+            except ValueError as exc:  # malformed answers are never cached
                 problems.append(str(exc))
                 continue
-            self._store(key, text)
+            if clean:
+                self._store(key, text)
             return value
         raise LLMError(self._redact(f"The model at {self.base_url} did not return valid JSON "
                                     f"after {self.max_retries + 1} attempts: {problems[-1]}"))
@@ -423,14 +578,15 @@ class LLMClient:
     def edit_image(self, image: Any, prompt: str, *, size: str | None = None) -> Any:
         """Ask an image-editing model to redact, through ``/images/edits`` (base64 answer).
 
-        Retried, bounded by ``timeout`` and redacted like :meth:`chat`; not cached.
+        Retried, bounded by ``timeout`` and ``deadline`` and redacted like :meth:`chat`;
+        not cached.
 
         Returns:
             The edited image as a PIL image.
 
         Raises:
             LLMUnavailableError: the endpoint cannot be reached.
-            LLMError: no usable image after the retries.
+            LLMError: no usable image after the retries or within ``deadline``.
         """
         from PIL import Image
 
