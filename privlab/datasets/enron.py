@@ -237,16 +237,16 @@ def read_json_lines(path: str | Path) -> Iterator[Email]:
                                                  name)
                 except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
                     raise _corrupt(caller, "a readable zip archive", where, exc) from exc
-                except RuntimeError as exc:  # zipfile: "... is encrypted, password required"
-                    raise invalid("path", caller, "a zip archive whose members are not "
-                                  "encrypted", f"{where}: {exc}",
-                                  "Unzip it with its password and pass the .json file.",
-                                  given_is_text=True) from None
                 except NotImplementedError as exc:  # e.g. Deflate64 or AES members
                     raise invalid("path", caller, "a zip archive compressed with stored, "
                                   "deflate, bzip2 or lzma", f"{where}: {exc}",
                                   "Unzip it with a tool that reads it (e.g. 7z x) and pass "
                                   "the .json file, or re-zip it with zip -9.",
+                                  given_is_text=True) from None
+                except RuntimeError as exc:  # zipfile: "... is encrypted, password required"
+                    raise invalid("path", caller, "a zip archive whose members are not "
+                                  "encrypted", f"{where}: {exc}",
+                                  "Unzip it with its password and pass the .json file.",
                                   given_is_text=True) from None
     else:
         with open(path, "rb") as handle:
@@ -375,6 +375,7 @@ def read_emails_csv(path: str | Path) -> Iterator[Email]:
         width = len(reader.fieldnames)
         first: dict[str, int] = {}
         rows = iter(reader)
+        end = reader.line_num  # the line the previous row ended on
         while True:
             try:
                 row = next(rows)
@@ -389,12 +390,13 @@ def read_emails_csv(path: str | Path) -> Iterator[Email]:
                               "Fix or remove that row; an unclosed quote also shortens rows.",
                               given_is_text=True)
             email_ = _parse_raw(row["message"], row["file"])
+            start, end = end + 1, reader.line_num
             if email_.id in first:
                 raise invalid("path", caller, "messages with distinct Message-IDs",
-                              f"{path.name} line {reader.line_num}: Message-ID {email_.id!r} "
+                              f"{path.name} line {start}: Message-ID {email_.id!r} "
                               f"again (first on line {first[email_.id]})",
                               "Remove the repeated row.", given_is_text=True)
-            first[email_.id] = reader.line_num
+            first[email_.id] = start
             yield email_
 
 
@@ -402,11 +404,11 @@ def _csv_error(path: Path, reader: csv.DictReader, exc: csv.Error) -> PrivlabVal
     """The refusal of a row the csv module cannot split (bare CR line ends, above all)."""
     if "new-line" in str(exc):
         return invalid("path", "read_emails_csv", "CSV with LF or CRLF line ends",
-                       f"{path.name} line {reader.line_num}: its lines end in a bare CR",
+                       f"{path.name} line {reader.line_num + 1}: its lines end in a bare CR",
                        "Convert the line ends, e.g. tr '\\r' '\\n' < old.csv > emails.csv.",
                        given_is_text=True)
     return invalid("path", "read_emails_csv", "well-formed CSV",
-                   f"{path.name} line {reader.line_num}: {exc}", "Fix or remove that row.",
+                   f"{path.name} line {reader.line_num + 1}: {exc}", "Fix or remove that row.",
                    given_is_text=True)
 
 
