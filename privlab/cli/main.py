@@ -6,9 +6,9 @@ Each subcommand lives beside the code it runs and registers itself through a
 A user error ends the command with exit status 2 and one line on stderr,
 ``privlab <verb>: error: ...``: a bad option (argparse), a refusal from
 :mod:`privlab.errors`, an operating-system error on a path given on the command line,
-or one of the machine's (a full disk, a read-only file system, permissions, a standard
-output closed by ``| head``). Any other exception is a fault in privlab and keeps its
-traceback.
+or one of the machine's (a full disk, a read-only file system, permissions in the cache
+or home folder, a standard output closed by ``| head``). Any other exception is a fault
+in privlab and keeps its traceback.
 """
 
 from __future__ import annotations
@@ -72,15 +72,30 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         if _on_a_given_path(exc, args):
             return _refuse(args.command, exc)
-        if exc.errno in _ENVIRONMENT:
+        if exc.errno in _ENVIRONMENT or (exc.errno in _PERMISSION and _in_privlab_folders(exc)):
             return _refuse(args.command, _environment(exc))
         raise
 
 
-# Errors of the machine, not of privlab: a full disk or quota, a read-only file system,
-# permissions, too many open files.
-_ENVIRONMENT = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM,
-                errno.EMFILE}
+# Errors of the machine, never of privlab: a full disk or quota, a read-only file system,
+# too many open files. Permissions are the user's to fix in the folders they chose
+# (PRIVLAB_CACHE, PRIVLAB_HOME); elsewhere a denied path is a fault of privlab's.
+_ENVIRONMENT = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EMFILE}
+_PERMISSION = {errno.EACCES, errno.EPERM}
+
+
+def _in_privlab_folders(exc: OSError) -> bool:
+    """Whether ``exc`` concerns a path under the cache or home folder."""
+    from privlab.config import home
+
+    env = os.environ.get("PRIVLAB_CACHE")
+    roots = [home().absolute(), Path(env).expanduser().absolute() if env else None]
+    for name in (exc.filename, exc.filename2):
+        if isinstance(name, (str, Path)):
+            failed = Path(name).absolute()
+            if any(r is not None and (failed == r or r in failed.parents) for r in roots):
+                return True
+    return False
 
 
 def _environment(exc: OSError) -> str:

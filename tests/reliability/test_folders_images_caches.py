@@ -520,6 +520,19 @@ def test_a_full_disk_is_one_line_naming_the_file(npy, capsys, monkeypatch):
                    "PRIVLAB_HOME / --out at a disk with room.\n")
 
 
+def test_a_denied_path_in_the_cache_folder_is_one_line(npy, cache, capsys, monkeypatch):
+    def denied(*args, **kwargs):
+        raise PermissionError(errno.EACCES, "Permission denied", str(cache / "e.sqlite"))
+
+    monkeypatch.setattr(sys.modules["privlab.resolution"], "resolution", denied)
+    code = main(["resolution", "--audited", str(npy / "S.npy"), "--references",
+                 str(npy / "T.npy")])
+    err = capsys.readouterr().err
+    assert code == 2 and err == (f"privlab resolution: error: Permission denied on "
+                                 f"{cache / 'e.sqlite'}. Fix its permissions, or write "
+                                 "somewhere else (PRIVLAB_CACHE, PRIVLAB_HOME or --out).\n")
+
+
 def test_a_closed_pipe_is_no_traceback(npy):
     read_end, write_end = os.pipe()
     os.close(read_end)  # as `| head -0` does: the reader is gone before anything is written
