@@ -181,6 +181,21 @@ def test_a_comment_folder_reads_upper_case_txt_and_lists_the_rest(tmp_path, monk
         **expected, "notes.md": "not a .txt file"}
 
 
+def test_a_text_studys_provenance_carries_what_its_loader_passed_over(tmp_path):
+    from types import SimpleNamespace
+
+    from privlab.studies._text import TextStudyResult
+
+    (tmp_path / "c1.txt").write_text("Avengers one")
+    (tmp_path / "gone.txt").symlink_to(tmp_path / "missing.txt")
+    with pytest.warns(UserWarning, match=r"gone\.txt \(a dangling link"):
+        corpus = reddit.load_comments(tmp_path)
+    table = SimpleNamespace(audits=[SimpleNamespace(corpus="c0ffee", status="measured")])
+    provenance = TextStudyResult("03", corpus, table).provenance
+    assert provenance["skipped"] == [{"file": "gone.txt",
+                                      "reason": "a dangling link (its target is missing)"}]
+
+
 def test_repeated_comment_ids_are_refused(tmp_path):
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
