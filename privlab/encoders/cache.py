@@ -47,6 +47,9 @@ _SCHEMA = ("CREATE TABLE IF NOT EXISTS emb (model TEXT, key TEXT, vec BLOB, sum 
            "CREATE TABLE IF NOT EXISTS dims (model TEXT PRIMARY KEY, dim INTEGER)")
 
 
+_LEGACY = "no checksum (written by an older privlab)"
+
+
 def checksum(model: str, key: str, blob: bytes) -> str:
     """The SHA-256 stored beside each vector, over its model, key and bytes.
 
@@ -222,7 +225,7 @@ class EmbeddingCache:
                         [model, *chunk]):
                     vector, problem = decode_vector(blob, expected)
                     if vector is not None and stored is None:
-                        vector, problem = None, "no checksum (written by an older privlab)"
+                        vector, problem = None, _LEGACY
                     elif vector is not None and stored != checksum(model, key, blob):
                         vector, problem = None, ("checksum mismatch (bits changed or the "
                                                  "entry moved from another key)")
@@ -237,6 +240,14 @@ class EmbeddingCache:
 
         with _LOCK:
             found, damaged = self._run(read, fallback=({}, []))
+        legacy = [key for key, problem in damaged if problem == _LEGACY]
+        damaged = [(key, problem) for key, problem in damaged if problem != _LEGACY]
+        if legacy:
+            entries = "entry" if len(legacy) == 1 else "entries"
+            warnings.warn(f"{len(legacy)} {entries} of model {model!r} in the embedding cache "
+                          f"{self.path} were stored without a checksum by an older privlab; "
+                          "they are computed again once and stored with one.", RuntimeWarning,
+                          stacklevel=2)
         if damaged:
             shown = "; ".join(f"{key[:12]}: {problem}" for key, problem in damaged[:5])
             more = f"; and {len(damaged) - 5} more" if len(damaged) > 5 else ""

@@ -421,8 +421,9 @@ def test_a_cache_written_without_checksums_is_recomputed_once(cache):
                         [(Counting.name, k, v) for k, v in rows])
     con.close()
     again = Counting()
-    with pytest.warns(RuntimeWarning, match=r"Dropped 4 damaged entries .*no checksum \(written "
-                                            r"by an older privlab\)"):
+    with pytest.warns(RuntimeWarning, match=r"4 entries of model 'folders-counting' in the "
+                                            r"embedding cache .* were stored without a checksum "
+                                            r"by an older privlab; they are computed again"):
         np.testing.assert_array_equal(again.encode(TEXTS), clean)
     third = Counting()
     with warnings.catch_warnings():
