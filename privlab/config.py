@@ -47,8 +47,30 @@ def cache_dir() -> Path:
     """
     env = os.environ.get("PRIVLAB_CACHE")
     path = Path(env).expanduser().resolve() if env else home() / "cache"
-    path.mkdir(parents=True, exist_ok=True)
+    _make_folder(path, "PRIVLAB_CACHE" if env else "PRIVLAB_HOME")
     return path
+
+
+def _make_folder(path: Path, variable: str) -> None:
+    """Create a folder privlab writes to, or say which setting to change and why."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        from privlab.errors import PrivlabValueError
+
+        blocker = next((p for p in (path, *path.parents) if p.exists() and not p.is_dir()),
+                       None)
+        why = (f"{blocker} is a file, not a folder" if blocker is not None
+               else exc.strerror or str(exc))
+        raise PrivlabValueError(
+            f"The folder {path} (from {variable}) cannot be created: {why}. Set {variable} "
+            "to a folder you can write to (or unset it for the default).") from None
+    if not os.access(path, os.W_OK):
+        from privlab.errors import PrivlabValueError
+
+        raise PrivlabValueError(
+            f"The folder {path} (from {variable}) is not writable. Set {variable} to a "
+            "folder you can write to (or fix its permissions).")
 
 
 def reports_dir() -> Path:

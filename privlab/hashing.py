@@ -103,4 +103,36 @@ def bytes_hash(data: bytes, length: int = 64) -> str:
     return hashlib.sha256(data).hexdigest()[:length]
 
 
-__all__ = ["bytes_hash", "content_hash", "file_hash", "sequence_hash", "settings_hash"]
+_FOLDER_HASHES: dict[tuple, str] = {}
+
+
+def folder_hash(path: str | Path, length: int = 16) -> str:
+    """SHA-256 of every regular file in a folder: relative paths and bytes, in name order.
+
+    A model folder re-saved with new weights or a new config gets a new hash. The hash
+    is remembered for the process while no file's size or modification time changes.
+
+    Example:
+        >>> import tempfile, os
+        >>> d = tempfile.mkdtemp()
+        >>> _ = open(os.path.join(d, "config.json"), "w").write("{}")
+        >>> before = folder_hash(d, 8)
+        >>> _ = open(os.path.join(d, "config.json"), "w").write('{"layers": 2}')
+        >>> folder_hash(d, 8) == before
+        False
+    """
+    root = Path(path)
+    files = sorted(p for p in root.rglob("*") if p.is_file())
+    signature = tuple((p.relative_to(root).as_posix(), p.stat().st_size, p.stat().st_mtime_ns)
+                      for p in files)
+    key = (str(root.resolve()), signature)
+    if key not in _FOLDER_HASHES:
+        h = hashlib.sha256()
+        for file, (name, _, _) in zip(files, signature):
+            h.update(name.encode("utf-8") + b"\0" + file_hash(file).encode() + b"\n")
+        _FOLDER_HASHES[key] = h.hexdigest()
+    return _FOLDER_HASHES[key][:length]
+
+
+__all__ = ["bytes_hash", "content_hash", "file_hash", "folder_hash", "sequence_hash",
+           "settings_hash"]

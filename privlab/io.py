@@ -7,10 +7,13 @@ name).
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import sqlite3
+import stat
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from privlab.errors import PrivlabValueError, invalid
 
@@ -106,6 +109,121 @@ def write_jsonl(objects: Iterable[Any], path: str | Path) -> Path:
     return path
 
 
+# --------------------------------------------------------------------------- folders
+_FILE_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
+               (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+def walk_folder(root: str | Path, *, recursive: bool = True,
+                accept: Callable[[Path], str | None] | None = None,
+                caller: str = "walk_folder", parameter: str = "folder"
+                ) -> tuple[list[Path], list[dict]]:
+    """The regular files in a folder, and every entry passed over with the reason.
+
+    Links are followed; a link to a folder already being read (a loop) is not entered
+    again. Passed over, each as ``{"file": <path relative to root>, "reason": ...}``: a
+    dangling link, a symbolic-link loop, a FIFO, socket or device, a sub-folder that
+    cannot be listed, a sub-folder when ``recursive`` is False, and a file ``accept``
+    turns down (it returns the reason, or None to take the file).
+
+    Args:
+        root: the folder.
+        recursive: descend into sub-folders.
+        accept: ``accept(path) -> None | reason``; None takes every regular file.
+        caller: the public function named in errors.
+        parameter: its parameter that named the folder.
+
+    Returns:
+        ``(files, skipped)``: files in name order (by path relative to ``root``), and the
+        entries passed over in the same order.
+
+    Raises:
+        PrivlabValueError: ``root`` is not a folder that can be listed.
+
+    Example:
+        >>> import tempfile
+        >>> root = Path(tempfile.mkdtemp())
+        >>> _ = (root / "a.txt").write_text("x"); _ = (root / "b.md").write_text("y")
+        >>> (root / "gone").symlink_to(root / "missing")
+        >>> files, skipped = walk_folder(root, accept=lambda p: None if p.suffix == ".txt"
+        ...                              else "not a .txt file")
+        >>> [f.name for f in files]
+        ['a.txt']
+        >>> [(s["file"], s["reason"]) for s in skipped]  # doctest: +NORMALIZE_WHITESPACE
+        [('b.md', 'not a .txt file'),
+         ('gone', 'a dangling link (its target is missing)')]
+    """
+    root = Path(root)
+    try:
+        top = os.stat(root)
+    except OSError as exc:
+        raise invalid(parameter, caller, "an existing folder", str(root),
+                      f"Check the path ({exc.strerror or exc}).", given_is_text=True) from None
+    if not stat.S_ISDIR(top.st_mode):
+        raise invalid(parameter, caller, "an existing folder", str(root),
+                      "Pass the folder, not a file in it.", given_is_text=True)
+    files: list[Path] = []
+    skipped: list[dict] = []
+
+    def skip(path: Path, reason: str) -> None:
+        skipped.append({"file": path.relative_to(root).as_posix(), "reason": reason})
+
+    def visit(folder: Path, seen: frozenset) -> None:
+        try:
+            with os.scandir(folder) as listing:
+                entries = sorted(listing, key=lambda e: e.name)
+        except OSError as exc:
+            if folder == root:
+                raise invalid(parameter, caller, "a folder that can be listed", str(root),
+                              f"{exc.strerror or exc}: check its permissions.",
+                              given_is_text=True) from None
+            skip(folder, f"a folder that cannot be listed ({exc.strerror or exc})")
+            return
+        for entry in entries:
+            path = folder / entry.name
+            try:
+                info = os.stat(path)  # follows links
+            except OSError as exc:
+                if exc.errno == errno.ELOOP:
+                    skip(path, "a symbolic-link loop")
+                elif entry.is_symlink() and exc.errno == errno.ENOENT:
+                    skip(path, "a dangling link (its target is missing)")
+                else:
+                    skip(path, f"cannot be read ({exc.strerror or exc})")
+                continue
+            if stat.S_ISDIR(info.st_mode):
+                if not recursive:
+                    skip(path, "a sub-folder (not read: recursive is off)")
+                elif (info.st_dev, info.st_ino) in seen:
+                    skip(path, "a link back to a folder already being read (a loop)")
+                else:
+                    visit(path, seen | {(info.st_dev, info.st_ino)})
+            elif stat.S_ISREG(info.st_mode):
+                reason = accept(path) if accept is not None else None
+                if reason:
+                    skip(path, reason)
+                else:
+                    files.append(path)
+            else:
+                kind = next((k for test, k in _FILE_KINDS if test(info.st_mode)),
+                            "not a regular file")
+                skip(path, f"{kind}, not a regular file")
+
+    visit(root, frozenset({(top.st_dev, top.st_ino)}))
+    return files, skipped
+
+
+def describe_skipped(skipped: list[dict], shown: int = 3) -> str:
+    """A short listing of skipped entries for a warning: ``"a (why); b (why); ..."``.
+
+    Example:
+        >>> describe_skipped([{"file": "a", "reason": "a FIFO"}, {"file": "b", "reason": "x"}], 1)
+        'a (a FIFO); and 1 more'
+    """
+    text = "; ".join(f"{s['file']} ({s['reason']})" for s in skipped[:shown])
+    return text + (f"; and {len(skipped) - shown} more" if len(skipped) > shown else "")
+
+
 # --------------------------------------------------------------------------- SQLite caches
 def is_damaged_database(exc: BaseException) -> bool:
     """True when SQLite says the file itself is damaged (not locked, not full).
@@ -148,5 +266,5 @@ def set_aside(path: Path) -> Path:
     return aside
 
 
-__all__ = ["is_damaged_database", "iter_jsonl", "read_jsonl", "refuse_record", "set_aside",
-           "write_jsonl"]
+__all__ = ["describe_skipped", "is_damaged_database", "iter_jsonl", "read_jsonl",
+           "refuse_record", "set_aside", "walk_folder", "write_jsonl"]

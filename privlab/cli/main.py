@@ -5,14 +5,18 @@ Each subcommand lives beside the code it runs and registers itself through a
 
 A user error ends the command with exit status 2 and one line on stderr,
 ``privlab <verb>: error: ...``: a bad option (argparse), a refusal from
-:mod:`privlab.errors`, or an operating-system error on a path given on the command line.
-Any other exception is a fault in privlab and keeps its traceback.
+:mod:`privlab.errors`, an operating-system error on a path given on the command line,
+or one of the machine's (a full disk, a read-only file system, permissions in the cache
+or home folder, a standard output closed by ``| head``). Any other exception is a fault
+in privlab and keeps its traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import os
 import sys
 from pathlib import Path
 
@@ -59,13 +63,66 @@ def main(argv: list[str] | None = None) -> int:
     if extra:  # named under the verb they were given to, not the top-level parser
         _usage_error(f"privlab {args.command}", f"unrecognized arguments: {' '.join(extra)}")
     try:
-        return int(args.handler(args) or 0)
+        code = int(args.handler(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
+        return code
     except (PrivlabValueError, PrivlabTypeError) as exc:
         return _refuse(args.command, exc)
+    except BrokenPipeError:
+        return _closed_pipe(args.command)
     except OSError as exc:
         if _on_a_given_path(exc, args):
             return _refuse(args.command, exc)
+        if exc.errno in _ENVIRONMENT or (exc.errno in _PERMISSION and _in_privlab_folders(exc)):
+            return _refuse(args.command, _environment(exc))
         raise
+
+
+# Errors of the machine, never of privlab: a full disk or quota, a read-only file system,
+# too many open files. Permissions are the user's to fix in the folders they chose
+# (PRIVLAB_CACHE, PRIVLAB_HOME); elsewhere a denied path is a fault of privlab's.
+_ENVIRONMENT = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EMFILE}
+_PERMISSION = {errno.EACCES, errno.EPERM}
+
+
+def _in_privlab_folders(exc: OSError) -> bool:
+    """Whether ``exc`` concerns a path under the cache or home folder."""
+    from privlab.config import home
+
+    env = os.environ.get("PRIVLAB_CACHE")
+    roots = [home().absolute(), Path(env).expanduser().absolute() if env else None]
+    for name in (exc.filename, exc.filename2):
+        if isinstance(name, (str, Path)):
+            failed = Path(name).absolute()
+            if any(r is not None and (failed == r or r in failed.parents) for r in roots):
+                return True
+    return False
+
+
+def _environment(exc: OSError) -> str:
+    """One sentence for an operating-system error: the file, what happened, what to do."""
+    where = f" on {exc.filename}" if exc.filename else ""
+    fix = {errno.ENOSPC: "Free disk space there, or point PRIVLAB_CACHE / PRIVLAB_HOME / "
+                         "--out at a disk with room.",
+           errno.EDQUOT: "Free space within your quota, or write elsewhere.",
+           errno.EROFS: "Write somewhere writable (PRIVLAB_CACHE, PRIVLAB_HOME or --out).",
+           errno.EMFILE: "Raise the open-file limit (ulimit -n) and run again."}.get(
+        exc.errno, "Fix its permissions, or write somewhere else (PRIVLAB_CACHE, "
+                   "PRIVLAB_HOME or --out).")
+    return f"{exc.strerror or exc}{where}. {fix}"
+
+
+def _closed_pipe(command: str) -> int:
+    """Standard output was closed by its reader (``| head``): no traceback, one line."""
+    try:  # later writes, and the flush at exit, go nowhere instead of failing again
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    print(f"privlab {command}: error: standard output was closed before all of the result "
+          "was written (by '| head' or similar); what was shown is incomplete.",
+          file=sys.stderr)
+    return 2
 
 
 def _refuse(command: str, exc: Exception) -> int:

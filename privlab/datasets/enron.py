@@ -11,11 +11,15 @@ Layouts read (the format is detected from the path):
 Message bodies are decoded as the ``email`` package defines them: the transfer encoding
 (base64, quoted-printable) is undone and the bytes are decoded with the charset the
 message declares (strictly; a message declared ASCII that holds UTF-8 is read as
-UTF-8). A body that still cannot be decoded is never guessed at: its :class:`Email`
-carries an empty text and a ``problem``, :func:`select_emails` leaves it out and
-:func:`load_mailbox` lists it (file and message id) in ``corpus.provenance["skipped"]``
-and warns. A file that breaks its layout (bytes that are not UTF-8 in a JSON-lines or
-CSV file, a short CSV row, a corrupt archive) is refused with its file and line.
+UTF-8). A body that still cannot be decoded, or a message with no text/plain part
+(HTML only), is never guessed at: its :class:`Email` carries an empty text and a
+``problem``, :func:`select_emails` leaves it out and :func:`load_mailbox` lists it (file
+and message id) in ``corpus.provenance["skipped"]`` and warns. So are the entries of a
+maildir folder that are not messages to read (dangling links, link loops, FIFOs,
+sub-folders that cannot be listed). A file that breaks its layout (bytes that are not
+UTF-8 in a JSON-lines or CSV file, a short CSV row, bare CR line ends, a corrupt,
+encrypted or unsupported archive, a repeated message id) is refused with its file and
+line.
 
 :func:`select_emails` applies the paper's selection: the body mentions the target
 (case-insensitive, anywhere in the body, any whitespace between the words of the name;
@@ -51,6 +55,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from privlab.errors import PrivlabValueError, invalid
+from privlab.io import walk_folder
 
 KEN_LAY_NAMES = ("Ken Lay",)
 KEN_LAY_CONCEPTS = ("Ken Lay", "Kenneth Lay", "Kenneth L. Lay", "Kenneth L Lay")
@@ -163,8 +168,15 @@ def _parse_raw(raw: bytes | str, source: str) -> Email:
         if not message.keys():  # not a message at all: strip what looks like headers
             body = strip_headers(raw if from_text else raw.decode("utf-8"))
         elif message.is_multipart():
-            body = "\n".join(_part_text(p, from_text) for p in message.walk()
-                             if p.get_content_type() == "text/plain")
+            plain = [p for p in message.walk() if p.get_content_type() == "text/plain"]
+            if not plain:
+                kinds = sorted({p.get_content_type() for p in message.walk()
+                                if not p.is_multipart()})
+                raise _Undecodable(f"no text/plain part (parts: {', '.join(kinds) or 'none'})")
+            body = "\n".join(_part_text(p, from_text) for p in plain)
+        elif message.get_content_type() == "text/html":
+            raise _Undecodable("an HTML-only body (Content-Type text/html, no text/plain "
+                               "part)")
         elif message.get_content_maintype() == "text":
             body = _part_text(message, from_text)
         else:
@@ -225,6 +237,17 @@ def read_json_lines(path: str | Path) -> Iterator[Email]:
                                                  name)
                 except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
                     raise _corrupt(caller, "a readable zip archive", where, exc) from exc
+                except NotImplementedError as exc:  # e.g. Deflate64 or AES members
+                    raise invalid("path", caller, "a zip archive compressed with stored, "
+                                  "deflate, bzip2 or lzma", f"{where}: {exc}",
+                                  "Unzip it with a tool that reads it (e.g. 7z x) and pass "
+                                  "the .json file, or re-zip it with zip -9.",
+                                  given_is_text=True) from None
+                except RuntimeError as exc:  # zipfile: "... is encrypted, password required"
+                    raise invalid("path", caller, "a zip archive whose members are not "
+                                  "encrypted", f"{where}: {exc}",
+                                  "Unzip it with its password and pass the .json file.",
+                                  given_is_text=True) from None
     else:
         with open(path, "rb") as handle:
             yield from _json_records(_utf8_lines(handle, path.name, caller), path.name,
@@ -233,6 +256,7 @@ def read_json_lines(path: str | Path) -> Iterator[Email]:
 
 def _json_records(lines: Iterable[tuple[int, str]], name: str, source: str) -> Iterator[Email]:
     """Emails from numbered lines; ``name`` is for messages, ``source`` for ids and sources."""
+    first: dict[str, int] = {}
     for number, line in lines:
         if not line.strip():
             continue
@@ -244,9 +268,15 @@ def _json_records(lines: Iterable[tuple[int, str]], name: str, source: str) -> I
         if not isinstance(record, dict) or not isinstance(record.get("text"), str):
             raise invalid("path", "read_json_lines", "records with a string 'text' field",
                           f"{name} line {number} without one", given_is_text=True)
+        ident = str(record.get("mid") or record.get("fpath") or f"{source}:{number}")
+        if ident in first:
+            raise invalid("path", "read_json_lines", "records with distinct ids ('mid')",
+                          f"{name} line {number}: id {ident!r} again (first on line "
+                          f"{first[ident]})", "Remove the repeated record.",
+                          given_is_text=True)
+        first[ident] = number
         # "text" is the body already (its headers are the record's other keys).
-        yield Email(str(record.get("mid") or record.get("fpath") or f"{source}:{number}"),
-                    record["text"], str(record.get("subject") or ""),
+        yield Email(ident, record["text"], str(record.get("subject") or ""),
                     str(record.get("fpath") or source))
 
 
@@ -268,21 +298,59 @@ def read_maildir(path: str | Path, user: str | None = None) -> Iterator[Email]:
     if path.is_file() and tarfile.is_tarfile(path):
         try:
             with tarfile.open(path) as archive:
-                for member in archive:
-                    if not member.isfile() or (wanted and wanted not in f"/{member.name}"):
-                        continue
-                    handle = archive.extractfile(member)
-                    if handle is not None:
-                        yield _parse_raw(handle.read(), member.name)
+                yield from _distinct(_tar_messages(archive, wanted))
         except (tarfile.TarError, EOFError, zlib.error, OSError) as exc:
             raise _corrupt("read_maildir", "a readable tar archive", path.name, exc) from exc
     elif path.is_dir():
-        for file in sorted(p for p in path.rglob("*") if p.is_file()):
-            if wanted and wanted not in "/" + file.relative_to(path.parent).as_posix() + "/":
-                continue
-            yield _parse_raw(file.read_bytes(), str(file))
+        files, passed = walk_folder(path, caller="read_maildir", parameter="path")
+        entries = [(f, "") for f in files] + [(path / s["file"], s["reason"]) for s in passed]
+        yield from _distinct(_folder_messages(path, sorted(entries), wanted))
     else:
         raise invalid("path", "read_maildir", "a maildir folder or .tar.gz", str(path))
+
+
+def _tar_messages(archive: tarfile.TarFile, wanted: str | None) -> Iterator[Email]:
+    for member in archive:
+        if wanted and wanted not in f"/{member.name}":
+            continue
+        if member.isdir():
+            continue
+        if not member.isfile():
+            kind = "a link" if member.issym() or member.islnk() else "not a regular file"
+            yield Email(member.name, "", "", member.name, f"{kind} in the archive, not read")
+            continue
+        handle = archive.extractfile(member)
+        if handle is not None:
+            yield _parse_raw(handle.read(), member.name)
+
+
+def _folder_messages(root: Path, entries: list[tuple[Path, str]], wanted: str | None
+                     ) -> Iterator[Email]:
+    for file, passed in entries:
+        if wanted and wanted not in "/" + file.relative_to(root.parent).as_posix() + "/":
+            continue
+        if passed:  # a dangling link, a FIFO, a folder that cannot be listed ...
+            yield Email(str(file), "", "", str(file), passed)
+            continue
+        try:
+            data = file.read_bytes()
+        except OSError as exc:
+            raise invalid("path", "read_maildir", "a maildir of readable files",
+                          f"{file} ({exc.strerror or exc})",
+                          "Fix its permissions or remove it.", given_is_text=True) from None
+        yield _parse_raw(data, str(file))
+
+
+def _distinct(emails: Iterable[Email]) -> Iterator[Email]:
+    """Emails with their ids checked: a Message-ID seen before is refused with both files."""
+    first: dict[str, str] = {}
+    for e in emails:
+        if e.id in first:
+            raise invalid("path", "read_maildir", "messages with distinct Message-IDs",
+                          f"{e.source}: Message-ID {e.id!r} again (first in {first[e.id]})",
+                          "Remove the repeated message.", given_is_text=True)
+        first[e.id] = e.source
+        yield e
 
 
 def read_emails_csv(path: str | Path) -> Iterator[Email]:
@@ -297,18 +365,51 @@ def read_emails_csv(path: str | Path) -> Iterator[Email]:
     with open(path, "rb") as handle:
         # Decoding line by line names the line of a bad byte; quoted messages span lines.
         reader = csv.DictReader(text for _, text in _utf8_lines(handle, path.name, caller))
-        if not reader.fieldnames or not {"file", "message"} <= set(reader.fieldnames):
+        try:
+            header = reader.fieldnames
+        except csv.Error as exc:
+            raise _csv_error(path, reader, exc) from None
+        if not header or not {"file", "message"} <= set(header):
             raise invalid("path", caller, "a CSV with columns 'file' and 'message'",
                           f"columns {reader.fieldnames}", given_is_text=True)
         width = len(reader.fieldnames)
-        for row in reader:
+        first: dict[str, int] = {}
+        rows = iter(reader)
+        end = reader.line_num  # the line the previous row ended on
+        while True:
+            try:
+                row = next(rows)
+            except StopIteration:
+                return
+            except csv.Error as exc:
+                raise _csv_error(path, reader, exc) from None
             if None in row or None in row.values():
                 fields = width + len(row.get(None) or ()) - sum(v is None for v in row.values())
                 raise invalid("path", caller, f"rows of {width} fields like its header",
                               f"{path.name} line {reader.line_num}: {fields} fields",
                               "Fix or remove that row; an unclosed quote also shortens rows.",
                               given_is_text=True)
-            yield _parse_raw(row["message"], row["file"])
+            email_ = _parse_raw(row["message"], row["file"])
+            start, end = end + 1, reader.line_num
+            if email_.id in first:
+                raise invalid("path", caller, "messages with distinct Message-IDs",
+                              f"{path.name} line {start}: Message-ID {email_.id!r} "
+                              f"again (first on line {first[email_.id]})",
+                              "Remove the repeated row.", given_is_text=True)
+            first[email_.id] = start
+            yield email_
+
+
+def _csv_error(path: Path, reader: csv.DictReader, exc: csv.Error) -> PrivlabValueError:
+    """The refusal of a row the csv module cannot split (bare CR line ends, above all)."""
+    if "new-line" in str(exc):
+        return invalid("path", "read_emails_csv", "CSV with LF or CRLF line ends",
+                       f"{path.name} line {reader.line_num + 1}: its lines end in a bare CR",
+                       "Convert the line ends, e.g. tr '\\r' '\\n' < old.csv > emails.csv.",
+                       given_is_text=True)
+    return invalid("path", "read_emails_csv", "well-formed CSV",
+                   f"{path.name} line {reader.line_num + 1}: {exc}", "Fix or remove that row.",
+                   given_is_text=True)
 
 
 def read_emails(path: str | Path, user: str | None = None) -> Iterator[Email]:
@@ -419,8 +520,9 @@ def load_mailbox(path: str | Path | None = None, *, names: Iterable[str] = KEN_L
     Returns:
         The corpus (no leak ground truth: real data has none; its ``name_match`` is
         ``match``). Its ``provenance`` holds ``emails_read``, ``skipped`` (one
-        ``{"file", "id", "problem"}`` per message whose body could not be decoded; they
-        are also named in a warning) and ``selection``: the rule (``match``,
+        ``{"file", "id", "problem"}`` per message whose body could not be decoded or
+        entry of a maildir that is not a message to read; they are also named in a
+        warning) and ``selection``: the rule (``match``,
         ``max_words``, ``dedupe``), ``selected`` (emails that met it) and
         ``repeats_dropped``.
 
@@ -470,7 +572,7 @@ def load_mailbox(path: str | Path | None = None, *, names: Iterable[str] = KEN_L
     if skipped:
         shown = "; ".join(f"{s['file']} ({s['id']}): {s['problem']}" for s in skipped[:3])
         warnings.warn(f"load_mailbox: {len(skipped)} of {read} messages in {Path(path).name} "
-                      f"could not be decoded and were skipped ({shown}"
+                      f"could not be decoded or read and were skipped ({shown}"
                       f"{'; ...' if len(skipped) > 3 else ''}); all are listed in "
                       "corpus.provenance['skipped'].", stacklevel=2)
     if limit is not None:

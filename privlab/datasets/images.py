@@ -2,10 +2,12 @@
 
 :func:`load_folder` reads every image in a folder in name order, applies the EXIF
 orientation, converts RGBA (on white), CMYK, palette and greyscale images to RGB and
-downscales large photos. A file that is not a readable image, is damaged (a truncated
-file, a PNG checksum, a JPEG its decoder reports as corrupt) or has more pixels than
-``max_pixels`` is named in the error, together with every other bad file, so nothing
-is silently dropped and nothing damaged is silently read.
+downscales large photos (16-bit and float greyscale by their format's own range). A file
+that is not a readable image, is damaged (a truncated file, a PNG checksum, a JPEG its
+decoder reports as corrupt) or has more pixels than ``max_pixels`` is named in the error,
+together with every other bad file, so nothing damaged is silently read; what is passed
+over (hidden files, dangling links, FIFOs, frames after the first ...) is listed in the
+result, so nothing is silently dropped.
 
 :func:`download_commons` fetches files by title or by category through the MediaWiki
 API, saves them, and writes ``image_licenses.csv`` (title, author, licence, source URL)
@@ -19,6 +21,7 @@ import json
 import re
 import urllib.parse
 import urllib.request
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
@@ -27,8 +30,9 @@ import numpy as np
 
 from privlab.errors import invalid
 from privlab.hashing import bytes_hash
-from privlab.vision.images import (DEFAULT_MAX_PIXELS, as_rgb, check_max_pixels,
-                                   open_image_file, unreadable)
+from privlab.io import describe_skipped, walk_folder
+from privlab.vision.images import (DEFAULT_MAX_PIXELS, UnreadableImageError, as_rgb,
+                                   check_max_pixels, open_image_file, unreadable)
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".gif", ".tif", ".tiff", ".webp")
 COMMONS_API = "https://commons.wikimedia.org/w/api.php"
@@ -42,62 +46,145 @@ class ImageFolder:
         images: ``(H, W, 3)`` uint8 RGB arrays, in file-name order.
         names: the file names.
         root: the folder.
-        provenance: folder, count, ``max_side`` and a hash of the pixels.
+        provenance: folder, count, ``max_side``, a hash of the pixels and what was
+            passed over.
+        skipped: one ``{"file", "reason"}`` per entry passed over (a hidden file, a
+            dangling link, a FIFO, an unlistable sub-folder, frames after the first ...).
     """
 
     images: list[np.ndarray] = field(repr=False)
     names: list[str]
     root: str
     provenance: dict = field(default_factory=dict)
+    skipped: list[dict] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.images)
 
 
+def _frames(image) -> int:
+    """How many frames (GIF, APNG, WebP) or pages (TIFF, MPO) a decoded file holds."""
+    count = image.info.get("n_frames", 1)  # counted by open_image_file while the file was open
+    return count if isinstance(count, int) and count > 1 else 1
+
+
+def _to_8bit(image, path: str | Path):
+    """A 16-bit, 32-bit or float greyscale image as 8-bit, on the format's own range.
+
+    16-bit values are divided by 65535 (an all-white 16-bit image stays white, whatever
+    its neighbours); 32-bit integers are read as 16-bit when they fit, and refused
+    otherwise; float images must lie in [0, 1] with no NaN or inf. Nothing is stretched
+    per image.
+    """
+    from PIL import Image
+
+    arr = np.asarray(image)
+    if image.mode == "F" or arr.dtype.kind == "f":
+        values = arr.astype(np.float64)
+        bad = int((~np.isfinite(values)).sum())
+        if bad:
+            raise unreadable(path, f"its float pixels hold {bad} NaN or inf value(s)",
+                             "read_image", "Fix or mask those pixels and save it again "
+                             "(an 8- or 16-bit PNG or TIFF reads without conversion).")
+        low, high = float(values.min()), float(values.max())
+        if low < 0 or high > 1:
+            raise unreadable(path, f"its float pixels run from {low:.6g} to {high:.6g}, "
+                             "outside [0, 1], so their brightness is unknown", "read_image",
+                             "Scale it to [0, 1] or save it as an 8- or 16-bit image.")
+        scaled = values * 255.0
+    else:
+        values = arr.astype(np.float64)
+        low, high = float(values.min()), float(values.max())
+        if low < 0 or high > 65535:
+            raise unreadable(path, f"its {image.mode} pixels run from {low:.0f} to {high:.0f}, "
+                             "outside the 16-bit range 0-65535 read as greyscale",
+                             "read_image", "Save it as an 8- or 16-bit image.")
+        scaled = values * (255.0 / 65535.0)
+    return Image.fromarray(np.round(scaled).clip(0, 255).astype(np.uint8), "L")
+
+
 def read_image(path: str | Path, max_side: int | None = None, *,
-               max_pixels: int | None = DEFAULT_MAX_PIXELS) -> np.ndarray:
+               max_pixels: int | None = DEFAULT_MAX_PIXELS,
+               notes: list | None = None) -> np.ndarray:
     """One image file as ``(H, W, 3)`` uint8 RGB, upright per its EXIF orientation.
+
+    16-bit greyscale (``I;16``, ``I;16B``, ``I``) is converted by its own range
+    (value / 65535), float greyscale (``F``) from [0, 1]; a float image with NaN, inf or
+    values outside [0, 1] is refused with the reason. Only the first frame of an
+    animation (GIF, APNG, WebP) or the first page of a multi-page file (TIFF, MPO) is
+    read; the frames left out are said: appended to ``notes`` when given, else in a
+    warning.
 
     Args:
         path: the file.
         max_side: downscale so the longer side is at most this (None keeps the size).
         max_pixels: refuse an image with more pixels than this before decoding it
             (None: no limit); raise it for a trusted huge scan.
+        notes: a list that receives ``{"file", "reason"}`` for frames or pages not read.
 
     Returns:
         The RGB array.
 
     Raises:
         UnreadableImageError: a ValueError naming the file: not an image, truncated,
-            damaged, or over ``max_pixels`` (its size is given).
+            damaged, over ``max_pixels`` (its size is given), or float pixels that are
+            NaN or outside [0, 1].
     """
     from PIL import Image, ImageOps
 
     im = open_image_file(path, max_pixels=max_pixels, caller="read_image")
+    frames, fmt = _frames(im), im.format
     try:
         im = ImageOps.exif_transpose(im)
         if im.mode == "CMYK":
             im = im.convert("RGB")
-        elif im.mode in ("I;16", "I", "F"):
-            arr = np.asarray(im, dtype=np.float64)
-            span = max(arr.max() - arr.min(), 1e-12)
-            im = Image.fromarray(np.round(255 * (arr - arr.min()) / span).astype(np.uint8))
+        elif im.mode.startswith(("I", "F")):
+            im = _to_8bit(im, path)
         if max_side and max(im.size) > max_side:
             im = im.copy()
             im.thumbnail((max_side, max_side), Image.LANCZOS)
-        return as_rgb(im, "path", "read_image")
+        rgb = as_rgb(im, "path", "read_image")
+    except UnreadableImageError:
+        raise
     except (OSError, SyntaxError, ValueError) as exc:
         raise unreadable(path, f"it could not be converted ({type(exc).__name__}: {exc})",
                          "read_image") from exc
+    if frames > 1:
+        kind = "pages" if fmt in ("TIFF", "MPO") else "frames"
+        reason = (f"only the first of its {frames} {kind} is read; {frames - 1} "
+                  f"{kind} dropped")
+        if notes is None:
+            warnings.warn(f"read_image: {path}: {reason}.", UserWarning, stacklevel=2)
+        else:
+            notes.append({"file": str(path), "reason": reason})
+    return rgb
+
+
+def _folder_entry(path: Path) -> str | None:
+    """Why :func:`load_folder` passes over a file (None: it is read)."""
+    if path.name.startswith("."):
+        return _HIDDEN
+    if path.name == "image_licenses.csv":
+        return _LICENCES
+    return None
+
+
+_HIDDEN = "a hidden file"
+_LICENCES = "the licence list written by download_commons"
 
 
 def load_folder(folder: str | Path, *, max_side: int | None = 1024, recursive: bool = False,
                 max_pixels: int | None = DEFAULT_MAX_PIXELS) -> ImageFolder:
     """Every image in a folder, in name order (EXIF orientation, RGBA, CMYK, greyscale handled).
 
-    Files whose suffix is not an image suffix are ignored only if hidden (``.name``);
-    any other file that cannot be decoded whole is reported, all at once: a damaged
+    Every other file that cannot be decoded whole is reported, all at once: a damaged
     photo stops the load rather than being skipped, so every result covers every file.
+    Entries that are not images to read are passed over and listed, never dropped
+    unseen: hidden files, ``image_licenses.csv``, dangling links, link loops, FIFOs and
+    other special files, sub-folders that cannot be listed (or any sub-folder when
+    ``recursive`` is off), and the frames or pages after the first of a multi-frame file
+    (see :func:`read_image`). They are in ``skipped`` and ``provenance["skipped"]``, and
+    all but hidden files and the licence list are named in a warning.
 
     Args:
         folder: the folder.
@@ -115,15 +202,12 @@ def load_folder(folder: str | Path, *, max_side: int | None = 1024, recursive: b
     """
     check_max_pixels(max_pixels, "load_folder")
     root = Path(folder)
-    if not root.is_dir():
-        raise invalid("folder", "load_folder", "an existing folder", str(root), given_is_text=True)
-    paths = sorted(p for p in (root.rglob("*") if recursive else root.iterdir())
-                   if p.is_file() and not p.name.startswith(".")
-                   and p.name != "image_licenses.csv")
-    images, names, bad = [], [], []
+    paths, skipped = walk_folder(root, recursive=recursive, accept=_folder_entry,
+                                 caller="load_folder")
+    images, names, bad, notes = [], [], [], []
     for p in paths:
         try:
-            images.append(read_image(p, max_side, max_pixels=max_pixels))
+            images.append(read_image(p, max_side, max_pixels=max_pixels, notes=notes))
             names.append(str(p.relative_to(root)))
         except ValueError as exc:
             reason = getattr(exc, "reason", None) or str(exc.__cause__ or exc)
@@ -137,9 +221,19 @@ def load_folder(folder: str | Path, *, max_side: int | None = 1024, recursive: b
     if not images:
         raise invalid("folder", "load_folder", "a folder with at least one image", str(root),
                       given_is_text=True)
+    for note in notes:
+        note["file"] = Path(note["file"]).relative_to(root).as_posix()
+    skipped = sorted(skipped + notes, key=lambda s: s["file"])
+    shown = [s for s in skipped if s["reason"] not in (_HIDDEN, _LICENCES)]
+    if shown:
+        warnings.warn(f"load_folder: {len(shown)} entr{'y' if len(shown) == 1 else 'ies'} of "
+                      f"{root} passed over ({describe_skipped(shown)}); all are listed in "
+                      "ImageFolder.skipped.", UserWarning, stacklevel=2)
     pixels = bytes_hash(b"".join(arr.tobytes() for arr in images), 16)
     return ImageFolder(images, names, str(root), {"folder": str(root), "n": len(images),
-                                                  "max_side": max_side, "pixels_sha256": pixels})
+                                                  "max_side": max_side, "pixels_sha256": pixels,
+                                                  "skipped": [dict(s) for s in skipped]},
+                       skipped)
 
 
 def _get_json(url: str, params: dict, timeout: float) -> dict:

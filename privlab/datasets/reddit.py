@@ -15,11 +15,13 @@ import gzip
 import json
 import lzma
 import numbers
+import warnings
 import zlib
 from pathlib import Path
 from typing import Iterable, Iterator
 
 from privlab.errors import invalid
+from privlab.io import describe_skipped, walk_folder
 
 _REMOVED = {"[deleted]", "[removed]", ""}
 
@@ -39,31 +41,81 @@ def _not_utf8(where: str, data: bytes, exc: UnicodeDecodeError):
                    "Re-save the file as UTF-8.", given_is_text=True)
 
 
-def read_comments(path: str | Path) -> Iterator[tuple[str, str]]:
+def _txt_entry(path: Path) -> str | None:
+    """Why a comment folder's file is passed over (None: it is read)."""
+    if path.suffix.lower() != ".txt":
+        return "not a .txt file"
+    return None
+
+
+def _read_folder(path: Path, skipped: list | None) -> Iterator[tuple[str, str]]:
+    files, passed = walk_folder(path, accept=_txt_entry, caller="read_comments",
+                                parameter="path")
+    if skipped is not None:
+        skipped.extend(passed)
+    elif passed:
+        warnings.warn(f"read_comments: {len(passed)} entr{'y' if len(passed) == 1 else 'ies'} "
+                      f"of {path} passed over ({describe_skipped(passed)}).", UserWarning,
+                      stacklevel=3)
+    first: dict[str, Path] = {}
+    for file in files:
+        cid = file.stem
+        if cid in first:
+            raise invalid("path", "read_comments", "a folder of comments with distinct ids "
+                          "(file names without their suffix)",
+                          f"id {cid!r} twice: {first[cid].relative_to(path).as_posix()} and "
+                          f"{file.relative_to(path).as_posix()}",
+                          "Rename or remove one of them.", given_is_text=True)
+        first[cid] = file
+        try:
+            data = file.read_bytes()
+        except OSError as exc:
+            raise invalid("path", "read_comments", "a folder of readable .txt files",
+                          f"{file} ({exc.strerror or exc})",
+                          "Fix its permissions or remove it.", given_is_text=True) from None
+        try:
+            text = data.decode("utf-8-sig").strip()
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            raise _not_utf8(f"{file.name} line {line}", data, exc) from None
+        if text not in _REMOVED:
+            yield cid, text
+
+
+def _field(record: dict, key: str, where: str) -> str | None:
+    """A record's text field: a string or absent (None); anything else is refused."""
+    value = record.get(key)
+    if value is None or isinstance(value, str):
+        return value
+    raise invalid("path", "read_comments", f"records whose '{key}' is a string",
+                  f"{where}: a {type(value).__name__} ({str(value)[:40]})",
+                  "Fix or remove that line.", given_is_text=True)
+
+
+def read_comments(path: str | Path, *, skipped: list | None = None
+                  ) -> Iterator[tuple[str, str]]:
     """``(id, body)`` pairs from Pushshift JSON lines or a folder of ``.txt`` files.
 
     Deleted and removed comments are skipped. Pushshift records use ``body`` (comments)
-    or ``selftext``/``title`` (submissions).
+    or ``selftext``/``title`` (submissions). In a folder, every file whose suffix is
+    ``.txt`` in any case is a comment named by its file name; the entries passed over
+    (other files, dangling links, FIFOs, sub-folders that cannot be listed ...) are
+    appended to ``skipped`` as ``{"file", "reason"}`` when it is given, else named in a
+    warning.
 
     Raises:
-        PrivlabValueError: a missing path, a file that is not UTF-8, or a JSON line that
-            cannot be read (the file and line are named).
+        PrivlabValueError: a missing path, a file that cannot be read or is not UTF-8, a
+            JSON line that cannot be read, a text field that is not a string, or an id
+            that repeats (the file and line are named).
     """
     path = Path(path)
     if path.is_dir():
-        for file in sorted(path.rglob("*.txt")):
-            data = file.read_bytes()
-            try:
-                text = data.decode("utf-8-sig").strip()
-            except UnicodeDecodeError as exc:
-                line = data.count(b"\n", 0, exc.start) + 1
-                raise _not_utf8(f"{file.name} line {line}", data, exc) from None
-            if text not in _REMOVED:
-                yield file.stem, text
+        yield from _read_folder(path, skipped)
         return
     if not path.is_file():
         raise invalid("path", "read_comments", "a JSON lines file or a folder of .txt files",
                       str(path))
+    first: dict[str, int] = {}
     try:
         with _open_binary(path) as handle:
             for number, raw in enumerate(handle, 1):
@@ -83,12 +135,25 @@ def read_comments(path: str | Path) -> Iterator[tuple[str, str]]:
                     raise invalid("path", "read_comments", "one JSON object per line",
                                   f"{path.name} line {number}: a {type(record).__name__}",
                                   given_is_text=True)
-                body = record.get("body")
+                where = f"{path.name} line {number}"
+                body = _field(record, "body", where)
                 if body is None:
-                    body = " ".join(x for x in (record.get("title"), record.get("selftext")) if x)
-                body = (body or "").strip()
+                    body = " ".join(x for x in (_field(record, "title", where),
+                                                _field(record, "selftext", where)) if x)
+                raw_id = record.get("id", number)
+                if isinstance(raw_id, bool) or not isinstance(raw_id, (str, int)):
+                    raise invalid("path", "read_comments", "records whose 'id' is a string",
+                                  f"{where}: a {type(raw_id).__name__}",
+                                  "Fix or remove that line.", given_is_text=True)
+                cid = str(raw_id)
+                if cid in first:
+                    raise invalid("path", "read_comments", "records with distinct ids",
+                                  f"{where}: id {cid!r} again (first on line {first[cid]})",
+                                  "Remove the repeated record.", given_is_text=True)
+                first[cid] = number
+                body = body.strip()
                 if body not in _REMOVED:
-                    yield str(record.get("id", number)), body
+                    yield cid, body
     except (EOFError, OSError, lzma.LZMAError, zlib.error) as exc:  # a damaged archive
         raise invalid("path", "read_comments", "a readable file", f"{path.name}: {exc}",
                       "Copy or download the file again.", given_is_text=True) from exc
@@ -140,6 +205,10 @@ def load_comments(path: str | Path, keyword: str = "Avengers", *,
         max_words: optional word limit.
         limit: how many to keep (the paper's 49 by default; None for all); a positive int.
 
+    Returns:
+        The corpus; ``provenance["skipped"]`` lists the folder entries passed over
+        (``{"file", "reason"}``), which are also named in a warning.
+
     Raises:
         PrivlabValueError: a file :func:`read_comments` refuses, a ``limit`` or
             ``max_words`` that is not a positive int or None, or nothing matched.
@@ -148,15 +217,21 @@ def load_comments(path: str | Path, keyword: str = "Avengers", *,
 
     _check_count(limit, "limit", "load_comments")
     _check_count(max_words, "max_words", "load_comments")
-    chosen = select_comments(read_comments(path), keyword, case_sensitive=case_sensitive,
-                             max_words=max_words, limit=limit)
+    skipped: list[dict] = []
+    chosen = select_comments(read_comments(path, skipped=skipped), keyword,
+                             case_sensitive=case_sensitive, max_words=max_words, limit=limit)
+    if skipped:
+        warnings.warn(f"load_comments: {len(skipped)} entr{'y' if len(skipped) == 1 else 'ies'} "
+                      f"of {path} passed over ({describe_skipped(skipped)}); all are listed "
+                      "in corpus.provenance['skipped'].", UserWarning, stacklevel=2)
     if not chosen:
         raise invalid("keyword", "load_comments", f"found in at least one comment of {path}",
                       keyword)
     return TextCorpus(f"reddit:{Path(path).name}", tuple(b for _, b in chosen),
                       f"the identity of {keyword}", (keyword,), tuple(concepts or (keyword,)),
                       tuple({} for _ in chosen), source=str(path),
-                      ids=tuple(c for c, _ in chosen))
+                      ids=tuple(c for c, _ in chosen),
+                      provenance={"skipped": tuple(skipped)})
 
 
 __all__ = ["load_comments", "read_comments", "select_comments"]

@@ -42,6 +42,16 @@ class Encoder(ABC):
     _cache: EmbeddingCache | None = None
 
     @property
+    def cache_model(self) -> str:
+        """The model id under which the embedding cache stores this encoder's vectors.
+
+        ``name`` by default; an encoder whose name is a path to files that can change
+        (a local model folder) adds a hash of their contents, so re-saved weights never
+        return the old vectors.
+        """
+        return self.name
+
+    @property
     def dim(self) -> int:
         """Embedding dimension (encodes one probe item the first time if unknown)."""
         if getattr(self, "_dim", None) is None:
@@ -84,7 +94,8 @@ class Encoder(ABC):
         keys = [content_hash(item) for item in items]
         store = self._store() if cache else None
         # A damaged cache entry is dropped (with a warning) and so lands in `missing`.
-        found = store.get_many(self.name, keys, dim=getattr(self, "_dim", None)) if store else {}
+        model = self.cache_model if store else self.name
+        found = store.get_many(model, keys, dim=getattr(self, "_dim", None)) if store else {}
         missing = [k for k in dict.fromkeys(keys) if k not in found]
         if missing:
             first_item = {}
@@ -101,7 +112,7 @@ class Encoder(ABC):
                 vectors = self._finish(self._encode([first_item[k] for k in chunk]), len(chunk))
                 new.update(zip(chunk, vectors))
             if store:
-                store.put_many(self.name, new.items())
+                store.put_many(model, new.items())
             found.update(new)
         out = np.stack([found[k] for k in keys]).astype(np.float32)
         self._dim = out.shape[1]

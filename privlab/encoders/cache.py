@@ -4,14 +4,21 @@ Re-running a notebook or switching back to a model re-encodes nothing: each embe
 is stored once per model in one SQLite file under ``privlab.config.cache_dir()``.
 
 Every read is checked. An entry that does not decode to a finite, unit-norm float32
-vector of the model's dimension is deleted, with a warning naming the file, the model
-and the keys, so the encoder computes it again. A database file that SQLite reports as
+vector of the model's dimension, or whose SHA-256 (over model, key and bytes, stored
+beside it) does not match, is deleted, with a warning naming the file, the model and
+the keys, so the encoder computes it again: a flipped sign bit or two swapped entries
+are caught like a truncated blob. Entries of an older cache, stored without a checksum,
+are recomputed once the same way. A database file that SQLite reports as
 damaged (truncated, overwritten) is moved aside to ``<name>.damaged`` (``.damaged-2``
 and so on if that exists), with a warning saying where, and a fresh one is started.
+A cache locked by another process for :data:`LOCK_TIMEOUT_S` seconds, read-only or on
+a full disk is passed by with a warning naming it and the fix: the run goes on and
+computes what it needs.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import sqlite3
 import threading
@@ -21,7 +28,7 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from privlab.errors import invalid
+from privlab.errors import PrivlabValueError, invalid
 from privlab.io import is_damaged_database, set_aside
 
 _LOCK = threading.Lock()
@@ -29,11 +36,43 @@ _LOCK = threading.Lock()
 # How far a stored vector's norm may be from 1; float32 rounding stays below 1e-6.
 UNIT_TOLERANCE = 1e-3
 
-_SCHEMA = ("CREATE TABLE IF NOT EXISTS emb (model TEXT, key TEXT, vec BLOB, "
+# How long a read or write waits for another process's lock before the cache is set
+# aside for this call (the run goes on without it, with a warning).
+LOCK_TIMEOUT_S = 5.0
+
+_SCHEMA = ("CREATE TABLE IF NOT EXISTS emb (model TEXT, key TEXT, vec BLOB, sum TEXT, "
            "PRIMARY KEY (model, key))",
            # The dimension each model's vectors have, so a stored vector of another
            # length is recognised as damaged even when it is the only one read.
            "CREATE TABLE IF NOT EXISTS dims (model TEXT PRIMARY KEY, dim INTEGER)")
+
+
+_LEGACY = "no checksum (written by an older privlab)"
+
+
+def checksum(model: str, key: str, blob: bytes) -> str:
+    """The SHA-256 stored beside each vector, over its model, key and bytes.
+
+    A flipped bit (even a sign bit, which keeps the norm) changes it, and so does a
+    vector moved to another key.
+
+    Example:
+        >>> checksum("m", "k1", b"x") == checksum("m", "k2", b"x")
+        False
+    """
+    return hashlib.sha256(b"\0".join((model.encode("utf-8"), key.encode("utf-8"),
+                                       blob))).hexdigest()
+
+
+def _unavailable(exc: sqlite3.Error) -> bool:
+    """A cache that is locked, read-only, on a full disk or cannot be opened."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    text = str(exc).lower()
+    return isinstance(exc, sqlite3.OperationalError) and (
+        name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_READONLY", "SQLITE_FULL",
+                         "SQLITE_CANTOPEN", "SQLITE_IOERR", "SQLITE_PERM"))
+        or any(w in text for w in ("locked", "readonly", "read-only", "disk is full",
+                                   "unable to open", "disk i/o")))
 
 
 def decode_vector(blob: Any, dim: int | None = None) -> tuple[np.ndarray | None, str]:
@@ -97,13 +136,18 @@ class EmbeddingCache:
             path = cache_dir() / "embeddings.sqlite"
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._run(lambda con: None)  # creates the tables, or replaces a damaged file
+        # Creates the tables, or replaces a damaged file (a locked one is passed by).
+        self._run(lambda con: None, fallback=False)
 
     def _connect(self) -> sqlite3.Connection:
-        con = sqlite3.connect(self.path, timeout=60)
+        con = sqlite3.connect(self.path, timeout=LOCK_TIMEOUT_S)
         try:
             for statement in _SCHEMA:
                 con.execute(statement)
+            columns = [row[1] for row in con.execute("PRAGMA table_info(emb)")]
+            if "sum" not in columns:  # a cache written before checksums were stored
+                con.execute("ALTER TABLE emb ADD COLUMN sum TEXT")
+                con.commit()
         except BaseException:
             con.close()
             raise
@@ -117,18 +161,40 @@ class EmbeddingCache:
         finally:
             con.close()
 
-    def _run(self, action: Callable[[sqlite3.Connection], Any]) -> Any:
-        """``action(con)`` in one transaction, on a fresh file if this one is damaged."""
+    def _run(self, action: Callable[[sqlite3.Connection], Any], fallback: Any = None) -> Any:
+        """``action(con)`` in one transaction, on a fresh file if this one is damaged.
+
+        A cache that is locked by another process (for :data:`LOCK_TIMEOUT_S`),
+        read-only, on a full disk or that cannot be opened is passed by: ``fallback``
+        is returned with a warning naming the file and the fix, and the caller computes
+        without the cache. With ``fallback=None`` the error is raised, naming the file.
+        """
         try:
+            try:
+                return self._transaction(action)
+            except sqlite3.DatabaseError as exc:
+                if not is_damaged_database(exc):
+                    raise
+                aside = set_aside(self.path)
+                warnings.warn(f"The embedding cache {self.path} is damaged ({exc}); moved it "
+                              f"to {aside} and started a fresh one, so embeddings are "
+                              "computed again.", RuntimeWarning, stacklevel=3)
             return self._transaction(action)
-        except sqlite3.DatabaseError as exc:
-            if not is_damaged_database(exc):
+        except sqlite3.OperationalError as exc:
+            if not _unavailable(exc):
                 raise
-            aside = set_aside(self.path)
-            warnings.warn(f"The embedding cache {self.path} is damaged ({exc}); moved it to "
-                          f"{aside} and started a fresh one, so embeddings are computed again.",
-                          RuntimeWarning, stacklevel=3)
-        return self._transaction(action)
+            fix = ("another process holds it; wait for it or set PRIVLAB_CACHE to another "
+                   "folder" if "lock" in str(exc).lower() or "BUSY" in
+                   (getattr(exc, "sqlite_errorname", "") or "") else
+                   "free disk space, fix its permissions or set PRIVLAB_CACHE to another "
+                   "folder")
+            if fallback is None:
+                raise PrivlabValueError(f"The embedding cache {self.path} cannot be used "
+                                        f"({exc}): {fix}.") from None
+            warnings.warn(f"The embedding cache {self.path} cannot be used ({exc}); running "
+                          f"without it, so embeddings are computed and not stored. To use "
+                          f"it: {fix}.", RuntimeWarning, stacklevel=3)
+            return fallback
 
     def get_many(self, model: str, keys: list[str], dim: int | None = None
                  ) -> dict[str, np.ndarray]:
@@ -154,10 +220,15 @@ class EmbeddingCache:
             for start in range(0, len(unique), 500):
                 chunk = unique[start:start + 500]
                 marks = ",".join("?" * len(chunk))
-                for key, blob in con.execute(
-                        f"SELECT key, vec FROM emb WHERE model=? AND key IN ({marks})",
+                for key, blob, stored in con.execute(
+                        f"SELECT key, vec, sum FROM emb WHERE model=? AND key IN ({marks})",
                         [model, *chunk]):
                     vector, problem = decode_vector(blob, expected)
+                    if vector is not None and stored is None:
+                        vector, problem = None, _LEGACY
+                    elif vector is not None and stored != checksum(model, key, blob):
+                        vector, problem = None, ("checksum mismatch (bits changed or the "
+                                                 "entry moved from another key)")
                     if vector is None:
                         damaged.append((key, problem))
                     else:
@@ -168,7 +239,15 @@ class EmbeddingCache:
             return found, damaged
 
         with _LOCK:
-            found, damaged = self._run(read)
+            found, damaged = self._run(read, fallback=({}, []))
+        legacy = [key for key, problem in damaged if problem == _LEGACY]
+        damaged = [(key, problem) for key, problem in damaged if problem != _LEGACY]
+        if legacy:
+            entries = "entry" if len(legacy) == 1 else "entries"
+            warnings.warn(f"{len(legacy)} {entries} of model {model!r} in the embedding cache "
+                          f"{self.path} were stored without a checksum by an older privlab; "
+                          "they are computed again once and stored with one.", RuntimeWarning,
+                          stacklevel=2)
         if damaged:
             shown = "; ".join(f"{key[:12]}: {problem}" for key, problem in damaged[:5])
             more = f"; and {len(damaged) - 5} more" if len(damaged) > 5 else ""
@@ -197,7 +276,7 @@ class EmbeddingCache:
                               "finite unit-norm vectors (normalise them first)",
                               f"{problem} for key {key!r}", given_is_text=True)
             dims.add(vector.shape[0])
-            rows.append((model, key, buf.getvalue()))
+            rows.append((model, key, buf.getvalue(), checksum(model, key, buf.getvalue())))
         if len(dims) > 1:
             raise invalid("items", "EmbeddingCache.put_many", "vectors of one dimension",
                           f"dimensions {sorted(dims)}", given_is_text=True)
@@ -205,11 +284,12 @@ class EmbeddingCache:
             return
 
         def write(con: sqlite3.Connection) -> None:
-            con.executemany("INSERT OR REPLACE INTO emb VALUES (?, ?, ?)", rows)
+            con.executemany("INSERT OR REPLACE INTO emb (model, key, vec, sum) "
+                            "VALUES (?, ?, ?, ?)", rows)
             con.execute("INSERT OR REPLACE INTO dims VALUES (?, ?)", (model, dims.pop()))
 
         with _LOCK:
-            self._run(write)
+            self._run(write, fallback=False)
 
     def count(self, model: str | None = None) -> int:
         """Number of stored vectors (for one model, or all)."""

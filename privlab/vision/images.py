@@ -121,7 +121,8 @@ def open_image_file(path: str | Path, *, max_pixels: int | None = DEFAULT_MAX_PI
         caller: the public function named in errors.
 
     Returns:
-        The loaded PIL image (its file already closed).
+        The loaded PIL image (its file already closed; a multi-frame file's first frame,
+        with the number of frames or pages in ``image.info["n_frames"]``).
 
     Raises:
         UnreadableImageError: a ValueError naming the file and why: too many pixels
@@ -152,6 +153,11 @@ def open_image_file(path: str | Path, *, max_pixels: int | None = DEFAULT_MAX_PI
                 f"If you trust the file, pass max_pixels={width * height} or more (None lifts "
                 "the limit); the limit guards against decompression bombs.")
         try:
+            # Counted while the file is open (frames of a GIF/APNG/WebP, pages of a TIFF),
+            # so that a reader of the first one can say how many it left out.
+            image.info["n_frames"] = int(getattr(image, "n_frames", 1) or 1)
+            if image.info["n_frames"] > 1:
+                image.seek(0)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", Image.DecompressionBombWarning)
                 image.load()

@@ -167,7 +167,8 @@ def test_a_locked_database_is_not_mistaken_for_a_damaged_one(cache, monkeypatch)
     locked.sqlite_errorname = "SQLITE_BUSY"
     monkeypatch.setattr(EmbeddingCache, "_transaction",
                         lambda self, action: (_ for _ in ()).throw(locked))
-    with pytest.raises(sqlite3.OperationalError, match="locked"):
+    with pytest.raises(PrivlabValueError, match=r"e\.sqlite cannot be used \(database is "
+                                                r"locked\): another process holds it"):
         store.count()
     assert (cache / "e.sqlite").exists() and not (cache / "e.sqlite.damaged").exists()
 

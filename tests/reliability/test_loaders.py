@@ -43,13 +43,19 @@ def _zip(path: Path, member: str, data: bytes) -> Path:
 GOOD_LINE = json.dumps({"text": "Ken Lay called.", "mid": "m1"}).encode() + b"\n"
 
 
+def _good_lines(count: int) -> bytes:
+    """``count`` records like GOOD_LINE with distinct ids (a repeated id is refused)."""
+    return b"".join(json.dumps({"text": "Ken Lay called.", "mid": f"m{k}"}).encode() + b"\n"
+                    for k in range(1, count + 1))
+
+
 def _cut_zip(tmp: Path) -> Path:
-    raw = _zip(tmp / "k.zip", "lay-k.json", GOOD_LINE * 50).read_bytes()
+    raw = _zip(tmp / "k.zip", "lay-k.json", _good_lines(50)).read_bytes()
     return _write(tmp / "k.zip", raw[: len(raw) // 2])
 
 
 def _crc_zip(tmp: Path) -> Path:
-    raw = _zip(tmp / "k.zip", "lay-k.json", GOOD_LINE * 3).read_bytes()
+    raw = _zip(tmp / "k.zip", "lay-k.json", _good_lines(3)).read_bytes()
     return _write(tmp / "k.zip", raw.replace(b"Ken Lay", b"Kan Lay", 1))
 
 
@@ -57,7 +63,7 @@ JSON_CASES = [
     pytest.param(lambda t: _write(t / "box.jsonl", GOOD_LINE + b'{"text": "caf\xe9"}\n'),
                  r"'path' parameter of read_json_lines must be a UTF-8 text file\. "
                  r"Got box\.jsonl line 2: byte 0xe9 at column 14 is not UTF-8", id="latin-1"),
-    pytest.param(lambda t: _zip(t / "k.zip", "lay-k.json", GOOD_LINE * 2 + b'{"text": "\xff"}'),
+    pytest.param(lambda t: _zip(t / "k.zip", "lay-k.json", _good_lines(2) + b'{"text": "\xff"}'),
                  r"UTF-8 text file\. Got k\.zip/lay-k\.json line 3: byte 0xff", id="zip-latin-1"),
     pytest.param(lambda t: _write(t / "k.zip", b"PK\x03\x04 not really a zip"),
                  r"must be a readable zip archive\. Got k\.zip: ", id="corrupt-zip"),
