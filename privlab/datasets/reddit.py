@@ -19,7 +19,7 @@ import zlib
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from privlab.errors import invalid
+from privlab.errors import invalid, item_list
 
 _REMOVED = {"[deleted]", "[removed]", ""}
 
@@ -148,6 +148,8 @@ def load_comments(path: str | Path, keyword: str = "Avengers", *,
 
     _check_count(limit, "limit", "load_comments")
     _check_count(max_words, "max_words", "load_comments")
+    if concepts is not None:
+        concepts = item_list(concepts, "concepts", "load_comments")
     chosen = select_comments(read_comments(path), keyword, case_sensitive=case_sensitive,
                              max_words=max_words, limit=limit)
     if not chosen:
