@@ -20,7 +20,8 @@ def register(subparsers) -> None:
                         help="folder of NN_*.ipynb (default: the repository's notebooks/)")
     parser.add_argument("--out", type=Path, default=None, help="report folder (default reports/)")
     parser.add_argument("--smoke", action="store_true", help="smallest settings (a quick check)")
-    parser.add_argument("--only", nargs="*", default=None,
+    # At least one value: "--only" alone would otherwise select nothing and run everything.
+    parser.add_argument("--only", nargs="+", default=None, metavar="NN",
                         help="notebook number prefixes to run, e.g. 00 05")
     parser.set_defaults(handler=run)
 
