@@ -68,7 +68,7 @@ def cascade_alpha(alpha: float, n_pairs: int, n_passes: int) -> float:
 
 
 def _check_cascade(vectors, labels, dev, caller: str):
-    x = check_array(vectors, "vectors", caller, finite=False,
+    x = check_array(vectors, "vectors", caller,
                     expected="an array of shape (passes, n, d)").astype(float)
     if x.ndim != 3 or x.shape[0] < 1 or x.shape[2] < 2:
         raise invalid("vectors", caller, "an array of shape (passes, n, d) with d ≥ 2 (the "

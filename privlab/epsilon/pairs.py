@@ -64,7 +64,7 @@ def _check_positive_int(value, name: str, caller: str) -> int:
 
 def _check_rows(embeddings, labels, dev, caller: str):
     """Embeddings (N, d) as floats, labels (N,) and a boolean development mask (N,)."""
-    x = check_array(embeddings, "embeddings", caller, finite=False,
+    x = check_array(embeddings, "embeddings", caller,
                     expected="a 2-D array of shape (n, d)").astype(float)
     if x.ndim != 2:
         raise invalid("embeddings", caller, "a 2-D array of shape (n, d)",
