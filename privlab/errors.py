@@ -104,8 +104,8 @@ def item_list(items: Any, parameter: str, caller: str) -> list:
     """
     if isinstance(items, (str, bytes)):
         raise wrong_type(parameter, caller, "a list of items", items,
-                         f"A bare string would be read character by character; wrap a single "
-                         f"item in a list: [{_short(items)}].")
+                         f"A bare string would be read character by character. Wrap a "
+                         f"single item in a list: [{_short(items)}].")
     if not hasattr(items, "__len__"):
         raise wrong_type(parameter, caller, "a list of items", items,
                          "Wrap a single item in a list.")
