@@ -20,7 +20,7 @@ import zlib
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from privlab.errors import invalid
+from privlab.errors import invalid, item_list
 from privlab.io import describe_skipped, walk_folder
 
 _REMOVED = {"[deleted]", "[removed]", ""}
@@ -217,6 +217,8 @@ def load_comments(path: str | Path, keyword: str = "Avengers", *,
 
     _check_count(limit, "limit", "load_comments")
     _check_count(max_words, "max_words", "load_comments")
+    if concepts is not None:
+        concepts = item_list(concepts, "concepts", "load_comments")
     skipped: list[dict] = []
     chosen = select_comments(read_comments(path, skipped=skipped), keyword,
                              case_sensitive=case_sensitive, max_words=max_words, limit=limit)

@@ -212,10 +212,19 @@ class RedacBenchStudyResult:
 def load_data(data: str, max_documents: int | None = None) -> list:
     """The benchmark named by ``data`` (see :class:`Config`).
 
+    Raises:
+        PrivlabValueError: unknown ``data``, a ``max_documents`` that is not a positive
+            int or None, or a benchmark without documents (every score would be NaN).
+
     Example:
         >>> len(load_data("sample", 2))
         2
     """
+    caller = "studies.redacbench.load_data"
+    if max_documents is not None and (isinstance(max_documents, bool) or not isinstance(
+            max_documents, int) or max_documents < 1):
+        raise invalid("max_documents", caller, "a positive int or None (all documents)",
+                      max_documents, "A negative count would drop documents from the end.")
     if data == "sample":
         docs = load_redacbench(sample_path())
     elif data == "spia":
@@ -232,7 +241,12 @@ def load_data(data: str, max_documents: int | None = None) -> list:
     else:
         raise invalid("data", "studies.redacbench", "'sample', 'spia' or a JSON-lines file",
                       data)
-    return docs[:max_documents] if max_documents is not None else docs
+    docs = docs[:max_documents] if max_documents is not None else docs
+    if not docs:
+        raise invalid("data", caller, "a benchmark with at least one document",
+                      f"{data} (0 documents)", "With no document every score is undefined "
+                      "(NaN); pass a file with at least one record.", given_is_text=True)
+    return docs
 
 
 def _data_digest(data: str) -> str:

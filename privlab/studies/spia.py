@@ -330,9 +330,19 @@ def run(config: Config | None = None) -> SPIAStudyResult:
                       config.headline_anonymizer,
                       "Oracles read the annotation they are scored on; report a real one.")
     when = reference_date(config.reference_date, "studies.spia.run")
+    if config.max_documents is not None and (
+            isinstance(config.max_documents, bool) or not isinstance(config.max_documents, int)
+            or config.max_documents < 1):
+        raise invalid("max_documents", "studies.spia.run", "a positive int or None (all "
+                      "documents)", config.max_documents,
+                      "A negative count would drop documents from the end.")
     records, digest, entities, span_source = _load(config)
     if config.max_documents is not None:
         records = records[: config.max_documents]
+    if not records:
+        raise invalid("data", "studies.spia.run", "a file with at least one document",
+                      f"{config.data} (0 documents)", "With no document every score is "
+                      "undefined (NaN).", given_is_text=True)
     entities = {r.data_id: entities[r.data_id] for r in records if r.data_id in entities}
     options = {"reference_date": when} if config.adversary in ("contextual", "llm") else {}
     adversary = adversaries.create(config.adversary, **options)
