@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -96,6 +97,45 @@ def test_franchise_study_on_a_folder_of_txt_comments(tmp_path):
     with pytest.raises(ValueError, match="'keyword' parameter of load_comments"):
         avengers.run(avengers.Config(comments=str(tmp_path), keyword="Watchmen",
                                      encoders=("lexical",), sanitizers=("identity",)))
+
+
+def test_franchise_study_counts_the_singular_as_the_name_kept(tmp_path):
+    comments = {"a": "Avengers: Endgame was long.", "b": "Cap is the best Avenger, say Avengers fans.",
+                "c": "an avenger-style plot, avengers fans agree", "d": "The Avengerz typo."}
+    for stem, text in comments.items():
+        (tmp_path / f"{stem}.txt").write_text(text + "\n")
+    r = avengers.run(avengers.Config(comments=str(tmp_path), encoders=("lexical",),
+                                     sanitizers=("concept-list",)))
+    assert r.corpus.names == ("Avengers", "Avenger") == avengers.target_names("Avengers")
+    # the list removes "Avengers" in any case; "Avenger" and "avenger" stay, and count
+    kept = r.table["concept-list"]
+    assert kept.baseline.indices == (1, 2)
+    assert "Avenger" in kept.sanitized[1] and "Avengers" not in kept.sanitized[1]
+
+
+PAPER_AVENGERS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "paper" \
+    / "text" / "avengers_large"
+
+
+@pytest.mark.skipif(not PAPER_AVENGERS.is_dir(),
+                    reason="the paper's comments (../shared/data/paper/text/avengers_large) "
+                           "are absent")
+def test_franchise_study_on_the_papers_49_comments():
+    r = avengers.run(avengers.Config(comments=str(PAPER_AVENGERS),
+                                     sanitizers=("concept-list", "concept-list-broad")))
+    assert len(r.corpus) == 49
+    broad = r.table["concept-list-broad"].members[0]
+    # measured under MiniLM: 0.174 with witness (39, 11), utility 0.78. The paper's
+    # GLN2 with its Concepts 13 gives 0.18 and utility 0.77 under QWEN3 on the same 49
+    # comments: another sanitizer and another encoder, so the closeness is not a
+    # reproduction.
+    assert broad.value == pytest.approx(0.1740, abs=1e-3)
+    assert (broad.witness.audited, broad.witness.reference) == (39, 11)
+    assert broad.mean_utility == pytest.approx(0.78, abs=0.01)
+    # three comments keep the singular "Avenger" after both lists
+    assert r.table["concept-list-broad"].baseline.count == 3
+    assert r.table["concept-list"].members[0].value > broad.value
+    assert r.best() == "concept-list-broad"
 
 
 def test_enron_offline_table2_and_context_witnesses():

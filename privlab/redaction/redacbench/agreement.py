@@ -64,7 +64,8 @@ def content_words(text: str) -> set[str]:
 
 def _related(a: str, b: str) -> bool:
     """Same stem, or one stem a prefix of the other (>= 5 letters), or a common prefix
-    of 7 letters or more (``bankrupt``/``bankruptcy``, ``diagnos``/``diagnosis``)."""
+    of 7 letters or more, or of 6 covering 80 % of the shorter stem
+    (``bankrupt``/``bankruptcy``, ``diagnos``/``diagnosis``, ``epileps``/``epileptic``)."""
     if a == b:
         return True
     short, long_ = sorted((a, b), key=len)
@@ -75,7 +76,7 @@ def _related(a: str, b: str) -> bool:
         if x != y:
             break
         common += 1
-    return common >= 7
+    return common >= 7 or (common >= 6 and common >= 0.8 * len(short))
 
 
 def entity_words(keywords: Sequence[str]) -> set[str]:
