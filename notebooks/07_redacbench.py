@@ -100,8 +100,8 @@ plots.projector(PROJECTOR)
 # whichever strategy scores best. Where every text the strategy produced has hand labels
 # (masking on the sample), the headline's Security and Utility are **the hand labels'**,
 # and the offline judge's values and error rates stand beside them; elsewhere the judge's
-# values are all there is, and the headline says so. Oracles (the judge that reads the hand labels, masking
-# with gold keywords) are never offered. Entries marked *needs an LLM endpoint* (the
+# values are all there is, and the headline says so. Oracles (the judge that reads the
+# hand labels, masking with gold keywords) are never offered. Entries marked *needs an LLM endpoint* (the
 # `llm` judge, the `adversarial` strategy) say what to set. The output holds, in order:
 # the headline; the judge against the hand labels; the scores per strategy and their
 # trade-off; the headline strategy per policy and per domain; what leaked; how much

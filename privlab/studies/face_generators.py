@@ -339,8 +339,12 @@ class FaceGeneratorResult:
             if not len(cert):
                 return "no pair selected"
             lb = cert["epsilon_lb"]
+            best = cert.loc[lb.idxmax()]
+            ceiling = (f", no test errors: the ceiling of {int(best['n_test_a'])}+"
+                       f"{int(best['n_test_b'])} test rows" if best["epsilon_lb"] > 0 and
+                       best["epsilon_lb"] == best["attainable"] else "")
             return (f"certified ε ≥ {lb.max():.3f} (best of {len(lb)} selected, "
-                    f"{int((lb > 0).sum())} positive)")
+                    f"{int((lb > 0).sum())} positive{ceiling})")
 
         parts = []
         for c in self.conditions:

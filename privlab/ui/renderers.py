@@ -531,6 +531,9 @@ def face_generators(report: Report, result: Any, options: Mapping[str, Any]) -> 
         report.text(f"{condition.name}: {len(duplicates)} duplicate groups.")
         if len(duplicates):
             report.table(duplicates)
+    report.table(result.no_face_counts(),
+                 caption="outputs with no detectable face, per identity (one shared vector; "
+                         "left out of the 'faces only' rows below)")
     report.heading("Every route on every pair")
     report.table(result.to_frame())
     report.heading("Certified bounds on the selected pairs")

@@ -100,7 +100,8 @@ def test_franchise_study_on_a_folder_of_txt_comments(tmp_path):
 
 
 def test_franchise_study_counts_the_singular_as_the_name_kept(tmp_path):
-    comments = {"a": "Avengers: Endgame was long.", "b": "Cap is the best Avenger, say Avengers fans.",
+    comments = {"a": "Avengers: Endgame was long.",
+                "b": "Cap is the best Avenger, say Avengers fans.",
                 "c": "an avenger-style plot, avengers fans agree", "d": "The Avengerz typo."}
     for stem, text in comments.items():
         (tmp_path / f"{stem}.txt").write_text(text + "\n")
@@ -148,6 +149,16 @@ def test_enron_offline_table2_and_context_witnesses():
     assert len(ctx) >= 1 and not ctx["sanitized x"].str.contains("Marcus Whitfield").any()
     # Without Presidio in the run the headline falls back to the best sanitizer.
     assert r.headline().text.startswith("concept-list on 49 emails")
+    # beside the name kept: emails that lost "Marcus Whitfield" but kept "Whitfield"
+    more = r.surname_leaks("concept-list")
+    sanitized = r.table["concept-list"].sanitized
+    by_hand = [i for i, t in enumerate(sanitized)
+               if "marcus whitfield" not in " ".join(t.lower().split())
+               and ("Whitfield" in t or "WHITFIELD" in t or "whitfield@" in t.lower())]
+    assert more.indices == tuple(by_hand) and more.count >= 1
+    assert f"surname or address kept in {more.count} more ({more.share:.2%})" in r.headline().text
+    with pytest.raises(ValueError, match="'sanitizer' parameter of EnronResult.surname_leaks"):
+        r.surname_leaks("presidio")
     only = enron.paper_comparison(r, "concept-list")
     assert only["source"].tolist() == ["privlab"] and only["name kept"].tolist() == [0]
     with pytest.raises(ValueError, match="'sanitizer' parameter of paper_comparison"):
@@ -225,3 +236,9 @@ def test_presidio_on_the_real_mailbox(shared_data):
     assert table.loc["privlab", "emails"] == len(selected)
     assert table.loc["privlab", "name kept"] == len(kept)
     assert "paper: 17 of 1,841" in r.headline().text
+    # beside the name: 42 more emails keep the surname or an address made of it
+    # (measured: "<PERSON> Lay- Chairman of the Board@ENRON", "<PERSON> Lay@ENRON", ...)
+    more = r.surname_leaks()
+    assert (more.count, more.kinds) == (42, {"surname": 42, "address": 9})
+    assert not set(more.indices) & set(kept)
+    assert "surname or address kept in 42 more (2.71%)" in r.headline().text
