@@ -258,9 +258,9 @@ class RedacBenchStudyResult:
         if a is None:
             return first + "; no agreement between annotators was measured"
         return (f"{first}; a second pass, written from the propositions and the checked "
-                f"texts without the first labels, relabelled {a.pairs} of them "
-                f"({a.texts} checked texts): {a.summary()}; both passes were written "
-                "within privlab, not by outside annotators")
+                f"texts without the first labels, relabelled {a.pairs} of them: "
+                f"{a.summary()}; both passes were written within privlab, not by outside "
+                "annotators")
 
     def _repr_html_(self) -> str:
         return (f"<p><b>RedacBench</b> — judge {self.provenance.get('judge')}: "

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from privlab.config import shared_data_dir
 from privlab.datasets.text_corpora import franchise_comments
 from privlab.studies import avengers, enron
 from privlab.studies._text import highlight
@@ -114,8 +115,8 @@ def test_franchise_study_counts_the_singular_as_the_name_kept(tmp_path):
     assert "Avenger" in kept.sanitized[1] and "Avengers" not in kept.sanitized[1]
 
 
-PAPER_AVENGERS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "paper" \
-    / "text" / "avengers_large"
+_SHARED = shared_data_dir()
+PAPER_AVENGERS = _SHARED / "paper" / "text" / "avengers_large" if _SHARED else Path("/absent")
 
 
 @pytest.mark.skipif(not PAPER_AVENGERS.is_dir(),

@@ -286,8 +286,8 @@ class Agreement:
 
     def summary(self) -> str:
         """One line: kappa, raw agreement, pairs."""
-        return (f"Cohen's kappa {self.kappa:.2f} (raw agreement {self.observed:.0%}, "
-                f"{self.pairs} proposition-text pairs of {self.texts} checked texts)")
+        return (f"Cohen's kappa {self.kappa:.2f} ({self.agree} of {self.pairs} "
+                f"proposition-text pairs agree, {self.texts} checked texts)")
 
 
 def label_agreement(documents: Sequence[Document],

@@ -93,7 +93,8 @@ def test_second_pass_of_the_sample_agrees_with_the_first(sample):
     secondl = [v for s in second for v in s.inferable.values()]
     assert a.kappa == pytest.approx(cohen_kappa(first, secondl))
     assert len(a.disagreements) == a.pairs - a.agree
-    assert "Cohen's kappa" in a.summary() and "260 proposition-text pairs" in a.summary()
+    assert a.summary() == (f"Cohen's kappa {a.kappa:.2f} ({a.agree} of 260 proposition-text "
+                           "pairs agree, 31 checked texts)")
 
 
 def test_second_labels_are_refused_with_file_and_line(tmp_path):
