@@ -178,6 +178,7 @@ def redacbench(report: Report, result: Any, options: Mapping[str, Any]) -> None:
     errors = result.judge_errors
     report.heading("The judge first")
     report.text(f"Judge {result.provenance['judge']}: {errors.summary()}.")
+    report.text(f"Hand labels: {result.labels_note()}.")
     if errors.intervals:
         report.table({name.replace("_", " "): [f"{low:.2f} – {high:.2f}"]
                       for name, (low, high) in errors.intervals.items()},
@@ -195,8 +196,9 @@ def redacbench(report: Report, result: Any, options: Mapping[str, Any]) -> None:
                                  "hand security", "hand utility", "oracle", "TP", "TN", "FP",
                                  "FN"],
                  notes=["none: the unredacted baseline; read every row against it",
-                        "hand security / utility: the hand labels' verdict (an oracle "
-                        "reference, never a headline)"])
+                        "hand security / utility: the hand labels' verdict (a careful "
+                        "reader as the judge; the headline reports it first where every "
+                        "text has hand labels)"])
     fig, ax = _new_figure(7, 5)
     for k, (_, row) in enumerate(table.iterrows()):
         ax.scatter(row["utility"], row["security"], s=90, color=plots.PALETTE[k % 8],
@@ -531,6 +533,9 @@ def face_generators(report: Report, result: Any, options: Mapping[str, Any]) -> 
         report.text(f"{condition.name}: {len(duplicates)} duplicate groups.")
         if len(duplicates):
             report.table(duplicates)
+    report.table(result.no_face_counts(),
+                 caption="outputs with no detectable face, per identity (one shared vector; "
+                         "left out of the 'faces only' rows below)")
     report.heading("Every route on every pair")
     report.table(result.to_frame())
     report.heading("Certified bounds on the selected pairs")

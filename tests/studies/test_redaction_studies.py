@@ -147,9 +147,15 @@ def test_redacbench_headline_reports_the_chosen_strategy_against_none():
     chosen, base = result.results["regex-pii"], result.results["none"]
     # regex-pii (policy-blind) is reported although masking scores higher: fixed in advance
     assert result.results["masking"].security > chosen.security
+    # regex-pii leaves these texts as they are, so the hand labels score it (every
+    # proposition is inferable from its source text): hand values first, judge beside
+    hand = result.hand["regex-pii"]
+    assert hand.security == 0.0 and hand.utility == 1.0
     assert headline.text.startswith(
-        f"regex-pii on 2 privlab-written documents: security {chosen.security:.2f} "
-        f"(unredacted {base.security:.2f}), utility {chosen.utility:.2f}")
+        f"regex-pii on 2 privlab-written documents: security 0.00 by the hand labels (0 of "
+        f"{hand.fp} sensitive propositions removed; unredacted 0.00), utility 1.00 "
+        f"(unredacted 1.00); beside it judge {result.provenance['judge']}: security "
+        f"{chosen.security:.2f} (unredacted {base.security:.2f}), utility {chosen.utility:.2f}")
     errors = result.judge_errors
     assert f"false 'not inferable' {errors.false_not_inferable:.2f}" in headline.text
     assert f"on {errors.labels} hand labels" in headline.text
@@ -157,6 +163,28 @@ def test_redacbench_headline_reports_the_chosen_strategy_against_none():
     rests = " ".join(headline.caveats)
     assert "2 short documents written for privlab" in rests and "8,053 propositions" in rests
     assert "weak offline stand-in" in rests and "fixed in the Config" in rests
+    # who labelled, and the second pass on these two documents (6 texts, 48 pairs)
+    assert "written by one annotator" in rests
+    a = result.agreement
+    assert (a.texts, a.pairs) == (4, 32)
+    assert f"Cohen's kappa {a.kappa:.2f}" in rests
+    assert "0 of 8 sensitive and 0 of 24 harmless" in rests
+
+
+def test_redacbench_headline_reports_hand_security_first_on_the_sample():
+    result = redacbench.run(redacbench.Config(strategies=("masking",)))
+    hand, judged = result.hand["masking"], result.results["masking"]
+    text = result.headline().text
+    # 75 sensitive propositions; masking removes 32 of them by the hand labels
+    assert (hand.tn, hand.tn + hand.fp) == (32, 75)
+    assert text.startswith("masking on 16 privlab-written documents: security 0.43 by the "
+                           "hand labels (32 of 75 sensitive propositions removed; unredacted "
+                           "0.00)")
+    assert text.index("by the hand labels") < text.index(f"security {judged.security:.2f}")
+    assert "Security and Utility by the hand labels" in result.headline().status
+    assert result.overlaps["sensitive overlapping"] == 0
+    a = result.agreement
+    assert a.pairs == 260 and a.texts == 31 and a.kappa > 0.9
 
 
 def test_redacbench_refuses_oracles_and_unnamed_headlines():
