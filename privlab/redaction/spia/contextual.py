@@ -406,7 +406,7 @@ class _Reader:
                 phrase = m.group(0)
                 if phrase.lower().endswith("s") and not re.search(
                         r"\b(?:their|its)\s+Agents\b", phrase) and phrase.lower() not in (
-                        "counsel",) and role["occupation"] == "Lawyer" and \
+                        "counsel",) and role.get("occupation") == "Lawyer" and \
                         not re.search(r"\b(?:an?|their|his|her)\s+$", self.text[:m.start()]):
                     continue  # "lawyers" in general is nobody in particular
                 taken.append(m.span())
