@@ -308,10 +308,11 @@ class SPIAStudyResult:
             data = f"{len(self.documents)} documents of {Path(self.config.data).name} (real)"
         weak = self.provenance.get("weak")
         split = self.provenance.get("split", {})
-        notes = [data, f"split: rules developed on {split.get('development', '?')}; "
-                       f"scored documents: {split.get('documents_scored', {})} "
-                       f"({split.get('scored_on', '?')})",
-                 f"adversary: {self.provenance['adversary']}" + (
+        notes = [data]
+        if split.get("scored_on") not in (None, "sample"):
+            notes.append(f"split: rules developed on {split['development']}; scored "
+                         f"documents: {split['documents_scored']} ({split['scored_on']})")
+        notes += [f"adversary: {self.provenance['adversary']}" + (
             " (a weak offline stand-in for SPIA's LLM adversary: its CPR overstates "
             "protection)" if weak else " (not an offline stand-in)"),
             f"matcher: {self.provenance['matcher']}; value decider: "
@@ -320,7 +321,7 @@ class SPIAStudyResult:
         if name in self.protection:
             levels = self.protection[name].certainty_frame()
             low = float(levels[levels["certainty"] < 3]["share"].sum())
-            if not math.isnan(low):
+            if levels["recovered"].sum() > 0:
                 notes.append(f"{low:.0%} of what the adversary recovered under {name} it "
                              "rated certainty below 3 (its own guesses)")
         if name in self.unmatched and not math.isnan(self.unmatched[name]):
