@@ -298,8 +298,8 @@ class OfflineMatcher(_Tally):
     subjects seen, predicted subjects seen and gold subjects left unpaired.
 
     Args:
-        min_identity: the identity from which two subjects are the same person (set on
-            the development split, see :mod:`privlab.redaction.spia.split`).
+        min_identity: the identity from which two subjects are the same person (0.5, set
+            before any evaluation file was scored and not tuned on one).
 
     Example:
         >>> from privlab.redaction.spia import PII
