@@ -245,8 +245,10 @@ def spia(report: Report, result: Any, options: Mapping[str, Any]) -> None:
     table = result.to_frame()
     report.heading("Span recall next to inference protection")
     report.table(table, columns=["anonymizer", "oracle", "token recall", "CPR", "IPR",
-                                 "gap (token recall - CPR)", "CPR target", "CPR non-target",
-                                 "unmatched subjects", "subjects", "PIIs"])
+                                 "gap (token recall - CPR)", "recovered", "baseline recovered",
+                                 "excess recovered", "recovered at certainty >= 3",
+                                 "CPR target", "CPR non-target", "unmatched subjects",
+                                 "subjects", "PIIs"])
     report.details("Every column", present(table).to_html())
     fig, ax = _new_figure(9, 4.2)
     frame = table.set_index("anonymizer")[["token recall", "CPR", "IPR"]]
@@ -260,6 +262,8 @@ def spia(report: Report, result: Any, options: Mapping[str, Any]) -> None:
     report.heading(f"Per tag and per person ({shown})")
     report.table(chosen.tag_frame(), caption="what stays inferable, per tag")
     report.table(chosen.to_frame(), caption="protection, by kind of subject")
+    report.table(chosen.certainty_frame(), caption="what was recovered, by the certainty the "
+                 "adversary gave it (below 3: its own guesses)")
     report.table(result.worst_subjects(shown, 5), caption="the five least protected people",
                  names={"O": "PIIs", "A": "recovered"})
     worst = chosen.subject_frame().iloc[0]

@@ -24,8 +24,8 @@ TEXT = "Mrs Ann Lee (ann@lee.ie), 40, a teacher in Cork, met her lawyer Bob Kay.
 
 
 def test_adversary_registry_lists_members_and_creates_one():
-    assert adversaries.names() == ["ner", "none", "llm", "contextual"]
-    assert adversaries.names(offline=True) == ["ner", "none", "contextual"]
+    assert adversaries.names() == ["ner", "none", "llm", "contextual", "base-rate"]
+    assert adversaries.names(offline=True) == ["ner", "none", "contextual", "base-rate"]
     assert adversaries.names(weak=False) == ["llm"]
     # a baseline ignores options meant for the others, such as an LLM client
     none = adversaries.create("none", client=object())
