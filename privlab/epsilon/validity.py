@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from privlab.epsilon import mechanisms as M
+import privlab.epsilon.mechanisms as M
 from privlab.epsilon.auditors.base import _check_alpha
 from privlab.epsilon.auditors.bounds import certified_epsilon, clopper_pearson_lower, \
     clopper_pearson_upper
@@ -213,8 +213,9 @@ def violation_table(frame: pd.DataFrame, confidence: float = 0.95) -> pd.DataFra
         >>> f = pd.DataFrame({"method": ["m"] * 3, "case": ["c"] * 3, "value": [0.5, 2.0, 0.1],
         ...                   "exact_epsilon": [1.0] * 3, "attainable": [3.0, 3.0, 0.5],
         ...                   "nominal": [0.05] * 3})
-        >>> violation_table(f)[["informative", "violations", "rate"]].values.tolist()
-        [[2, 1, 0.5]]
+        >>> row = violation_table(f).iloc[0]
+        >>> int(row["informative"]), int(row["violations"]), float(row["rate"])
+        (2, 1, 0.5)
     """
     alpha = 1.0 - confidence
     out = []
