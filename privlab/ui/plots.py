@@ -290,3 +290,59 @@ def cost_curve(frame, *, ax=None, title: str = "seconds against the number of tr
     ax.set_title(title)
     ax.legend(loc="upper left", frameon=False)
     return ax
+
+
+def sample_size_curve(plan, *, ax=None, title: str | None = None):
+    """Predicted certified bound against n per method (log n), study 05's planner.
+
+    Solid: the bound reached with the planned probability; thin: its median; dotted: each
+    method's target; markers at the planned n; black: the exact ε when the plan's
+    ``settings`` hold one (``"exact"``).
+
+    Args:
+        plan: a :class:`privlab.epsilon.planner.SamplePlan`.
+        ax: the Axes to draw on (default: a new figure).
+        title: the figure's title (default: the pilot's size and the level).
+
+    Returns:
+        The Axes.
+
+    Example:
+        >>> import pandas as pd
+        >>> from privlab.epsilon.planner import SamplePlan
+        >>> p = SamplePlan(pd.DataFrame({"method": ["m"], "target": [0.5], "n": [100.0]}),
+        ...                pd.DataFrame({"method": ["m", "m"], "n": [10, 1000],
+        ...                              "median": [0.0, 1.0], "reached": [0.0, 0.8]}),
+        ...                {"probability": 0.8, "alpha": 0.025, "pilot_n_a": 50, "exact": 1.0})
+        >>> ax = sample_size_curve(p)
+        >>> ax.get_xscale(), ax.get_ylabel()
+        ('log', 'certified lower bound on ε')
+    """
+    import math
+
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 4.2))
+    settings = plan.settings
+    for index, (method, g) in enumerate(plan.curve.groupby("method", sort=False)):
+        color = PALETTE[index % len(PALETTE)]
+        ax.plot(g["n"], g["reached"], color=color,
+                label=f"{method} (reached with p = {settings.get('probability')})")
+        ax.plot(g["n"], g["median"], color=color, linewidth=0.8, alpha=0.6)
+        row = plan.plan[plan.plan["method"] == method].iloc[0]
+        ax.axhline(row["target"], color=color, linestyle=":", linewidth=1)
+        if math.isfinite(row["n"]):
+            ax.plot([row["n"]], [row["target"]], marker=MARKERS[index % len(MARKERS)],
+                    color=color, linestyle="none")
+    exact = settings.get("exact")
+    if exact is not None and math.isfinite(exact):
+        ax.axhline(exact, color="#000000", linewidth=1.2, label=f"exact ε = {exact:.3g}")
+    ax.set_xscale("log")
+    ax.set_xlabel("rows per identity n")
+    ax.set_ylabel("certified lower bound on ε")
+    ax.set_title(title or f"planned from a pilot of {settings.get('pilot_n_a')} rows "
+                          f"(α = {settings.get('alpha'):g} per bound)")
+    ax.legend(loc="lower right", frameon=False, fontsize="small")
+    return ax
+

@@ -228,10 +228,11 @@ class HockeyStickTester(BaseAuditor):
                                        (len(test_a), len(test_b)))
         in_a = int(np.sum(o * score(test_a) > o * cut))
         in_b = int(np.sum(o * score(test_b) > o * cut))
+        region = {"orientation": o, "threshold": cut}
         if p_is_b:  # the region points to b: P = law of b, Q = law of a
-            return {"order": "b over a", "inside_p": in_b, "n_p": len(test_b),
+            return {"order": "b over a", **region, "inside_p": in_b, "n_p": len(test_b),
                     "inside_q": in_a, "n_q": len(test_a)}
-        return {"order": "a over b", "inside_p": in_a, "n_p": len(test_a),
+        return {"order": "a over b", **region, "inside_p": in_a, "n_p": len(test_a),
                 "inside_q": in_b, "n_q": len(test_b)}
 
     def _claim(self, counts) -> ClaimTest:

@@ -320,7 +320,8 @@ class SequentialReservedTest(BaseAuditor):
             start = stop
         best = epsilon_from_rates(betting_upper(0, len(test_a), self.alpha),
                                   betting_upper(0, len(test_b), self.alpha), delta)
-        details = {"false_positives": cert.fp, "negatives": cert.negatives,
+        details = {"orientation": rule.orientation, "threshold": rule.cut,
+                   "false_positives": cert.fp, "negatives": cert.negatives,
                    "false_negatives": cert.fn, "positives": cert.positives,
                    "u_fpr": cert.u_fpr, "u_fnr": cert.u_fnr, "looks": len(cert.history()),
                    "attainable": best}

@@ -123,15 +123,24 @@ def get_auditor(name: str) -> Auditor:
     return AUDITORS[name]
 
 
+def _is_certificate(auditor) -> bool:
+    """True for an auditor whose level :func:`audit_pairs` sets."""
+    return isinstance(auditor, ReservedTest) or callable(getattr(auditor, "with_alpha", None))
+
+
 def audit_pairs(embeddings, labels, pairs: Sequence[tuple], methods: Sequence[str] = (
         "gaussmech", "kde-lr-0.01", "mmd-tv", "roc-ht", "reserved"),
         delta: float = DEFAULT_DELTA, seed: int = 0, family_alpha: float = 0.05,
         min_rows: int = 10) -> EpsilonAuditTable:
     """Run auditors on identity pairs of any identity-labelled embedding table.
 
-    The reserved test's per-error-rate α (and that of every certificate with a
-    ``with_alpha`` method) is ``family_alpha / (2 · len(pairs))``, so its bounds over all
-    pairs hold together with confidence 1 − family_alpha under iid rows.
+    The family level is split over every bound the certificates compute: with k
+    finite-sample certificates among ``methods`` (the reserved test and every member with
+    a ``with_alpha`` method), each one's per-error-rate α is
+    ``family_alpha / (2 · len(pairs) · k)``, so all their bounds over all pairs hold
+    together with confidence 1 − family_alpha under iid rows. Each result records its
+    level in ``provenance["alpha"]``; compare two certificates (e.g. a bound with
+    DP-Sniper's) only at the levels they state.
 
     Args:
         embeddings: float array (N, d).
@@ -140,7 +149,7 @@ def audit_pairs(embeddings, labels, pairs: Sequence[tuple], methods: Sequence[st
         methods: registry names from :data:`AUDITORS`, or Auditor instances.
         delta: δ passed to every auditor (use 0 for pure-DP conversions).
         seed: base seed; pair k uses ``seed + k``.
-        family_alpha: simultaneous level of the reserved test over all pairs.
+        family_alpha: simultaneous level of all the certificates' bounds over all pairs.
         min_rows: fewest rows an identity must have.
 
     Returns:
@@ -166,18 +175,22 @@ def audit_pairs(embeddings, labels, pairs: Sequence[tuple], methods: Sequence[st
     if not pairs or any(len(p) != 2 for p in pairs):
         raise invalid("pairs", caller, "a nonempty sequence of (label_a, label_b)", pairs)
     family_alpha = _check_alpha(family_alpha, caller)
-    auditors = []
+    built = []
     for m in methods:
         if isinstance(m, str):
-            auditor = get_auditor(m)
+            built.append(get_auditor(m))
         elif isinstance(m, Auditor):
-            auditor = m
+            built.append(m)
         else:
             raise wrong_type("methods", caller, "registry names or Auditor instances", m)
+    certificates = sum(_is_certificate(a) for a in built)
+    alpha = family_alpha / (2 * len(pairs) * max(certificates, 1))
+    auditors = []
+    for auditor in built:
         if isinstance(auditor, ReservedTest):
-            auditor = ReservedTest(family_alpha / (2 * len(pairs)), auditor.scorer, auditor.name)
-        elif callable(getattr(auditor, "with_alpha", None)):  # the other certificates
-            auditor = auditor.with_alpha(family_alpha / (2 * len(pairs)))
+            auditor = ReservedTest(alpha, auditor.scorer, auditor.name)
+        elif _is_certificate(auditor):  # the other certificates
+            auditor = auditor.with_alpha(alpha)
         auditors.append(auditor)
     if not auditors:
         raise invalid("methods", caller, "a nonempty sequence", methods)
@@ -198,5 +211,6 @@ def audit_pairs(embeddings, labels, pairs: Sequence[tuple], methods: Sequence[st
             results.append(r)
     prov = {"methods": [a.name for a in auditors], "delta": delta, "seed": seed,
             "family_alpha": family_alpha, "n_pairs": len(pairs),
+            "certificates": certificates, "alpha_per_rate": alpha if certificates else None,
             "embeddings_shape": tuple(x.shape)}
     return EpsilonAuditTable(results, prov)

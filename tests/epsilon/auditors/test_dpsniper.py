@@ -113,3 +113,39 @@ def test_network_member_and_fixed_c():
 def test_bad_inputs_name_the_parameter(call, parameter):
     with pytest.raises(PrivlabValueError, match=f"'{parameter}'"):
         call()
+
+
+def _final_rows(n_a, n_b, seed, fractions=(0.25, 0.25, 0.5)):
+    """The rows DPSniper keeps for its final pool (the tail of each seeded shuffle)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for n in (n_a, n_b):
+        order = rng.permutation(n)
+        cut = int(round(fractions[0] * n)) + int(round(fractions[1] * n))
+        out.append(order[cut:])
+    return out
+
+
+@pytest.mark.parametrize("classifier, c", [("logistic", None), ("logistic", 0.1),
+                                           ("mlp", None)])
+def test_region_is_fixed_on_development_rows_only(classifier, c):
+    # A and B differ along the first coordinate; the final rows are then swapped between
+    # the identities. Classifier, threshold t, tie probability q, c and direction are all
+    # chosen on the training and threshold pools, so none of them may move; the region
+    # now points the wrong way on the final rows and the bound drops to 0. Choosing them
+    # on the final pool would flip the direction.
+    rng = np.random.default_rng(3)
+    a = rng.normal(size=(80, 3))
+    b = rng.normal(size=(80, 3)) + [4.0, 0.0, 0.0]
+    sniper = A.DPSniper(classifier, c=c, alpha=0.0125)
+    before = sniper.audit(a, b, delta=0, seed=5)
+    fa, fb = _final_rows(80, 80, 5)
+    a2, b2 = a.copy(), b.copy()
+    a2[fa], b2[fb] = b[fb], a[fa]  # 40 final rows each, swapped
+    after = sniper.audit(a2, b2, delta=0, seed=5)
+    for key in ("direction", "c", "threshold", "tie_probability"):
+        assert after.details[key] == before.details[key], key
+    assert before.details["direction"] == "towards b" and before.value > 1.0
+    assert before.details["inside_target"] >= 0.8 * before.details["n_target"] * before.details["c"]
+    assert after.details["inside_reference"] > after.details["inside_target"]
+    assert after.value == 0.0

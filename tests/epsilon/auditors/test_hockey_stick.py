@@ -143,3 +143,32 @@ def test_a_huge_epsilon_does_not_overflow():
 
     assert hockey_stick_lower(30, 30, 0, 30, 800.0, 0.025) == 0.0
     assert hockey_stick_lower(30, 30, 0, 30, 1e6, 0.025) == 0.0
+
+
+def _halves_test_rows(n_a, n_b, seed):
+    """The rows split_halves keeps for evaluation (the second half of a seeded shuffle)."""
+    rng = np.random.default_rng(seed)
+    pa, pb = rng.permutation(n_a), rng.permutation(n_b)
+    return pa[n_a // 2:], pb[n_b // 2:]
+
+
+@pytest.mark.parametrize("classifier", ["logistic", "mlp"])
+def test_region_is_fixed_on_development_rows_only(classifier):
+    # The reserved rows are swapped between the identities: the classifier, the region's
+    # orientation and threshold, and the order of the pair are fixed on the development
+    # half and may not move; the region then holds the wrong identity's rows, so the claim
+    # ε = 1 is no longer refuted. A region chosen on the reserved rows would flip.
+    rng = np.random.default_rng(6)
+    a = rng.normal(size=(60, 3))
+    b = rng.normal(size=(60, 3)) + [4.0, 0.0, 0.0]
+    tester = A.HockeyStickTester(epsilon=1.0, delta=0.0, alpha=0.0125, classifier=classifier)
+    before = tester.audit(a, b, delta=0, seed=4)
+    ta, tb = _halves_test_rows(60, 60, 4)
+    a2, b2 = a.copy(), b.copy()
+    a2[ta], b2[tb] = b[tb], a[ta]
+    after = tester.audit(a2, b2, delta=0, seed=4)
+    for key in ("order", "orientation", "threshold"):
+        assert after.details[key] == before.details[key], key
+    assert before.details["reject"] and not after.details["reject"]
+    assert after.details["inside_q"] > after.details["inside_p"]
+    assert tester.test(a2, b2, seed=4).details["threshold"] == before.details["threshold"]

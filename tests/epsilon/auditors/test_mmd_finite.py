@@ -115,3 +115,30 @@ def test_tv_to_delta_at_a_huge_epsilon():
     assert tv_to_delta(0.9, 1000.0) == 0.0
     assert tv_to_delta(1.0, 1000.0) == 1.0
     assert tv_to_delta(0.9, 700.0) == 0.0
+
+
+def _halves_test_rows(n_a, n_b, seed):
+    """The rows split_halves keeps for evaluation (the second half of a seeded shuffle)."""
+    rng = np.random.default_rng(seed)
+    pa, pb = rng.permutation(n_a), rng.permutation(n_b)
+    return pa[n_a // 2:], pb[n_b // 2:]
+
+
+def test_bandwidth_is_fixed_on_development_rows_only():
+    # Only the evaluation rows change (swapped between the identities and spread out
+    # tenfold): the development-median bandwidth may not move. A bandwidth computed from
+    # every row would grow with the spread evaluation rows.
+    rng = np.random.default_rng(2)
+    a = rng.normal(size=(80, 2))
+    b = rng.normal(size=(80, 2)) + [6.0, 0.0]
+    auditor = A.MMDFinite(alpha=0.0125)
+    before = auditor.audit(a, b, delta=0, seed=9)
+    ta, tb = _halves_test_rows(80, 80, 9)
+    a2, b2 = a.copy(), b.copy()
+    a2[ta], b2[tb] = 10.0 * b[tb], 10.0 * a[ta]
+    after = auditor.audit(a2, b2, delta=0, seed=9)
+    assert after.details["bandwidth"] == before.details["bandwidth"]
+    assert after.details["mmd_b"] != before.details["mmd_b"]
+    # and the claim test uses the same development bandwidth
+    claim = auditor.test(a2, b2, 1.0, 0.0, seed=9)
+    assert claim.details["bandwidth"] == before.details["bandwidth"]

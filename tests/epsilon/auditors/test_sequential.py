@@ -145,3 +145,32 @@ def test_rate_coverage_sweep():
 def test_bad_inputs_name_the_parameter(call, parameter, error):
     with pytest.raises(error, match=f"'{parameter}'"):
         call()
+
+
+def _halves_test_rows(n_a, n_b, seed):
+    """The rows split_halves keeps for evaluation (the second half of a seeded shuffle)."""
+    rng = np.random.default_rng(seed)
+    pa, pb = rng.permutation(n_a), rng.permutation(n_b)
+    return pa[n_a // 2:], pb[n_b // 2:]
+
+
+@pytest.mark.parametrize("classifier", ["logistic", "mlp"])
+def test_rule_is_fixed_on_development_rows_only(classifier):
+    # The reserved rows fed batch by batch are swapped between the identities: the rule
+    # (classifier, orientation, threshold) is fixed on the development half and may not
+    # move, so every look sees errors and the bound stays 0. A rule fixed on the reserved
+    # rows would flip its orientation.
+    rng = np.random.default_rng(5)
+    a = rng.normal(size=(60, 3))
+    b = rng.normal(size=(60, 3)) + [4.0, 0.0, 0.0]
+    test = A.SequentialReservedTest(classifier, alpha=0.0125)
+    before = test.audit(a, b, delta=0, seed=3)
+    ta, tb = _halves_test_rows(60, 60, 3)
+    a2, b2 = a.copy(), b.copy()
+    a2[ta], b2[tb] = b[tb], a[ta]
+    after = test.audit(a2, b2, delta=0, seed=3)
+    for key in ("orientation", "threshold"):
+        assert after.details[key] == before.details[key], key
+    assert before.value > 1.0
+    assert after.details["false_positives"] >= 28 and after.details["false_negatives"] >= 28
+    assert after.value == 0.0

@@ -65,3 +65,23 @@ def test_instances_and_an_empty_table():
 def test_bad_inputs_name_the_parameter(call, parameter, error):
     with pytest.raises(error, match=f"'{parameter}'"):
         call()
+
+
+def test_family_level_is_split_across_the_certificates_run_together():
+    rng = np.random.default_rng(3)
+    x = np.vstack([rng.normal(size=(40, 2)), rng.normal(size=(40, 2)) + 5,
+                   rng.normal(size=(40, 2)) - 5])
+    y = np.repeat(["p", "q", "r"], 40)
+    pairs = [("p", "q"), ("q", "r")]
+    methods = ["reserved", "dp-sniper", "mmd-finite", "gaussmech"]
+    t = A.audit_pairs(x, y, pairs, methods=methods, family_alpha=0.06)
+    want = 0.06 / (2 * len(pairs) * 3)  # three certificates, two bounds each, two pairs
+    levels = {r.method: r.provenance.get("alpha") for r in t.results}
+    assert levels["reserved"] == levels["dp-sniper"] == levels["mmd-finite"] \
+        == pytest.approx(want)
+    assert levels["gaussmech"] is None  # a diagnostic has no level
+    assert t.provenance["certificates"] == 3
+    assert t.provenance["alpha_per_rate"] == pytest.approx(want)
+    # run alone, a certificate keeps the whole family level
+    alone = A.audit_pairs(x, y, pairs, methods=["dp-sniper"], family_alpha=0.06)
+    assert alone.results[0].provenance["alpha"] == pytest.approx(0.06 / (2 * len(pairs)))
