@@ -26,7 +26,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "privlab"
 
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("base", ("privlab", "privlab.errors", "privlab.fixes", "privlab.config", "privlab.hashing", "privlab.io",
+    ("base", ("privlab", "privlab.errors", "privlab.fixes", "privlab.arrays", "privlab.config", "privlab.hashing", "privlab.io",
               "privlab.names", "privlab.registry", "privlab.llm", "privlab.resolution",
               "privlab.scale", "privlab.progress")),
     ("vision", ("privlab.vision",)),
