@@ -11,11 +11,13 @@
 * :mod:`~privlab.redaction.spia.spans` — span recall and the anonymizers compared
   (registry ``anonymizers``);
 * :mod:`~privlab.redaction.spia.sample` — a privlab-written sample in the SPIA schema;
-* :mod:`~privlab.redaction.spia.contextual` — the offline contextual adversary (registered
-  in ``adversaries`` on import, as here).
+* :mod:`~privlab.redaction.spia.contextual` — the offline contextual adversary.
+
+Every module here is imported with the package (:func:`load_members`), so each member
+registers itself in its registry.
 """
 
-from privlab.redaction.spia import contextual  # noqa: F401  (registers "contextual")
+import importlib
 
 from privlab.redaction.spia.matching import (
     LLMMatcher,
@@ -44,6 +46,7 @@ from privlab.redaction.spia.records import (
     parse_spia_record,
     write_spia,
 )
+from privlab.registry import member_modules
 from privlab.redaction.spia.rules import (
     CATEGORY_MAPS,
     CATEGORY_TAGS,
@@ -63,11 +66,27 @@ from privlab.redaction.spia.rules import (
     score_pii,
 )
 
+
+def load_members() -> tuple[str, ...]:
+    """Import every module of this package, so that each member in it (adversary, matcher,
+    anonymizer) registers itself.
+
+    Called below, on import: a member in a new file here is registered without editing
+    any other file. The modules imported above (for the names they export) register
+    first, the rest in name order. Returns the modules' names, sorted.
+    """
+    return tuple(importlib.import_module(f"{__name__}.{name}").__name__
+                 for name in member_modules(__path__))
+
+
+load_members()
+
 __all__ = ["CATEGORY_MAPS", "CATEGORY_TAGS", "CODE_TAGS", "FREE_TEXT_TAGS", "ID_LIKE_TAGS",
            "JW_THRESHOLD", "LLMMatcher", "MIN_CERTAINTY", "NON_CODE_TAGS", "OfflineMatcher",
            "PII", "ProtectionResult", "SPIARecord", "Subject", "SubjectMatcher", "TAGS",
            "ValueJudge", "age_score", "category_score", "count_subjects_and_piis",
            "email_score", "empty_predictions", "free_text_score", "gold_profile_callable",
-           "identifier_score", "jaro_winkler", "load_spia", "location_score", "matchers",
+           "identifier_score", "jaro_winkler", "load_members", "load_spia", "location_score",
+           "matchers",
            "normalize_identifier", "parse_spia_record", "protection", "rule_name", "score_pii",
            "score_subject", "subject_similarity", "write_spia"]
