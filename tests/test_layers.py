@@ -34,11 +34,14 @@ imported from another component (``from privlab.resolution import _x``,
 ``privlab.studies._images`` outside studies, ``resolution._x``); ``ipywidgets`` or
 ``IPython`` imported outside ``privlab/ui/``; a module importing the facade ``privlab`` or
 its own package's facade; import cycles; and modules over 700 lines (the kernel excepted).
+README's and CONTRIBUTING's layout blocks list the same layers and base tiers in the same
+order (:func:`test_the_docs_state_these_layers_in_this_order`).
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -609,6 +612,43 @@ def test_checker_catches_private_names_across_components():
         "public name there (or keep its use inside privlab.resolution)",
         "privlab.ui.r:1 uses _images, a private name of privlab.studies; give it a public "
         "name there (or keep its use inside privlab.studies)"]
+
+
+def _layout_block(document: str, heading: str) -> str:
+    text = (PACKAGE.parent / document).read_text(encoding="utf-8")
+    section = text[text.index(heading):]
+    return section.split("```")[1]
+
+
+@pytest.mark.parametrize("document, heading", [("README.md", "## Package layout"),
+                                               ("CONTRIBUTING.md", "## Layout")])
+def test_the_docs_state_these_layers_in_this_order(document, heading):
+    """README's and CONTRIBUTING's layout blocks name every component in LAYERS' order,
+    every base module before the first folder, and the tiers in BASE_TIERS' order."""
+    block = _layout_block(document, heading)
+    lines = block.splitlines()
+    folder_line = {}
+    for layer, (_, components) in enumerate(LAYERS[1:], start=1):
+        for component in components:
+            if component == "privlab.__main__":
+                continue
+            folder = component.split(".")[1] + "/"
+            found = [i for i, line in enumerate(lines) if line.strip().startswith(folder)]
+            assert found, f"{document} does not list {folder}"
+            folder_line[component] = (layer, found[0])
+    order = sorted(folder_line.values(), key=lambda pair: pair[1])
+    assert [layer for layer, _ in order] == sorted(layer for layer, _ in order), \
+        f"{document} lists the folders out of LAYERS' order"
+    base = "\n".join(lines[: min(line for _, line in folder_line.values())])
+    positions = []
+    for _, members in BASE_TIERS[:-1]:
+        names = [m.split(".")[1] for m in members]
+        found = {n: re.search(rf"\b{n}\b", base) for n in names}
+        missing = [n for n, match in found.items() if match is None]
+        assert not missing, f"{document} does not name the base modules {missing}"
+        positions.append([match.start() for match in found.values()])
+    for lower, higher in zip(positions, positions[1:]):
+        assert max(lower) < min(higher), f"{document} lists the base tiers out of order"
 
 
 @pytest.mark.parametrize("limit", [700])
