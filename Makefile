@@ -44,8 +44,11 @@ browser-deps:
 	    || echo "chromium could not be installed: the browser smoke test will be skipped"; \
 	  else echo "chromium is missing (sudo apt-get install chromium): the browser smoke test will be skipped"; fi; }
 
+# Two workers (one per core); a file's expensive fixtures stay on one worker where they
+# are grouped; the ten slowest tests are printed at the end.
+PYTEST_WORKERS ?= 2
 test: $(STAMP) browser-deps
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup --durations=10
 
 test-all: $(STAMP) browser-deps
 	$(PY) -m pytest -m ""

@@ -118,8 +118,9 @@ panel.show()
 # * **Fine-tuned D above 0**, with a decisive witness that still shows the poster
 #   (*witness keeps the poster* in the panel), is target-related signal the base missed.
 # * **The control at 0** for both says the positive value is not the black boxes alone;
-#   a control above 0 (the headline then says FAILS) says the fine-tuned value cannot be
-#   told apart from the black boxes, whatever the poster does.
+#   a control above 0 (the headline then says FAILS, and says before the fine-tuned
+#   value that this value is not evidence of an exposed leak) says the fine-tuned value
+#   cannot be told apart from the black boxes, whatever the poster does.
 #
 # **On the full settings (measured).** On the 20 validation scenes the controls of
 # $m$ = 0.25, 0.5 and 0.75 pass (and their face blackouts score 0 as well); $m=1$ fails

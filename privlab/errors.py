@@ -102,7 +102,43 @@ def item_list(items: Any, parameter: str, caller: str) -> list:
         >>> item_list(("a", "b"), "items", "encode")
         ['a', 'b']
     """
-    if isinstance(items, (str, bytes)) or not hasattr(items, "__len__"):
+    if isinstance(items, (str, bytes)):
+        raise wrong_type(parameter, caller, "a list of items", items,
+                         f"A bare string would be read character by character. Wrap a "
+                         f"single item in a list: [{_short(items)}].")
+    if not hasattr(items, "__len__"):
         raise wrong_type(parameter, caller, "a list of items", items,
                          "Wrap a single item in a list.")
     return list(items)
+
+
+#: The largest seed every generator privlab uses accepts (NumPy's legacy RandomState and
+#: scikit-learn's ``random_state`` take ``0 <= seed < 2**32``).
+MAX_SEED = 2**32 - 1
+
+
+def check_seed(seed: Any, parameter: str, caller: str) -> int:
+    """A seed every random generator accepts: an int in ``[0, 2**32 - 1]``.
+
+    NumPy refuses negative seeds (and ``RandomState`` seeds of ``2**32`` or more) deep
+    inside a computation; this refuses them where they are given.
+
+    Raises:
+        PrivlabValueError: naming ``parameter`` and ``caller``.
+
+    Example:
+        >>> check_seed(7, "seed", "demo")
+        7
+        >>> str(check_seed(-1, "seed", "demo"))
+        Traceback (most recent call last):
+        ...
+        privlab.errors.PrivlabValueError: The 'seed' parameter of demo must be an int in [0, 2**32 - 1]. Got -1 instead. Random generators refuse negative seeds and seeds of 2**32 or more; pass e.g. seed % 2**32.
+    """
+    import numbers
+
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) \
+            or not 0 <= int(seed) <= MAX_SEED:
+        raise invalid(parameter, caller, "an int in [0, 2**32 - 1]", seed,
+                      "Random generators refuse negative seeds and seeds of 2**32 or more; "
+                      "pass e.g. seed % 2**32.")
+    return int(seed)

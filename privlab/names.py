@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
 
 from privlab.errors import invalid, wrong_type
 
@@ -49,4 +50,128 @@ def name_pattern(names: Iterable[str], *, match: str = "word") -> re.Pattern:
     return re.compile(body, re.IGNORECASE)
 
 
-__all__ = ["MATCH_RULES", "name_pattern"]
+@dataclass(frozen=True)
+class SurnameLeaks:
+    """Texts that lost a person's full name but still carry the surname or an address.
+
+    Attributes:
+        names: the full names that count as "name kept" (such texts are not counted here).
+        surnames: the surnames looked for (the last word of each full name).
+        count: texts with no full name and at least one surname or address form.
+        total: texts examined.
+        indices: positions of the counted texts.
+        kinds: per kind (``"surname"``, ``"address"``), how many counted texts hold it
+            (a text may hold both).
+        snippets: per counted text, the first form found with up to 30 characters of
+            context on each side.
+    """
+
+    names: tuple[str, ...]
+    surnames: tuple[str, ...]
+    count: int
+    total: int
+    indices: tuple[int, ...]
+    kinds: dict = field(default_factory=dict)
+    snippets: tuple[str, ...] = ()
+
+    @property
+    def share(self) -> float:
+        """``count / total`` (0 for no texts)."""
+        return self.count / self.total if self.total else 0.0
+
+
+def surname_patterns(names: Iterable[str]) -> tuple[re.Pattern, re.Pattern]:
+    """The two patterns of :func:`surname_leaks`: the surname, and an e-mail address.
+
+    The surname (last word of each name) counts when written as a name is written:
+    capitalised or in capitals, not glued to letters on either side (``Lay-``,
+    ``Lay@ENRON``, ``Mr. Lay``, ``<PERSON> Lay``, ``LAY``; not ``Layton``, ``lay``,
+    ``unLAYered``). An address is an e-mail local part made of the surname, optionally
+    after a given name or its initial and a dot or underscore (``klay@``,
+    ``kenneth.lay@``, ``Lay@ENRON``), in any case.
+
+    Example:
+        >>> surname, address = surname_patterns(["Ken Lay", "Kenneth Lay"])
+        >>> [m.group() for m in surname.finditer("Mr. Lay, Layton, lay-off, LAY, <PERSON> Lay-")]
+        ['Lay', 'LAY', 'Lay']
+        >>> [m.group() for m in address.finditer("to klay@enron.com, kenneth.lay@x, play@x")]
+        ['klay@', 'kenneth.lay@']
+    """
+    if isinstance(names, str):
+        raise wrong_type("names", "surname_patterns", "a list of names", names,
+                         'Wrap it in a list: ["Ken Lay"].')
+    words = [n.split() for n in names if isinstance(n, str) and len(n.split()) >= 2]
+    if not words:
+        raise invalid("names", "surname_patterns", "full names of at least two words "
+                      "(given name and surname)", list(names))
+    surnames = sorted({w[-1] for w in words}, key=lambda x: (-len(x), x))
+    given = sorted({w[0].rstrip(".") for w in words} | {w[0][0] for w in words},
+                   key=lambda x: (-len(x), x))
+    forms = []
+    for sur in surnames:
+        cap, up = sur[:1].upper() + sur[1:], sur.upper()
+        forms.append(rf"{re.escape(cap)}(?![a-z])")
+        forms.append(rf"{re.escape(up)}(?![A-Za-z])")
+    surname = re.compile(r"(?<![A-Za-z])(?:" + "|".join(forms) + ")")
+    first = "|".join(re.escape(g) for g in given)
+    last = "|".join(re.escape(x) for x in surnames)
+    address = re.compile(rf"(?<![\w.])(?:(?:{first})[._]?)?(?:{last})(?:[._]\w+)?@",
+                         re.IGNORECASE)
+    return surname, address
+
+
+def surname_leaks(texts: Sequence[str], names: Iterable[str], *,
+                  match: str = "substring") -> SurnameLeaks:
+    """Count texts in which a full name was removed but the surname or an address stayed.
+
+    This is the leak next to "name kept": a sanitizer that masks "Ken Lay" as a person
+    may leave ``<PERSON> Lay- Chairman``, ``Lay@ENRON``, ``Mr. Lay`` or a biography that
+    speaks of "Lay". Texts that still hold a full name (:func:`name_pattern` with
+    ``match``, the exact-name baseline's rule) are not counted: they are "name kept"
+    already, so the two counts add up. See :func:`surname_patterns` for the forms
+    found. A capitalised surname that is an ordinary word (a sentence starting "Lay
+    the cables") is counted too; read :attr:`SurnameLeaks.snippets` before quoting.
+
+    Args:
+        texts: sanitized texts.
+        names: the target's full names, e.g. ``["Ken Lay", "Kenneth Lay"]``.
+        match: the full-name rule, ``"substring"`` (default) or ``"word"``.
+
+    Returns:
+        A :class:`SurnameLeaks`.
+
+    Raises:
+        PrivlabTypeError: ``names`` is a single string, or a text is not a string.
+        PrivlabValueError: no name of two words or more, or an unknown ``match``.
+
+    Example:
+        >>> r = surname_leaks(["<PERSON> Lay- Chairman", "Ken Lay said", "write to Lay@ENRON",
+        ...                    "Mr. <PERSON> agreed", "the layout"], ["Ken Lay"])
+        >>> r.count, r.indices, r.kinds
+        (2, (0, 2), {'surname': 2, 'address': 1})
+    """
+    names = list(names) if not isinstance(names, str) else names
+    surname, address = surname_patterns(names)
+    full = name_pattern(names, match=match)
+    indices, snippets = [], []
+    kinds = {"surname": 0, "address": 0}
+    for index, text in enumerate(texts):
+        if not isinstance(text, str):
+            raise wrong_type(f"texts[{index}]", "surname_leaks", "a str", text)
+        if full.search(text):
+            continue
+        hits = {"surname": surname.search(text), "address": address.search(text)}
+        found = [m for m in hits.values() if m is not None]
+        if not found:
+            continue
+        indices.append(index)
+        for kind, m in hits.items():
+            kinds[kind] += m is not None
+        m = min(found, key=lambda m: m.start())
+        snippets.append(" ".join(text[max(0, m.start() - 30):m.end() + 30].split()))
+    words = [n.split() for n in names if isinstance(n, str) and len(n.split()) >= 2]
+    return SurnameLeaks(tuple(names), tuple(sorted({w[-1] for w in words})), len(indices),
+                        len(texts), tuple(indices), kinds, tuple(snippets))
+
+
+__all__ = ["MATCH_RULES", "SurnameLeaks", "name_pattern", "surname_leaks", "surname_patterns"]

@@ -70,7 +70,8 @@ from typing import Any
 
 import numpy as np
 
-from privlab.errors import invalid, wrong_type
+from privlab.arrays import all_finite, check_array, check_flag
+from privlab.errors import invalid
 
 # Relative tolerance for "unit length" rows of S (averaged ensembles drift by ~1e-4;
 # anything farther is not a normalised embedding).
@@ -182,33 +183,26 @@ def to_array(value: Any, parameter: str, caller: str):
     """Validate ``value``; return a 2-D real float array (numpy or torch) and the
     tolerance its rows get when checked for unit length.
 
+    The kinds of input that would lose data on conversion (masked, complex, sparse,
+    meta, longdouble beyond float64 ...) are refused by :func:`privlab.arrays.check_array`.
     float16 and bfloat16 are widened to float32 (exactly) for computing; their
     tolerance fits their own precision.
     """
     import torch
 
     tolerance = UNIT_TOLERANCE
-    if isinstance(value, torch.Tensor):
-        array = value.detach()
-        if array.is_complex():
-            raise _complex_refusal(parameter, caller, array.dtype)
+    array = check_array(value, parameter, caller, torch_ok=True, finite=False,
+                        expected="a NumPy array or torch tensor of shape (rows, d)")
+    if isinstance(array, torch.Tensor):
         if array.dtype in (torch.float16, torch.bfloat16):
             tolerance = max(UNIT_TOLERANCE, HALF_UNIT_EPS * torch.finfo(array.dtype).eps)
             array = array.float()
         elif not array.is_floating_point():
             array = array.double()
     else:
-        if isinstance(value, (list, tuple)):
-            try:
-                value = np.asarray(value)
-            except (TypeError, ValueError) as exc:
-                raise invalid(parameter, caller, "a numeric 2-D array",
-                              "a ragged or non-numeric list", given_is_text=True) from exc
-        elif not isinstance(value, np.ndarray):
-            raise wrong_type(parameter, caller,
-                             "a NumPy array or torch tensor of shape (rows, d)", value)
-        array = _real_numpy(value, parameter, caller)
-        if array.dtype == np.float16:
+        if array.dtype.kind in "iub":
+            array = array.astype(np.float64)
+        elif array.dtype == np.float16:
             tolerance = max(UNIT_TOLERANCE, HALF_UNIT_EPS * float(np.finfo(np.float16).eps))
             array = array.astype(np.float32)
     if array.ndim != 2:
@@ -222,36 +216,6 @@ def to_array(value: Any, parameter: str, caller: str):
         raise invalid(parameter, caller, "finite (no NaN or inf)", "non-finite entries",
                       "Check the encoder's output for the affected rows.", given_is_text=True)
     return array, tolerance
-
-
-def _complex_refusal(parameter: str, caller: str, dtype) -> Exception:
-    return invalid(parameter, caller, "real (embeddings have no imaginary part)",
-                   f"complex dtype {dtype}", "Pass the real part (x.real) if that is what you mean.",
-                   given_is_text=True)
-
-
-def _real_numpy(value: np.ndarray, parameter: str, caller: str) -> np.ndarray:
-    """A float NumPy array of ``value``: integers and booleans widen to float64, object
-    arrays are accepted only when every entry is a real number."""
-    kind = value.dtype.kind
-    if kind == "f":
-        return value
-    if kind in "iub":
-        return value.astype(np.float64)
-    if kind == "c":
-        raise _complex_refusal(parameter, caller, value.dtype)
-    if kind == "O":
-        real = (int, float, np.integer, np.floating, np.bool_)
-        bad = [x for x in value.flat if not isinstance(x, real)][:1]
-        if bad:
-            raise invalid(parameter, caller, "a numeric array",
-                          f"an object array holding {type(bad[0]).__name__} {bad[0]!r:.40}",
-                          "Convert it with np.asarray(x, dtype=np.float32) first.",
-                          given_is_text=True)
-        return value.astype(np.float64)
-    raise invalid(parameter, caller, "a numeric array", f"dtype {value.dtype}",
-                  "Embeddings are float arrays; convert text or records before passing them.",
-                  given_is_text=True)
 
 
 _CHUNK_ROWS = 8192  # rows per pass when checking inputs, to keep memory O(block)
@@ -312,15 +276,7 @@ def row_norms(array) -> np.ndarray:
 
 
 def _all_finite(array) -> bool:
-    import torch
-
-    for start in range(0, array.shape[0], _CHUNK_ROWS):
-        chunk = array[start:start + _CHUNK_ROWS]
-        ok = bool(torch.isfinite(chunk).all()) if isinstance(chunk, torch.Tensor) else bool(
-            np.isfinite(chunk).all())
-        if not ok:
-            return False
-    return True
+    return all_finite(array)
 
 
 def normalize_rows(array, parameter: str, caller: str):
@@ -466,6 +422,7 @@ def resolution(S, T, *, top_k: int = 5, normalize: bool = False, dtype: str = "f
         raise invalid("dtype", caller, "'float32' or 'float64'", dtype)
     device = check_device(device, caller)
     bm, bn = parse_block(block_size, caller)
+    normalize = check_flag(normalize, "normalize", caller)
     S, s_tolerance = to_array(S, "S", caller)
     T, _ = to_array(T, "T", caller)
     if S.shape[1] != T.shape[1]:
@@ -823,6 +780,7 @@ def reference_directions(E_ref, E_ref_sanitized, *, normalize: bool = False) -> 
     import torch
 
     caller = "reference_directions"
+    normalize = check_flag(normalize, "normalize", caller)
     E_ref, ref_tolerance = to_array(E_ref, "E_ref", caller)
     E_san, san_tolerance = to_array(E_ref_sanitized, "E_ref_sanitized", caller)
     if tuple(E_ref.shape) != tuple(E_san.shape):

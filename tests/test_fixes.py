@@ -23,6 +23,8 @@ import pytest
 from privlab.fixes import DOWNLOAD, INSTALLS, download_command, install_command
 
 ROOT = Path(__file__).resolve().parents[1]
+# One worker runs this file's dry runs once (make test runs with --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("pip-dry-runs")
 BIN = Path(sys.executable).parent
 
 

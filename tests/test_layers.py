@@ -5,7 +5,7 @@ lower one::
 
     base        the top-level modules, in four tiers; a tier imports only the tiers below:
                   core      errors, hashing                 (import no privlab module)
-                  helpers   config, io, names, registry, progress, fixes
+                  helpers   arrays, config, io, names, registry, progress, fixes
                   services  llm | resolution (the kernel)   (neither imports the other)
                   facade    privlab (the package's __init__)
     vision      detectors and readers (faces, OCR, ImageNet labels, image conversion)
@@ -52,8 +52,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "privlab"
 #: The base layer's tiers, bottom up: a base module imports only from lower tiers.
 BASE_TIERS: list[tuple[str, tuple[str, ...]]] = [
     ("core", ("privlab.errors", "privlab.hashing")),
-    ("helpers", ("privlab.config", "privlab.io", "privlab.names", "privlab.registry",
-                 "privlab.progress", "privlab.fixes")),
+    ("helpers", ("privlab.arrays", "privlab.config", "privlab.io", "privlab.names",
+                 "privlab.registry", "privlab.progress", "privlab.fixes")),
     ("services", ("privlab.llm", "privlab.resolution")),
     ("facade", ("privlab",)),
 ]

@@ -93,3 +93,37 @@ def test_refuses_an_empty_list(names):
                               "a non-empty list of names.")
     assert f"Got {names!r} instead." in message
     assert isinstance(info.value, ValueError)
+
+
+def test_surname_leaks_counts_forms_presidio_leaves_and_not_the_name_kept():
+    from privlab.names import surname_leaks
+
+    texts = ["From: <PERSON> Lay- Chairman of the Board@ENRON",   # surname after a mask
+             "<PERSON>, <PERSON> Lay@ENRON, <PERSON>",           # address
+             "Dear Mr. Lay, thank you",                            # title and surname
+             "Lay, a <LOCATION> native, earned a PhD",             # biography
+             "To: <PERSON> LAY",                                   # capitals
+             "write to klay@enron.com today",                      # address, lower case
+             "Ken Lay and Mr. Lay",                                # name kept: not counted
+             "the layout, a lay person, Layton, unLAYered, play@x",  # none of these
+             "Mr. <PERSON> agreed"]
+    r = surname_leaks(texts, ["Ken Lay", "Kenneth Lay"])
+    assert r.indices == (0, 1, 2, 3, 4, 5) and r.count == 6 and r.total == 9
+    assert r.share == pytest.approx(6 / 9)
+    assert r.kinds == {"surname": 5, "address": 2}  # "Lay- Chairman ...@ENRON": surname
+    assert r.surnames == ("Lay",) and r.snippets[2] == "Dear Mr. Lay, thank you"
+    # whole-word full names leave the glued form to this count
+    glued = surname_leaks(["=09Ken Lay@ENRON"], ["Ken Lay"], match="word")
+    assert glued.count == 1 and glued.kinds["address"] == 1
+    assert surname_leaks(["=09Ken Lay@ENRON"], ["Ken Lay"]).count == 0  # substring: name kept
+
+
+def test_surname_leaks_refuses_bad_names_and_texts():
+    from privlab.names import surname_leaks
+
+    with pytest.raises(PrivlabTypeError, match="names"):
+        surname_leaks(["x"], "Ken Lay")
+    with pytest.raises(PrivlabValueError, match="two words"):
+        surname_leaks(["x"], ["Lay"])
+    with pytest.raises(PrivlabTypeError, match=r"texts\[1\]"):
+        surname_leaks(["x", 3], ["Ken Lay"])

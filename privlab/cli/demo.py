@@ -28,7 +28,8 @@ def register(subparsers) -> None:
     sizes.add_argument("--smoke", action="store_true", help="smallest settings (a quick check)")
     sizes.add_argument("--full", action="store_true",
                        help="the full settings README's quoted figures come from (make reproduce)")
-    parser.add_argument("--only", nargs="*", default=None,
+    # At least one value: "--only" alone would otherwise select nothing and run everything.
+    parser.add_argument("--only", nargs="+", default=None, metavar="NN",
                         help="notebook number prefixes to run, e.g. 00 05")
     parser.set_defaults(handler=run)
 

@@ -53,8 +53,43 @@ def register(subparsers) -> None:
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the store")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    parser.add_argument("--out", type=Path, required=True, help="CSV file to write")
+    parser.add_argument("--out", type=_csv_path, required=True, help="CSV file to write")
     parser.set_defaults(handler=run)
+
+
+def _csv_path(text: str) -> Path:
+    """An argparse type: the --out path, refusing one written as a folder (``newdir/``),
+    which ``Path`` would silently turn into a file named ``newdir``."""
+    if text.endswith(("/", os.sep)) or (os.altsep and text.endswith(os.altsep)):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} names a folder (it ends with a separator); name the CSV file inside "
+            f"it, e.g. --out {text.rstrip('/' + os.sep)}/table.csv")
+    return Path(text)
+
+
+#: The options that take several values, and how to print one of their values.
+_LISTS = (("--mechanism", "mechanism", str), ("--geometry", "geometry", str),
+          ("--epsilon", "epsilon", lambda v: f"{v:g}"), ("--n", "n", str),
+          ("--repetition", "repetition", str), ("--methods", "methods", str))
+
+
+def check_distinct(args: argparse.Namespace) -> None:
+    """Refuse a value given twice to one option (``--epsilon 1 1``): every setting would
+    run, and be written, once per copy.
+
+    Raises:
+        PrivlabValueError: naming the option and the repeated value.
+    """
+    from privlab.errors import invalid
+
+    for option, name, show in _LISTS:
+        values = list(getattr(args, name))
+        repeated = [v for v in dict.fromkeys(values) if values.count(v) > 1]
+        if repeated:
+            raise invalid(option, _CALLER, "a list of distinct values",
+                          " ".join(show(v) for v in values),
+                          f"{show(repeated[0])} is given {values.count(repeated[0])} times; "
+                          "give each value once.", given_is_text=True)
 
 
 def check_out(path: Path) -> Path:
@@ -110,6 +145,7 @@ def run(args) -> int:
     """Run the requested grid and write the CSV; prints a per-method summary."""
     from privlab.epsilon.benchmark import format_epsilon, grid, per_setting, run_sweep
 
+    check_distinct(args)
     check_out(args.out)
     settings = grid(args.mechanism, args.geometry, args.epsilon, args.n, args.repetition)
     frame = run_sweep(settings, methods=args.methods, n_pairs=args.pairs,

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import stat
 from pathlib import Path
 
 import numpy as np
 
+from privlab.arrays import FLOAT64_FIX, FLOAT64_RANGE, beyond_float64
 from privlab.errors import invalid
 
 
@@ -69,6 +71,7 @@ def _load(path: Path, option: str) -> np.ndarray:
     the file (missing, a directory, not a regular file, unreadable, empty, not .npy,
     pickled, truncated)."""
     _check_npy_file(path, option)
+    _check_npy_header(path, option)
     try:
         array = np.load(path, allow_pickle=False)
     except OSError as exc:
@@ -87,7 +90,41 @@ def _load(path: Path, option: str) -> np.ndarray:
         raise invalid(option, _CALLER, "a .npy file of shape (rows, d)",
                       f"{path} holding shape {array.shape}", "Stack one embedding per row.",
                       given_is_text=True)
+    if array.dtype.kind == "f" and array.dtype.itemsize > 8:
+        where = beyond_float64(array)
+        if where is not None:
+            raise invalid(option, _CALLER, f"a .npy file {FLOAT64_RANGE}", f"{path} holding a "
+                          f"{where}", FLOAT64_FIX, given_is_text=True)
+        array = array.astype(np.float64)
     return array
+
+
+def _check_npy_header(path: Path, option: str) -> None:
+    """Refuse a .npy file whose header promises more data than the file holds (before
+    anything is allocated: a damaged header may claim 10**12 rows)."""
+    try:
+        with path.open("rb") as handle:
+            version = np.lib.format.read_magic(handle)
+            # Versions 2 and 3 share a header layout (3 allows UTF-8 field names).
+            read = np.lib.format.read_array_header_1_0 if version == (1, 0) else \
+                np.lib.format.read_array_header_2_0
+            shape, _, dtype = read(handle)
+            offset = handle.tell()
+    except OSError as exc:
+        raise _unreadable(path, option, exc) from exc
+    except (EOFError, ValueError) as exc:
+        raise invalid(option, _CALLER, "a readable NumPy .npy array",
+                      f"{path} (it is truncated or damaged: {exc})", _SAVE_HINT,
+                      given_is_text=True) from exc
+    if dtype.hasobject:
+        return  # refused by np.load itself, without reading the data
+    needed = math.prod(shape) * dtype.itemsize
+    held = path.stat().st_size - offset
+    if needed > held:
+        raise invalid(option, _CALLER, "a readable NumPy .npy array",
+                      f"{path} (it is truncated or damaged: its header promises shape {shape} "
+                      f"of {dtype}, {needed:,} bytes of data, but the file holds {held:,})",
+                      _SAVE_HINT, given_is_text=True)
 
 
 _SPECIAL_FILES = ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"),

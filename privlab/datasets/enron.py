@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from privlab.errors import PrivlabValueError, invalid
+from privlab.errors import PrivlabValueError, invalid, item_list
 from privlab.io import walk_folder
 
 KEN_LAY_NAMES = ("Ken Lay",)
@@ -463,7 +463,7 @@ def select_emails(emails: Iterable[Email], names: Iterable[str] = KEN_LAY_NAMES,
         raise invalid("max_words", "select_emails", "a positive int", max_words)
     if not isinstance(dedupe, bool):
         raise invalid("dedupe", "select_emails", "True or False", dedupe)
-    pattern = name_pattern(list(names), match=match)
+    pattern = name_pattern(item_list(names, "names", "select_emails"), match=match)
     out = [e for e in emails
            if not e.problem and pattern.search(e.text) and len(e.text.split()) <= max_words]
     return drop_repeats(out)[0] if dedupe else out
@@ -550,7 +550,8 @@ def load_mailbox(path: str | Path | None = None, *, names: Iterable[str] = KEN_L
             raise invalid("path", "load_mailbox", "given when the shared Enron mailbox is absent",
                           None, "Pass the path to kenneth_json.zip, a maildir or emails.csv, or "
                           "use privlab.datasets.text_corpora.executive_mailbox().")
-    names = tuple(names)
+    names = tuple(item_list(names, "names", "load_mailbox"))
+    concepts = tuple(item_list(concepts, "concepts", "load_mailbox"))
     skipped: list[dict] = []
     read = 0
 

@@ -44,7 +44,8 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from privlab.errors import invalid, wrong_type
+from privlab.arrays import check_flag
+from privlab.errors import invalid, item_list, wrong_type
 from privlab.hashing import bytes_hash, file_hash
 
 MIN_NORM = 1e-6
@@ -517,6 +518,9 @@ def load_embedding_table(path: str | Path, *, label_column: str | None = None,
         raise invalid("min_norm", caller, "a nonnegative number", min_norm)
     if generation is not None and not isinstance(generation, Mapping):
         raise wrong_type("generation", caller, "a mapping or None", generation)
+    normalize = check_flag(normalize, "normalize", caller)
+    if embedding_columns is not None:
+        embedding_columns = item_list(embedding_columns, "embedding_columns", caller)
     suffix = path.suffix.lower()
     if suffix == ".csv":
         labels, vectors, locations, blank, fmt = _read_csv(
@@ -551,6 +555,7 @@ def table_from_arrays(embeddings: Any, labels: Sequence, *, source: str = "array
         (1, [1])
     """
     caller = "table_from_arrays"
+    normalize = check_flag(normalize, "normalize", caller)
     x = np.asarray(embeddings)
     y = np.asarray(labels)
     labels_, vectors, locations, blank = _from_arrays_checked(x, y, caller)

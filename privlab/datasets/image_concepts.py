@@ -28,7 +28,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from privlab.errors import invalid
+from privlab.errors import invalid, item_list
 from privlab.hashing import bytes_hash
 
 Box = tuple[int, int, int, int]
@@ -353,6 +353,7 @@ def generate_concept_images(concept: str, n: int = 50, *, seed: int = 0, size: i
 def generate_concept_sets(concepts: Sequence[str], n: int = 50, *, seed: int = 0,
                           size: int = 224) -> dict[str, ConceptImageSet]:
     """:func:`generate_concept_images` for several concepts, keyed by concept."""
+    concepts = item_list(concepts, "concepts", "generate_concept_sets")
     return {c: generate_concept_images(c, n, seed=seed, size=size) for c in concepts}
 
 
@@ -420,7 +421,7 @@ def load_concept_image_folder(root: str | Path, concepts: Sequence[str] | None =
         raise invalid("root", caller, "a folder with an images/<concept>/ sub-folder per concept",
                       str(root), given_is_text=True)
     available = sorted(p.name for p in images_dir.iterdir() if p.is_dir())
-    wanted = list(concepts) if concepts is not None else available
+    wanted = item_list(concepts, "concepts", caller) if concepts is not None else available
     if not wanted:
         raise invalid("root", caller, "a folder with at least one images/<concept>/ folder",
                       str(root), given_is_text=True)

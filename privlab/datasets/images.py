@@ -28,7 +28,7 @@ from typing import Sequence
 
 import numpy as np
 
-from privlab.errors import invalid
+from privlab.errors import invalid, item_list
 from privlab.hashing import bytes_hash
 from privlab.io import describe_skipped, walk_folder
 from privlab.vision.images import (DEFAULT_MAX_PIXELS, UnreadableImageError, as_rgb,
@@ -275,6 +275,8 @@ def download_commons(out_dir: str | Path, *, titles: Sequence[str] | None = None
     if (titles is None) == (category is None):
         raise invalid("titles", "download_commons", "given, or category given (exactly one)",
                       "both or neither", given_is_text=True)
+    if titles is not None:
+        titles = item_list(titles, "titles", "download_commons")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     if category is not None:

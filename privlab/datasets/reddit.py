@@ -20,7 +20,7 @@ import zlib
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from privlab.errors import invalid
+from privlab.errors import invalid, item_list
 from privlab.io import describe_skipped, walk_folder
 
 _REMOVED = {"[deleted]", "[removed]", ""}
@@ -193,14 +193,17 @@ def select_comments(comments: Iterable[tuple[str, str]], keyword: str = "Avenger
 
 
 def load_comments(path: str | Path, keyword: str = "Avengers", *,
-                  concepts: Iterable[str] | None = None, case_sensitive: bool = False,
-                  max_words: int | None = None, limit: int | None = 49):
+                  concepts: Iterable[str] | None = None, names: Iterable[str] | None = None,
+                  case_sensitive: bool = False, max_words: int | None = None,
+                  limit: int | None = 49):
     """Selected comments as a :class:`~privlab.datasets.text_corpora.TextCorpus`.
 
     Args:
         path: Pushshift JSON lines (optionally compressed) or a folder of ``.txt``.
         keyword: the selection string, also the target's name.
         concepts: the concept list (default: the keyword).
+        names: the forms of the target's name the exact-name baseline counts (default:
+            the keyword; e.g. ``["Avengers", "Avenger"]`` to count the singular too).
         case_sensitive: match the keyword's case too (default: any case).
         max_words: optional word limit.
         limit: how many to keep (the paper's 49 by default; None for all); a positive int.
@@ -217,6 +220,8 @@ def load_comments(path: str | Path, keyword: str = "Avengers", *,
 
     _check_count(limit, "limit", "load_comments")
     _check_count(max_words, "max_words", "load_comments")
+    if concepts is not None:
+        concepts = item_list(concepts, "concepts", "load_comments")
     skipped: list[dict] = []
     chosen = select_comments(read_comments(path, skipped=skipped), keyword,
                              case_sensitive=case_sensitive, max_words=max_words, limit=limit)
@@ -227,8 +232,12 @@ def load_comments(path: str | Path, keyword: str = "Avengers", *,
     if not chosen:
         raise invalid("keyword", "load_comments", f"found in at least one comment of {path}",
                       keyword)
+    names = (keyword,) if names is None else tuple(names)
+    if not names or not all(isinstance(n, str) and n.strip() for n in names):
+        raise invalid("names", "load_comments", "non-empty strings (or None: the keyword)",
+                      names)
     return TextCorpus(f"reddit:{Path(path).name}", tuple(b for _, b in chosen),
-                      f"the identity of {keyword}", (keyword,), tuple(concepts or (keyword,)),
+                      f"the identity of {keyword}", names, tuple(concepts or (keyword,)),
                       tuple({} for _ in chosen), source=str(path),
                       ids=tuple(c for c, _ in chosen),
                       provenance={"skipped": tuple(skipped)})

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from privlab.errors import invalid
+from privlab.errors import invalid, item_list
 from privlab.hashing import content_hash
 from privlab.sanitizers.image import Detector, Region, RegionSanitizer, box_mask
 
@@ -36,6 +36,7 @@ class CueRegions(Detector):
     """
 
     def __init__(self, corpus: Any, kinds: Sequence[str]):
+        kinds = item_list(kinds, "kinds", "CueRegions")
         unknown = set(kinds) - set(corpus.kinds)
         if unknown or not kinds:
             raise invalid("kinds", "CueRegions", f"a non-empty subset of {list(corpus.kinds)}",

@@ -59,6 +59,9 @@ ANISOTROPIC_GRID = (0.0, 0.5, 2.0, 8.0, 16.0, 32.0)
 #: Randomized-response grid used in Appendix B.
 RR_GRID_EPSILONS = (0.0, 0.5, 2.0, 8.0, 16.0, 32.0)
 SAMPLE_SIZES = (30, 100, 300)
+#: The largest ``n`` a setting accepts: every identity's ``n`` outputs of dimension 512
+#: are held in float64 (about 3 GB for the 80 identities of 40 pairs at this limit).
+MAX_N = 10_000
 REPETITIONS = (0, 1, 2)
 N_PAIRS = 40
 FAMILY_ALPHA = 0.05
@@ -144,6 +147,10 @@ class Setting:
         if isinstance(self.n, bool) or not isinstance(self.n, (int, np.integer)) or self.n < 10:
             raise invalid("n", "Setting", "an integer >= 10", self.n,
                           "The out-of-fold ROC needs at least two rows per fold and class.")
+        if self.n > MAX_N:
+            raise invalid("n", "Setting", f"at most {MAX_N:,}", self.n,
+                          "Every identity's n outputs (512 numbers each) are held in memory; "
+                          "the paper's grid uses n <= 300.")
         if isinstance(self.repetition, bool) or not isinstance(self.repetition, (int, np.integer)) \
                 or self.repetition < 0:
             raise invalid("repetition", "Setting", "a nonnegative integer", self.repetition)

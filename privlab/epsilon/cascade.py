@@ -38,12 +38,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from privlab.arrays import check_array
 from privlab.epsilon.auditors.base import Status, _check_alpha, _check_delta
 from privlab.epsilon.auditors.table import audit_pairs
 from privlab.epsilon.pairs import PAPER_TABLE7, cascade_table, certify_pairs, \
     select_on_development
 from privlab.epsilon.summaries import MMD_REJECT_LEVEL, median_with_inf
-from privlab.errors import invalid, wrong_type
+from privlab.errors import invalid
 
 #: Columns of :meth:`CascadeAudit.table7`: the paper's Table 7 and the ceiling.
 TABLE7_COLUMNS = (*PAPER_TABLE7.columns, "cap")
@@ -67,9 +68,8 @@ def cascade_alpha(alpha: float, n_pairs: int, n_passes: int) -> float:
 
 
 def _check_cascade(vectors, labels, dev, caller: str):
-    if not isinstance(vectors, (np.ndarray, list, tuple)):
-        raise wrong_type("vectors", caller, "an array of shape (passes, n, d)", vectors)
-    x = np.asarray(vectors, dtype=float)
+    x = check_array(vectors, "vectors", caller,
+                    expected="an array of shape (passes, n, d)").astype(float)
     if x.ndim != 3 or x.shape[0] < 1 or x.shape[2] < 2:
         raise invalid("vectors", caller, "an array of shape (passes, n, d) with d ≥ 2 (the "
                       "last column the detection-failure flag)", f"shape {x.shape}",

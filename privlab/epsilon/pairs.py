@@ -30,12 +30,13 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from privlab.arrays import check_array
 from privlab.epsilon.auditors.base import Status, _check_alpha, _check_delta
 from privlab.epsilon.auditors.bounds import certified_epsilon, clopper_pearson_upper
 from privlab.epsilon.auditors.reserved import choose_threshold
 from privlab.epsilon.auditors.roc import logistic_classifier
 from privlab.epsilon.auditors.table import audit_pairs
-from privlab.errors import invalid, wrong_type
+from privlab.errors import invalid
 
 #: Columns of :func:`certify_pairs`, one row per certified pair.
 CERTIFICATE_COLUMNS = ("id_a", "id_b", "dev_auc", "n_test_a", "n_test_b", "false_positives",
@@ -63,9 +64,8 @@ def _check_positive_int(value, name: str, caller: str) -> int:
 
 def _check_rows(embeddings, labels, dev, caller: str):
     """Embeddings (N, d) as floats, labels (N,) and a boolean development mask (N,)."""
-    if not isinstance(embeddings, (np.ndarray, list, tuple)):
-        raise wrong_type("embeddings", caller, "a 2-D array of shape (n, d)", embeddings)
-    x = np.asarray(embeddings, dtype=float)
+    x = check_array(embeddings, "embeddings", caller,
+                    expected="a 2-D array of shape (n, d)").astype(float)
     if x.ndim != 2:
         raise invalid("embeddings", caller, "a 2-D array of shape (n, d)",
                       f"shape {x.shape}", given_is_text=True)

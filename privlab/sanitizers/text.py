@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from privlab.errors import invalid, wrong_type
+from privlab.errors import invalid, item_list, wrong_type
 from privlab.names import name_pattern
 from privlab.sanitizers.base import Sanitizer, registry
 
@@ -23,7 +23,8 @@ def concept_pattern(concepts: Iterable[str]) -> re.Pattern | None:
         ['ken\\nlay', 'LAY']
     """
     # One matching rule for names and concepts everywhere: privlab.names.name_pattern.
-    phrases = [c for c in concepts if isinstance(c, str) and c.strip()]
+    phrases = [c for c in item_list(concepts, "concepts", "concept_pattern")
+               if isinstance(c, str) and c.strip()]
     return name_pattern(phrases) if phrases else None
 
 

@@ -49,7 +49,8 @@ from typing import Any
 
 import numpy as np
 
-from privlab.errors import invalid
+from privlab.arrays import check_flag
+from privlab.errors import check_seed, invalid
 from privlab.resolution import (DEFAULT_BLOCK_SIZE, check_unit, check_device, normalize_rows, parse_block,
                                 row_norms, row_stats, to_array, check_top_k)
 import privlab.scale.groups as grouping
@@ -90,6 +91,7 @@ class Prepared:
 
 def prepare(S, T, *, normalize: bool, caller: str) -> Prepared:
     """Validate S and T exactly as :func:`privlab.resolution.resolution` does."""
+    normalize = check_flag(normalize, "normalize", caller)
     S, s_tolerance = to_array(S, "S", caller)
     T, _ = to_array(T, "T", caller)
     if S.shape[1] != T.shape[1]:
@@ -262,6 +264,8 @@ def certified_resolution(S, T, *, mode: str = "max", delta: float | None = None,
     delta, device = check_options(mode=mode, delta=delta, bound=bound, clusters=clusters,
                                   dtype=dtype, device=device, caller=caller)
     bm, bn = parse_block(block_size, caller)
+    normalize = check_flag(normalize, "normalize", caller)
+    seed = check_seed(seed, "seed", caller)
     if client is not None or _is_dask(S) or _is_dask(T):
         from privlab.scale.distributed import distributed_resolution
 

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from privlab.arrays import check_array
 from privlab.errors import invalid, require
 from privlab.resolution import HALF_UNIT_EPS, UNIT_TOLERANCE, row_stats, to_array
 import privlab.scale.groups as grouping
@@ -63,15 +64,13 @@ def _as_dask(x: Any, name: str, rows_per_chunk: int):
         x, tolerance = to_array(x, name, CALLER)  # refuses bad input before sending it
         x = x.numpy() if isinstance(x, torch.Tensor) else np.asarray(x)
         return da.from_array(x, chunks=(rows_per_chunk, -1), name=False), tolerance
+    x = check_array(x, name, CALLER, dask_ok=True, finite=False)  # dtype and chunks only
     half = x.dtype == np.float16
     tolerance = max(UNIT_TOLERANCE, HALF_UNIT_EPS * float(np.finfo(np.float16).eps)) \
         if half else UNIT_TOLERANCE
     if x.ndim != 2:
         raise invalid(name, CALLER, "2-D with shape (rows, d)",
                       f"a dask array with shape {x.shape}", given_is_text=True)
-    if x.dtype.kind not in "fiub":
-        raise invalid(name, CALLER, "a real numeric array", f"dtype {x.dtype}",
-                      given_is_text=True)
     x = x.astype(np.float32) if half else x
     return x.rechunk((rows_per_chunk, -1)), tolerance
 

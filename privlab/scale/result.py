@@ -11,6 +11,10 @@ from privlab.errors import invalid
 from privlab.resolution import Resolution
 
 EXACT = "exact (certified pruning: equal to the plain kernel)"
+#: The status of a ``"flagged"`` call in which no trial reaches ``delta > 0``: the value
+#: is not computed, only known to be below ``delta``.
+BELOW_DELTA = ("bounded (flagged mode: every trial is below delta; the value was not "
+               "computed, only bounded by delta)")
 
 
 @dataclass(frozen=True)
@@ -105,7 +109,8 @@ class CertifiedResolution:
         device: where the tiles ran.
         block_size: rows of S per tile, rows of T per group.
         work: the :class:`Work` done and skipped.
-        status: what kind of number this is.
+        status: what kind of number this is: :data:`EXACT`, or :data:`BELOW_DELTA` when
+            ``value`` is None (flagged mode, nothing reaches ``delta``).
     """
 
     mode: str
@@ -210,4 +215,4 @@ class CertifiedResolution:
                 f"references, d={d}; {self.work.describe()}.</div>")
 
 
-__all__ = ["CertifiedResolution", "EXACT", "Work"]
+__all__ = ["BELOW_DELTA", "CertifiedResolution", "EXACT", "Work"]

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from privlab.scale.result import CertifiedResolution, Work
+from privlab.scale.result import BELOW_DELTA, EXACT, CertifiedResolution, Work
 from privlab.scale.tiles import Accumulator, Partial
 
 # A tile holds the needed rows among this many blocks of audited rows (the kernel walks
@@ -130,7 +130,8 @@ def assemble(acc: Accumulator | Partial, *, mode: str, delta: float | None, top_
                                witness=witness, top=top[:top_k], per_audited=per,
                                per_audited_reference=per_ref, flagged_items=items,
                                flagged_values=values, flagged_references=refs, shape=shape,
-                               dtype=dtype, device=device, block_size=block, work=work)
+                               dtype=dtype, device=device, block_size=block, work=work,
+                               status=EXACT if value is not None else BELOW_DELTA)
 
 
 __all__ = ["WINDOW_BLOCKS", "Known", "assemble", "below_everything", "kept_share", "needed"]

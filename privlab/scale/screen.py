@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from privlab.errors import invalid, require
+from privlab.errors import check_seed, invalid, require
 from privlab.resolution import canonical_dots, check_top_k
 from privlab.scale.certified import prepare
 
@@ -135,8 +135,13 @@ def screen_resolution(S, T, *, index: str = "hnsw", k: int = 8, top_k: int = 5,
     if nlist is not None:
         _check_int(nlist, "nlist", caller)
     faiss = require("faiss", "faiss-cpu==1.15.1", "Screening with an approximate index")
+    seed = check_seed(seed, "seed", caller)
     data = prepare(S, T, normalize=normalize, caller=caller)
     m, n, d = data.shape
+    if index == "ivf" and nlist is not None and nlist > n:
+        raise invalid("nlist", caller, f"at most the number of references (n = {n})", nlist,
+                      "IVF trains one list per reference at most; pass a smaller nlist, or "
+                      "None for the default (about 4 sqrt(n)).")
     k = min(k, n)
     if threads is not None:
         faiss.omp_set_num_threads(_check_int(threads, "threads", caller))

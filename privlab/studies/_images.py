@@ -109,6 +109,7 @@ class ImageStudyConfig(StudyConfig):
     placebo_seed: int = 0
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         caller = type(self).__qualname__
         if self.folder is not None and not isinstance(self.folder, (str, Path)):
             raise wrong_type("folder", caller, "a folder path or None", self.folder)

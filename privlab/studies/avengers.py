@@ -74,8 +74,11 @@ class Config(StudyConfig):
             the corpus, see :func:`broad_list`).
         comments: a folder of ``.txt`` comments (one per file, as in the paper's
             repository) or a Pushshift JSON-lines file; None: the offline comments.
-        keyword: the franchise's name: comments must contain it (case-sensitive, as in
-            the paper) and the concept list removes it.
+        keyword: the franchise's name: comments must contain it, in any case (the
+            loader's default, :func:`privlab.datasets.reddit.load_comments`: in the
+            paper's folder 14 of the 49 comments hold it only as "avengers" or
+            "AVENGERS"), and the concept list removes it. The exact-name baseline also
+            counts the singular (:func:`target_names`).
         corpus: a loaded corpus to use instead (overrides ``comments``).
         top_k: witnesses kept per audit.
     """
@@ -109,10 +112,23 @@ def load_corpus(config: Config) -> TextCorpus:
     if config.comments is not None:
         from privlab.datasets.reddit import load_comments
 
-        return load_comments(config.comments, config.keyword, limit=None)
+        return load_comments(config.comments, config.keyword,
+                             names=target_names(config.keyword), limit=None)
     if config.proxy not in ("9", "49"):
         raise invalid("proxy", "avengers.run", "'9' or '49'", config.proxy)
     return franchise_comments().subset(config.proxy)
+
+
+def target_names(keyword: str) -> tuple[str, ...]:
+    """The forms of the franchise's name the exact-name baseline counts as "name kept":
+    the keyword and, for "Avengers", the singular "Avenger" ("an Avenger" names the
+    franchise as plainly as "the Avengers"; whole words, any case).
+
+    Example:
+        >>> target_names("Avengers"), target_names("Watchmen")
+        (('Avengers', 'Avenger'), ('Watchmen',))
+    """
+    return (keyword, "Avenger") if keyword == "Avengers" else (keyword,)
 
 
 def is_offline(config: Config) -> bool:
@@ -197,4 +213,4 @@ def run(config: Config | None = None) -> TextStudyResult:
 
 __all__ = ["AVENGERS_BROAD", "BROAD_CONCEPTS", "Config", "DEFAULT_SANITIZERS", "FranchiseResult",
            "STUDY", "TextStudyResult", "broad_list", "caveats", "is_offline", "load_corpus",
-           "run"]
+           "run", "target_names"]

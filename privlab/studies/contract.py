@@ -19,11 +19,16 @@ A notebook shows its headline through its study panel (or ends with
 
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
+import functools
+import re
+import types
+import typing
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from privlab.errors import invalid
+from privlab.errors import check_seed, invalid, item_list
 from privlab.registry import Registry
 
 HEADLINE_MARKER = "privlab-headline"
@@ -183,6 +188,12 @@ class StudyConfig:
         (100, 3, 2, 7)
     """
 
+    def __post_init__(self) -> None:
+        """Refuse the mistakes every Config can make: a bare string where a list of
+        strings belongs (it would be read character by character) and a seed no random
+        generator accepts. A subclass with its own ``__post_init__`` calls this first."""
+        check_config_fields(self)
+
     @classmethod
     def smoke_settings(cls) -> dict[str, Any]:
         """The fields that differ from the full settings in a smoke run (none by default)."""
@@ -284,4 +295,81 @@ def _brief(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-__all__ = ["HEADLINE_MARKER", "Headline", "StudyConfig", "StudyRegistry", "StudyResult", "registry"]
+_SEQUENCE_ORIGINS = (tuple, list, set, frozenset, collections.abc.Sequence,
+                     collections.abc.Iterable, collections.abc.Collection)
+# The same shapes, as written in a string annotation when the hints cannot be resolved.
+_TEXT_SEQUENCE_TEXT = re.compile(r"^(?:tuple\[str, \.\.\.\]|(?:list|set|frozenset|Sequence|"
+                                 r"Iterable|Collection)\[str\])(?: \| None)?$")
+
+
+def is_text_sequence(hint: Any) -> bool:
+    """Whether a type hint means a sequence of strings (``tuple[str, ...]``,
+    ``list[str]``, ``Sequence[str]`` ..., possibly ``| None``).
+
+    Example:
+        >>> is_text_sequence(tuple[str, ...] | None), is_text_sequence(str)
+        (True, False)
+    """
+    if isinstance(hint, str):
+        return bool(_TEXT_SEQUENCE_TEXT.match(hint.strip()))
+    origin = typing.get_origin(hint)
+    if origin is typing.Union or origin is types.UnionType:
+        return any(is_text_sequence(a) for a in typing.get_args(hint) if a is not type(None))
+    if origin not in _SEQUENCE_ORIGINS:
+        return False
+    args = [a for a in typing.get_args(hint) if a is not Ellipsis]
+    return bool(args) and all(a is str for a in args)
+
+
+@functools.lru_cache(maxsize=None)
+def config_checks(cls: type) -> tuple[tuple[str, str], ...]:
+    """``(field, kind)`` for each field of a Config dataclass that :func:`check_config_fields`
+    checks: kind ``"texts"`` for a sequence of strings, ``"seed"`` for ``seed`` and
+    ``*_seed`` fields.
+
+    Example:
+        >>> @dataclass
+        ... class Demo(StudyConfig):
+        ...     names: tuple[str, ...] = ("a",)
+        ...     seed: int = 0
+        >>> config_checks(Demo)
+        (('names', 'texts'), ('seed', 'seed'))
+    """
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:  # an annotation naming something not importable here
+        hints = {}
+    checks = []
+    for f in dataclasses.fields(cls):
+        if is_text_sequence(hints.get(f.name, f.type)):
+            checks.append((f.name, "texts"))
+        elif f.name == "seed" or f.name.endswith("_seed"):
+            checks.append((f.name, "seed"))
+    return tuple(checks)
+
+
+def check_config_fields(config: Any) -> None:
+    """Refuse a bare string in a sequence-of-strings field and a seed that random
+    generators refuse, naming the field and the Config.
+
+    Raises:
+        PrivlabTypeError: a bare string or bytes, or a value that is not a collection,
+            where a list of strings belongs.
+        PrivlabValueError: a seed outside ``[0, 2**32 - 1]``.
+    """
+    if not dataclasses.is_dataclass(config):
+        return
+    cls = type(config)
+    caller = f"{cls.__module__}.{cls.__qualname__}"
+    for name, kind in config_checks(cls):
+        value = getattr(config, name)
+        if value is None:
+            continue
+        if kind == "texts":
+            item_list(value, name, caller)
+        else:
+            check_seed(value, name, caller)
+
+
+__all__ = ["HEADLINE_MARKER", "Headline", "StudyConfig", "StudyRegistry", "StudyResult",
+           "check_config_fields", "config_checks", "is_text_sequence", "registry"]

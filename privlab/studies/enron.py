@@ -114,11 +114,32 @@ class EnronResult(TextStudyResult):
                 f"under {member.encoder} (witness {w.audited},{w.reference})")
         if a.baseline is not None:
             text += f", name kept in {a.baseline.count} ({a.baseline.share:.2%})"
+            more = self.surname_leaks(name)
+            text += (f", surname or address kept in {more.count} more "
+                     f"({more.share:.2%})")
             if self.corpus.name.startswith("enron:") and name in PAPER_NAME_KEPT:
                 kept = PAPER_NAME_KEPT[name]
                 text += (f"; paper: {kept} of {PAPER_EMAILS:,} ({kept / PAPER_EMAILS:.2%}) "
                          "on its whole-corpus selection")
         return text
+
+
+    def surname_leaks(self, sanitizer: str = "presidio"):
+        """Sanitized emails that lost the full name but kept the surname or an address
+        (``<PERSON> Lay- Chairman``, ``Lay@ENRON``, ``Mr. Lay``, a biography), counted
+        beside "name kept" and disjoint from it (:func:`privlab.names.surname_leaks`,
+        full names found by the corpus's rule).
+
+        Raises:
+            PrivlabValueError: ``sanitizer`` was not run.
+        """
+        from privlab.names import surname_leaks
+
+        if sanitizer not in _ran(self):
+            raise invalid("sanitizer", "EnronResult.surname_leaks", f"one of {_ran(self)}",
+                          sanitizer)
+        return surname_leaks(self.table[sanitizer].sanitized, self.corpus.names,
+                             match=self.corpus.name_match)
 
 
 def caveats(config: Config, corpus: TextCorpus) -> tuple[str, ...]:

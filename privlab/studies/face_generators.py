@@ -21,6 +21,13 @@ from it.
   error counts into simultaneous lower confidence bounds (Bonferroni over every error
   rate of every selected pair of every audited table), valid if the rows are iid draws
   (the procedure is :mod:`privlab.epsilon.pairs`);
+* ``no face`` — outputs in which the encoder found no face all map to one shared vector
+  (the no-face coordinate ``e_d``, :func:`no_face_rows`), so they are neither near nor
+  far from anything: each condition counts them per identity, and where there are any
+  the routes and the certificate run a second time on the rows with a face only (same
+  split, pairs selected again on development rows with a face), reported beside the
+  figures with them (condition ``"<name>, faces only"``). A fall of the certificate
+  that the faces-only figure does not share is detector failure, not generator strength;
 * ``record`` — what a documented rerun must state (the paper's Appendix A), with
   "not recorded" wherever the table does not say;
 * ``cascade`` — the paper's Appendix E on toy data: a toy random-donor face swap applied
@@ -164,6 +171,9 @@ class Condition:
         certificate: one row per selected pair: development AUC, test counts, errors,
             Clopper–Pearson upper bounds, ``epsilon_lb`` and the ``attainable`` ceiling.
         split: per identity, development and test row counts.
+        no_face: per identity, outputs with no detectable face (:func:`no_face_rows`).
+        faces: the same audit on the rows with a face only (None when every output has
+            one, or for a faces-only condition itself).
     """
 
     name: str
@@ -171,6 +181,28 @@ class Condition:
     audit: EpsilonAuditTable = field(repr=False)
     certificate: pd.DataFrame
     split: pd.DataFrame = field(repr=False)
+    no_face: pd.Series = field(default_factory=lambda: pd.Series(dtype=int))
+    faces: "Condition | None" = None
+
+    def no_face_line(self) -> str:
+        """The no-face count in words, per identity where there are any.
+
+        Example:
+            >>> from privlab.datasets.face_embeddings import table_from_arrays
+            >>> t = table_from_arrays(np.eye(2), ["a", "b"])
+            >>> c = Condition("x", t, None, pd.DataFrame(), pd.DataFrame(),
+            ...               pd.Series({"a": 2, "b": 0}))
+            >>> c.no_face_line()
+            '2 of 2 outputs without a detectable face (a 2/1, b 0/1)'
+        """
+        total = int(self.no_face.sum())
+        rows = len(self.table.labels)
+        if not total:
+            return f"all {rows} outputs with a detectable face"
+        counts = pd.Series(self.table.labels).value_counts()
+        per = ", ".join(f"{k} {int(v)}/{int(counts.get(k, 0))}"
+                        for k, v in self.no_face.sort_values(ascending=False).items())
+        return f"{total} of {rows} outputs without a detectable face ({per})"
 
 
 @dataclass
@@ -221,8 +253,10 @@ class FaceGeneratorResult:
         distributions at p ≤ 0.05 per pair and after a Bonferroni correction over the
         pairs tested."""
         rows = []
-        for c in self.conditions:
+        for c in self._all_conditions():
             frame = c.audit.to_frame()
+            if "method" not in frame:  # no pair had enough rows (faces only)
+                frame = pd.DataFrame(columns=["method", "value", "status"])
             for method, g in frame.groupby("method", sort=False):
                 values = g["value"].astype(float)
                 finite = values[np.isfinite(values)]
@@ -254,9 +288,22 @@ class FaceGeneratorResult:
                          else math.nan})
         return pd.DataFrame(rows)
 
+    def _all_conditions(self) -> list[Condition]:
+        """Each condition, followed by its faces-only twin where there is one."""
+        return [x for c in self.conditions for x in ([c] + ([c.faces] if c.faces else []))]
+
+    def no_face_counts(self) -> pd.DataFrame:
+        """Outputs with no detectable face, per identity (rows) and condition (columns),
+        with the outputs per identity."""
+        frame = pd.DataFrame({c.name: c.no_face for c in self.conditions}).fillna(0)
+        frame = frame.astype(int)
+        frame["outputs"] = pd.Series(self.conditions[0].table.labels).value_counts()
+        return frame
+
     def certificates(self) -> pd.DataFrame:
-        """Every condition's reserved-test rows, with the condition's name."""
-        frames = [c.certificate.assign(condition=c.name) for c in self.conditions]
+        """Every condition's reserved-test rows (faces-only twins included), with the
+        condition's name."""
+        frames = [c.certificate.assign(condition=c.name) for c in self._all_conditions()]
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
     def to_frame(self) -> pd.DataFrame:
@@ -270,7 +317,10 @@ class FaceGeneratorResult:
                     f"outputs per identity) under {self.config.encoder}, not a real generator")
         else:
             data = f"embedding table {self.config.table}"
-        caveats = [data, "rows assumed iid; pairs selected on development rows only"]
+        caveats = [data, "rows assumed iid; pairs selected on development rows only",
+                   "outputs with no detectable face: " + "; ".join(
+                       f"{c.name}: {c.no_face_line()}" for c in self.conditions)
+                   + " (they share one vector and are left out of the faces-only figures)"]
         if self.cascade is not None:
             c = self.config
             caveats.append(self.cascade.summary_line().replace(
@@ -281,21 +331,36 @@ class FaceGeneratorResult:
                         "diagnostic and uncertified routes; none is a known ε", tuple(caveats))
 
     def summary_line(self) -> str:
-        """The certified bounds, per condition, with their assumption."""
+        """The certified bounds, per condition, with their assumption; where some outputs
+        have no detectable face, their count first, then the bound with them (as
+        released) and without them (faces only)."""
+
+        def bound(cert: pd.DataFrame) -> str:
+            if not len(cert):
+                return "no pair selected"
+            lb = cert["epsilon_lb"]
+            best = cert.loc[lb.idxmax()]
+            ceiling = (f", no test errors: the ceiling of {int(best['n_test_a'])}+"
+                       f"{int(best['n_test_b'])} test rows" if best["epsilon_lb"] > 0 and
+                       best["epsilon_lb"] == best["attainable"] else "")
+            return (f"certified ε ≥ {lb.max():.3f} (best of {len(lb)} selected, "
+                    f"{int((lb > 0).sum())} positive{ceiling})")
+
         parts = []
         for c in self.conditions:
-            cert = c.certificate
-            if len(cert):
-                lb = cert["epsilon_lb"]
-                parts.append(f"{c.name}: certified ε ≥ {lb.max():.3f} (best of {len(lb)} "
-                             f"selected, {int((lb > 0).sum())} positive)")
+            if c.faces is None:
+                parts.append(f"{c.name}: {bound(c.certificate)}")
             else:
-                parts.append(f"{c.name}: no pair selected")
+                parts.append(f"{c.name}: {c.no_face_line()}, all on one shared vector: "
+                             f"{bound(c.certificate)} with them, {bound(c.faces.certificate)} "
+                             "on the outputs with a face")
         conf = 100 * (1 - self.config.alpha)
         return "; ".join(parts) + f" — {conf:g}% simultaneous, iid rows assumed, no known ε"
 
     def _repr_html_(self) -> str:
         out = (f"<b>{html.escape(self.summary_line())}</b>"
+               + "<p>Outputs with no detectable face, per identity:</p>"
+               + self.no_face_counts().to_html()
                + self.summary().round(3).to_html(index=False)
                + self.certificates().round(4).to_html(index=False))
         if self.cascade is not None:
@@ -458,12 +523,52 @@ def appendix_a_record(table: EmbeddingTable, pairs: Sequence[tuple[str, str]] | 
 # The study
 # ----------------------------------------------------------------------------------
 
+def no_face_rows(embeddings) -> np.ndarray:
+    """Rows that are the shared no-face vector ``e_d`` (last coordinate 1, the rest 0):
+    the outputs in which the face encoder found no face
+    (:func:`privlab.vision.faces.face_coordinates`). They are all one point, so a
+    distance computed with them measures how often the detector fails, not how far
+    the outputs are from each other.
+
+    Args:
+        embeddings: ``(N, d)`` array, ``d >= 2``.
+
+    Returns:
+        Boolean array of length N.
+
+    Raises:
+        PrivlabValueError: not a 2-D array with at least two columns.
+
+    Example:
+        >>> x = np.array([[0.0, 0.0, 1.0], [0.6, 0.8, 0.0], [0.0, 0.0, 1.0]])
+        >>> no_face_rows(x).tolist()
+        [True, False, True]
+    """
+    x = np.asarray(embeddings, dtype=np.float64)
+    if x.ndim != 2 or x.shape[1] < 2:
+        raise invalid("embeddings", "no_face_rows", "a 2-D array with at least two columns",
+                      f"shape {x.shape}", given_is_text=True)
+    return (np.abs(x[:, -1] - 1.0) < 1e-9) & (np.abs(x[:, :-1]).max(axis=1) < 1e-9)
+
+
 def _certificate_selection(table: EmbeddingTable, pairs, cfg: Config):
     dev = split_rows(table.labels, cfg.dev_fraction, cfg.seed)
     chosen, auc = select_on_development(table.embeddings, table.labels, dev, pairs,
                                         cfg.n_select, cfg.distinct_identities, cfg.delta,
                                         cfg.seed)
     return dev, chosen, auc
+
+
+def _faces_selection(table: EmbeddingTable, dev: np.ndarray, pairs, cfg: Config):
+    """The rows with a face, the same split restricted to them, and pairs selected again
+    on their development rows (None when every output has a face)."""
+    face = ~no_face_rows(table.embeddings)
+    if face.all():
+        return None
+    x, y, d = table.embeddings[face], table.labels[face], dev[face]
+    chosen, auc = select_on_development(x, y, d, pairs, cfg.n_select, cfg.distinct_identities,
+                                        cfg.delta, cfg.seed)
+    return x, y, d, chosen, auc
 
 
 @registry.member("face_generators", number="06", title=STUDY, notebook="06_face_generators")
@@ -512,27 +617,44 @@ def _routes(cfg: Config) -> list:
 
 def _run(cfg: Config, loaded, pairs) -> FaceGeneratorResult:
     first = loaded[0][1]
-    selections = [(name, table, *_certificate_selection(table, pairs, cfg))
-                  for name, table in loaded]
-    total_selected = sum(len(s[3]) for s in selections)
+    selections = []
+    for name, table in loaded:
+        dev, chosen, auc = _certificate_selection(table, pairs, cfg)
+        selections.append((name, table, dev, chosen, auc,
+                           _faces_selection(table, dev, pairs, cfg)))
+    # one Bonferroni family over every bound reported, faces-only ones included
+    total_selected = sum(len(s[3]) + (len(s[5][3]) if s[5] else 0) for s in selections)
     alpha_rate = cfg.alpha / (2 * max(total_selected, 1))
     conditions = []
     stages = len(selections) + int(bool(cfg.cascade_passes and cfg.table is None))
-    for i, (name, table, dev, chosen, auc) in enumerate(selections):
-        step(f"auditing and certifying {name}", i, stages)
-        audit = audit_pairs(table.embeddings, table.labels, pairs, methods=_routes(cfg),
-                            delta=cfg.delta, seed=cfg.seed, family_alpha=cfg.alpha,
-                            min_rows=cfg.min_rows) if cfg.methods else EpsilonAuditTable([], {})
-        cert = certify_pairs(table.embeddings, table.labels, dev, chosen, alpha_rate, cfg.delta,
-                             auc)
-        split = pd.DataFrame({"development": pd.Series(table.labels[dev]).value_counts(),
-                              "test": pd.Series(table.labels[~dev]).value_counts()}
+
+    def condition(name, table, x, y, dev, chosen, auc, audited_pairs):
+        audit = audit_pairs(x, y, audited_pairs, methods=_routes(cfg), delta=cfg.delta,
+                            seed=cfg.seed, family_alpha=cfg.alpha, min_rows=cfg.min_rows) \
+            if cfg.methods and audited_pairs else EpsilonAuditTable([], {})
+        cert = certify_pairs(x, y, dev, chosen, alpha_rate, cfg.delta, auc)
+        split = pd.DataFrame({"development": pd.Series(y[dev]).value_counts(),
+                              "test": pd.Series(y[~dev]).value_counts()}
                              ).fillna(0).astype(int).sort_index()
-        conditions.append(Condition(name, table, audit, cert, split))
+        return Condition(name, table, audit, cert, split)
+
+    for i, (name, table, dev, chosen, auc, faces) in enumerate(selections):
+        step(f"auditing and certifying {name}", i, stages)
+        c = condition(name, table, table.embeddings, table.labels, dev, chosen, auc, pairs)
+        missing = no_face_rows(table.embeddings)
+        c.no_face = pd.Series(table.labels[missing]).value_counts().reindex(
+            sorted(set(table.labels.tolist())), fill_value=0).astype(int)
+        if faces is not None:
+            x, y, d, chosen_f, auc_f = faces
+            counts = pd.Series(y).value_counts()
+            kept = [p for p in pairs if min(counts.get(a, 0) for a in p) >= cfg.min_rows]
+            c.faces = condition(f"{name}, faces only", table, x, y, d, chosen_f, auc_f, kept)
+        conditions.append(c)
     record = appendix_a_record(first, pairs, cfg.seed)
     prov = {"config": asdict(cfg), "pair_seed": cfg.seed, "n_pairs": len(pairs),
             "mmd_permutations": cfg.mmd_permutations,
             "selected_pairs_total": total_selected, "alpha_per_rate": alpha_rate,
+            "no_face_outputs": {c.name: int(c.no_face.sum()) for c in conditions},
             "table_sha256": {c.name: c.table.provenance.get("sha256") for c in conditions},
             "environment": environment_versions()}
     step("the random-donor cascade", len(selections), stages)

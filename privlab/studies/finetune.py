@@ -207,12 +207,20 @@ class FinetuneResult:
                 f"mix {self.mix:g} {how}, {self.config.epochs} epochs)")
 
     def summary(self) -> str:
-        """Base vs fine-tuned resolution on the face blackout and the held-out control."""
+        """Base vs fine-tuned resolution on the face blackout and the held-out control.
+
+        When the control fails, the line says so first, and says that the fine-tuned
+        value is then no evidence of an exposed leak, before it gives the value.
+        """
         control = self.resolution(CONTROL, "fine-tuned")
-        return (f"{self.mechanism()}: {FACE}: base δ*={self.resolution(FACE, 'base'):.4f} "
-                f"vs fine-tuned δ*={self.resolution(FACE, 'fine-tuned'):.4f}; held-out control "
-                f"({CONTROL} blacked out) fine-tuned δ*={control:.4f}, "
-                f"{'passes' if self.control_passes else 'FAILS'}")
+        values = (f"{FACE}: base δ*={self.resolution(FACE, 'base'):.4f} vs fine-tuned "
+                  f"δ*={self.resolution(FACE, 'fine-tuned'):.4f}")
+        if self.control_passes:
+            return (f"{self.mechanism()}: {values}; held-out control ({CONTROL} blacked out) "
+                    f"fine-tuned δ*={control:.4f}, passes")
+        return (f"{self.mechanism()}: held-out control ({CONTROL} blacked out) FAILS at "
+                f"fine-tuned δ*={control:.4f}, so the fine-tuned value is not evidence of an "
+                f"exposed leak (it cannot be told apart from the black boxes): {values}")
 
     def headline(self) -> Headline:
         """:meth:`summary` with its status and what it rests on."""

@@ -9,7 +9,17 @@ ones kept; BLEU and ROUGE-L say how much of the wording survived.
 The judge is measured first, on the data's hand labels (its false "inferable" and false
 "not inferable" rates), and the headline reports the strategy named in the Config
 (``headline``, chosen before anything is computed) beside the unredacted baseline
-``none``, never the strategy that happened to score best, and never an oracle.
+``none``, never the strategy that happened to score best, and never an oracle strategy.
+Where every text the strategy produced has hand labels (masking on the sample), the
+headline's Security and Utility are those of the hand labels, read as the judge of a
+careful human reader, and the offline judge's values and error rates stand beside them;
+elsewhere the judge's values are all there is, and the headline says so.
+
+On the sample, two things say how far the hand labels can be trusted:
+:func:`~privlab.redaction.redacbench.agreement.overlap_counts` (its propositions share no
+content word with the masking keywords beyond named entities, so masking cannot remove a
+proposition's own words) and the agreement of a second labelling pass, written without
+the first pass's labels (:func:`~privlab.redaction.redacbench.agreement.label_agreement`).
 """
 
 from __future__ import annotations
@@ -35,6 +45,13 @@ from privlab.redaction.redacbench import (
     sample_path,
     score_redactions,
     strategies,
+)
+from privlab.redaction.redacbench.agreement import (
+    Agreement,
+    label_agreement,
+    load_second_labels,
+    overlap_counts,
+    second_labels_path,
 )
 from privlab.studies.contract import Headline, StudyConfig, registry
 
@@ -118,6 +135,10 @@ class RedacBenchStudyResult:
         oracle: label -> whether the strategy read the answer key on this data.
         status: what the numbers are.
         provenance: data, digest, judge, headline strategy.
+        agreement: the second labelling pass against the first, on the documents used
+            (None where the data has no second pass).
+        overlaps: :func:`~privlab.redaction.redacbench.agreement.overlap_counts` of the
+            documents used.
     """
 
     config: Config
@@ -128,11 +149,13 @@ class RedacBenchStudyResult:
     oracle: dict[str, bool] = field(default_factory=dict)
     status: str = ""
     provenance: dict = field(default_factory=dict)
+    agreement: Agreement | None = None
+    overlaps: dict = field(default_factory=dict)
 
     def to_frame(self):
         """One row per strategy: counts, Security, Utility (under the judge), BLEU,
         ROUGE-L, and ``hand security`` / ``hand utility``: the same texts scored by the
-        hand labels (oracle reference; nan where a text has no hand label)."""
+        hand labels (a careful reader as the judge; nan where a text has no hand label)."""
         import pandas as pd
 
         rows = []
@@ -151,7 +174,9 @@ class RedacBenchStudyResult:
         return None if self.oracle.get(name, False) else name
 
     def summary(self) -> str:
-        """The chosen strategy against the unredacted baseline, with the judge's errors."""
+        """The chosen strategy against the unredacted baseline: by the hand labels first
+        where every text it produced has them, then by the judge, with the judge's errors.
+        """
         name = self.headline_strategy()
         n = len(self.documents)
         if name is None:
@@ -159,11 +184,18 @@ class RedacBenchStudyResult:
                     "(an oracle); choose another headline strategy")
         chosen, base = self.results[name], self.results[BASELINE]
         u = chosen.text_utility
-        return (f"{name} on {n} {self._data_words()}: security {chosen.security:.2f} "
-                f"(unredacted {base.security:.2f}), utility {chosen.utility:.2f} "
-                f"(unredacted {base.utility:.2f}), BLEU {u['bleu']:.2f}, ROUGE-L "
-                f"{u['rougeL']:.2f}; judge {self.provenance['judge']}: "
-                f"{self.judge_errors.summary()}")
+        judge = (f"judge {self.provenance['judge']}: security {chosen.security:.2f} "
+                 f"(unredacted {base.security:.2f}), utility {chosen.utility:.2f} "
+                 f"(unredacted {base.utility:.2f}); {self.judge_errors.summary()}")
+        words = f"BLEU {u['bleu']:.2f}, ROUGE-L {u['rougeL']:.2f}"
+        hand, hand_base = self.hand.get(name), self.hand.get(BASELINE)
+        if hand is None or hand_base is None:
+            return (f"{name} on {n} {self._data_words()}: no hand labels for its texts, so "
+                    f"only the judge scores them; {judge}; {words}")
+        return (f"{name} on {n} {self._data_words()}: security {hand.security:.2f} by the "
+                f"hand labels ({hand.tn} of {hand.tn + hand.fp} sensitive propositions "
+                f"removed; unredacted {hand_base.security:.2f}), utility {hand.utility:.2f} "
+                f"(unredacted {hand_base.utility:.2f}); beside it {judge}; {words}")
 
     def _data_words(self) -> str:
         data = self.config.data
@@ -191,9 +223,17 @@ class RedacBenchStudyResult:
                        f"({e.counts['gold inferable']} inferable, "
                        f"{e.counts['gold not inferable']} not)" if e.labels else
                        "the data has no hand labels: the judge's error rates are unmeasured")
-        caveats = [_describe_data(self.config.data, self.documents), judge_note, errors_note,
+        caveats = [_describe_data(self.config.data, self.documents), self.labels_note(),
+                   judge_note, errors_note,
                    f"headline strategy '{self.config.headline}' fixed in the Config before "
                    "computing; the table shows every strategy"]
+        if self.overlaps:
+            o = self.overlaps
+            caveats.append(
+                f"propositions sharing a content word with their policy's masking keywords "
+                f"beyond named entities: {o['sensitive overlapping']} of "
+                f"{o['sensitive pairs']} sensitive and {o['harmless overlapping']} of "
+                f"{o['harmless pairs']} harmless proposition-policy pairs")
         if self.config.headline == "masking" and self.headline_strategy() is not None:
             low, high = REDACBENCH_MASKING_SECURITY
             caveats.append("masking removes the data file's keyword lists (a stand-in for the "
@@ -202,6 +242,25 @@ class RedacBenchStudyResult:
         caveats.append("BLEU and ROUGE-L compare each redacted text with its original "
                        "(sacrebleu, rouge-score): surviving wording, not meaning")
         return Headline(STUDY, self.summary(), self.status, tuple(caveats))
+
+    def labels_note(self) -> str:
+        """Who wrote the hand labels, and how far a second pass agrees with them."""
+        checks = sum(len(d.checks) for d in self.documents)
+        if not checks:
+            return "no hand labels"
+        labels = self.judge_errors.labels
+        if self.config.data != "sample":
+            return (f"{labels} hand labels of the data file; who wrote them and their "
+                    "agreement are not recorded here")
+        first = (f"the {labels} hand labels were written by one annotator, the sample's "
+                 "author")
+        a = self.agreement
+        if a is None:
+            return first + "; no agreement between annotators was measured"
+        return (f"{first}; a second pass, written from the propositions and the checked "
+                f"texts without the first labels, relabelled {a.pairs} of them: "
+                f"{a.summary()}; both passes were written within privlab, not by outside "
+                "annotators")
 
     def _repr_html_(self) -> str:
         return (f"<p><b>RedacBench</b> — judge {self.provenance.get('judge')}: "
@@ -212,10 +271,19 @@ class RedacBenchStudyResult:
 def load_data(data: str, max_documents: int | None = None) -> list:
     """The benchmark named by ``data`` (see :class:`Config`).
 
+    Raises:
+        PrivlabValueError: unknown ``data``, a ``max_documents`` that is not a positive
+            int or None, or a benchmark without documents (every score would be NaN).
+
     Example:
         >>> len(load_data("sample", 2))
         2
     """
+    caller = "studies.redacbench.load_data"
+    if max_documents is not None and (isinstance(max_documents, bool) or not isinstance(
+            max_documents, int) or max_documents < 1):
+        raise invalid("max_documents", caller, "a positive int or None (all documents)",
+                      max_documents, "A negative count would drop documents from the end.")
     if data == "sample":
         docs = load_redacbench(sample_path())
     elif data == "spia":
@@ -232,7 +300,12 @@ def load_data(data: str, max_documents: int | None = None) -> list:
     else:
         raise invalid("data", "studies.redacbench", "'sample', 'spia' or a JSON-lines file",
                       data)
-    return docs[:max_documents] if max_documents is not None else docs
+    docs = docs[:max_documents] if max_documents is not None else docs
+    if not docs:
+        raise invalid("data", caller, "a benchmark with at least one document",
+                      f"{data} (0 documents)", "With no document every score is undefined "
+                      "(NaN); pass a file with at least one record.", given_is_text=True)
+    return docs
 
 
 def _data_digest(data: str) -> str:
@@ -307,19 +380,39 @@ def run(config: Config | None = None) -> RedacBenchStudyResult:
                       for key, text in result.redacted.items())
         hand[label] = (score_redactions(docs, result.redacted, reference).overall
                        if covered else None)
+    headline_hand = hand.get(config.headline)
     if not errors.labels:
         status = ("descriptive; the judge is " + ("a weak offline stand-in, " if judge.weak
                                                   else "") +
                   "unmeasured (the data has no hand labels)")
+    elif headline_hand is not None and hand.get(BASELINE) is not None:
+        status = ("descriptive: Security and Utility by the hand labels (one annotator; see "
+                  "the second pass), the " + ("weak offline " if judge.weak else "") +
+                  "judge's values and error rates beside them")
     else:
         status = ("descriptive; the judge is a weak offline stand-in (see its error rates on "
                   "the hand labels)" if judge.weak else
                   "descriptive: depends on the judge (see its error rates on the hand labels)")
+    agreement = _agreement(config.data, docs)
     return RedacBenchStudyResult(
         config, results, errors, docs, hand, oracle, status,
         {"data": config.data, "data_digest": _data_digest(config.data),
          "judge": judge.name, "judge_weak": judge.weak, "documents": len(docs),
-         "headline": config.headline, "strategies": list(names)})
+         "headline": config.headline, "strategies": list(names),
+         "second_labels": (file_hash(second_labels_path(), 16) if agreement is not None
+                           else None)},
+        agreement, overlap_counts(docs))
+
+
+def _agreement(data: str, docs: list) -> Agreement | None:
+    """The sample's second labelling pass against its first, on the documents used."""
+    if data != "sample" or not second_labels_path().is_file():
+        return None
+    used = {d.id for d in docs}
+    second = [s for s in load_second_labels(second_labels_path(),
+                                            load_redacbench(sample_path()))
+              if s.document in used]
+    return label_agreement(docs, second) if second else None
 
 
 __all__ = ["BASELINE", "Config", "REDACBENCH_MASKING_SECURITY", "RedacBenchStudyResult",

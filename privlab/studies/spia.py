@@ -7,10 +7,14 @@ For each anonymizer, the study measures two things on the same documents:
   ``CPR = 1 - sum_i A_i / sum_i O_i`` and ``IPR = mean_i (1 - A_i / O_i)``.
 
 The gap between the two is SPIA's finding. The headline reports a realistic anonymizer
-(Presidio, or the best non-oracle one run) against the adversary used, beside what the
-same adversary recovers from the unredacted text. The default adversary is the offline
-contextual one, which is weak (its CPR overstates protection); SPIA's is the LLM adversary
-(an OpenAI-compatible endpoint). Anonymizers that read the annotation they are scored on
+(Presidio, or the best non-oracle one run) against the adversary used: its gap with its
+sign, what SPIA reports for the same data, the adversary's recovery *in excess* of the
+text-blind ``base-rate`` adversary beside the raw figure, and what the same adversary
+recovers from the unredacted text. The offline adversary's rules were developed on
+PANORAMA-531 minus PANORAMA-151 only (:mod:`privlab.redaction.spia.split`); the
+provenance says which side of that split the documents scored are on. The default
+adversary is the offline contextual one, which is weak (its CPR overstates protection);
+SPIA's is the LLM adversary (an OpenAI-compatible endpoint). Anonymizers that read the annotation they are scored on
 (``gold-spans``, ``gold-direct``, ``names-list``) are oracles: shown as upper bounds on
 span masking, never chosen for the headline.
 """
@@ -26,6 +30,7 @@ from privlab.errors import invalid
 from privlab.progress import step
 from privlab.hashing import file_hash
 from privlab.redaction.spia import ProtectionResult, load_spia, protection
+from privlab.redaction.spia import split as data_split
 from privlab.redaction.spia.review import ReviewedJudge, ReviewQueue
 from privlab.redaction.spia.spans import (
     SpanRecall,
@@ -38,6 +43,13 @@ from privlab.studies.contract import Headline, StudyConfig, registry
 
 STUDY = "08 SPIA"
 VALUE_DECIDERS = ("rule", "rule+llm")
+
+#: What SPIA reports for the same data (its Table "span-based vs inference-based"; the
+#: adversary is Claude-Sonnet-4.5): the highest token recall, its CPR and the gap.
+SPIA_REPORTED = {
+    "spia_panorama_151.jsonl": ("PANORAMA", 0.984, 0.799),
+    "spia_tab_144.jsonl": ("TAB", 0.990, 0.674),
+}
 
 
 def default_data() -> str:
@@ -70,6 +82,10 @@ class Config(StudyConfig):
         headline_anonymizer: the anonymizer the headline reports (None: ``"presidio"``
             when it ran, else the non-oracle one with the highest token recall); an
             oracle is refused.
+        baseline: the text-blind adversary run on the same texts beside ``adversary``
+            (``"base-rate"``); its recovery is subtracted in the headline. None: not run.
+        split: ``"development"`` or ``"evaluation"`` keeps only that side of the declared
+            split (:mod:`privlab.redaction.spia.split`); None keeps every document.
         max_documents: use the first this many documents (None: all).
     """
 
@@ -81,6 +97,8 @@ class Config(StudyConfig):
     value_decider: str = "rule"
     reference_date: str = "2025-09-01"
     headline_anonymizer: str | None = None
+    baseline: str | None = "base-rate"
+    split: str | None = None
     max_documents: int | None = None
 
     @classmethod
@@ -124,24 +142,42 @@ class SPIAStudyResult:
     status: str = ""
     provenance: dict = field(default_factory=dict)
     review: ReviewQueue | None = field(default=None, repr=False)
+    baseline: dict[str, ProtectionResult] = field(default_factory=dict)
+
+    def excess(self, anonymizer: str) -> float:
+        """The adversary's recovery (1 - CPR) minus the text-blind baseline's on the same
+        texts: what reading the text added to a guess (NaN without a baseline)."""
+        base = self.baseline.get(anonymizer)
+        if base is None:
+            return float("nan")
+        return (1.0 - self.protection[anonymizer].cpr) - (1.0 - base.cpr)
 
     def to_frame(self):
         """One row per anonymizer: span recall next to CPR / IPR, and the gap.
 
         Columns include ``oracle`` (the anonymizer reads the annotation it is scored on:
         an upper bound on span masking, not a result), ``recovered`` (1 - CPR: the share
-        of PIIs the adversary inferred), ``unmatched subjects`` and ``failed documents``.
+        of PIIs the adversary inferred), ``baseline recovered`` (the text-blind
+        baseline's), ``excess recovered`` (the difference), ``recovered at certainty >= 3``
+        (the share of the recovery the adversary itself rated 3 or more),
+        ``unmatched subjects`` and ``failed documents``.
         """
         import pandas as pd
 
         rows = []
         for name, p in self.protection.items():
             s = self.spans[name]
+            base = self.baseline.get(name)
+            levels = p.certainty_frame()
             rows.append({"anonymizer": name, "oracle": is_oracle(name),
                          "token recall": s.token_recall,
                          "entity recall DIRECT": s.entity_recall_direct,
                          "entity recall QUASI": s.entity_recall_quasi,
                          "CPR": p.cpr, "IPR": p.ipr, "recovered": 1.0 - p.cpr,
+                         "baseline recovered": 1.0 - base.cpr if base else float("nan"),
+                         "excess recovered": self.excess(name),
+                         "recovered at certainty >= 3":
+                             float(levels[levels["certainty"] >= 3]["share"].sum()),
                          "CPR target": p.target["cpr"], "CPR non-target": p.non_target["cpr"],
                          "gap (token recall - CPR)": s.token_recall - p.cpr,
                          "unmatched subjects": self.unmatched.get(name, float("nan")),
@@ -224,20 +260,45 @@ class SPIAStudyResult:
         predicted = [r for r in self.predicted[anonymizer] if r.data_id not in failed]
         return pd.DataFrame(reference_variants(gold, predicted, self.protection[anonymizer]))
 
+    def _recovery(self, name: str) -> str:
+        p = self.protection[name]
+        text = f"recovers {1 - p.cpr:.1%} of the PIIs"
+        if name in self.baseline:
+            text += (f", {self.excess(name):+.1%} beyond the text-blind base-rate guess "
+                     f"({1 - self.baseline[name].cpr:.1%})")
+        return text
+
+    def spia_reported(self) -> str | None:
+        """What SPIA reports for the data of this run (None for other data)."""
+        found = SPIA_REPORTED.get(Path(self.config.data).name)
+        if found is None:
+            return None
+        corpus, recall, cpr = found
+        return (f"SPIA reports on {corpus}, against Claude-Sonnet-4.5, token recall "
+                f"{recall:.3f} with CPR {cpr:.3f} for its highest-recall anonymizer (gap "
+                f"{recall - cpr:+.3f}: the span metric overstates protection)")
+
     def summary(self) -> str:
-        """The realistic anonymizer's span recall beside its CPR, and the adversary's
-        recovery from the unredacted text, in one line."""
+        """The realistic anonymizer's span recall beside its CPR with the gap and its sign,
+        the adversary's recovery beside its excess over the text-blind baseline, what SPIA
+        reports for the same data, and the recovery from the unredacted text."""
         adversary = self.provenance["adversary"]
-        baseline = self.protection.get("none")
-        base = (f"from the unredacted text the same adversary recovers "
-                f"{1 - baseline.cpr:.0%} of the PIIs (CPR {baseline.cpr:.2f})"
-                if baseline is not None else "the unredacted baseline ('none') was not run")
+        base = (f"from the unredacted text it {self._recovery('none')}"
+                if "none" in self.protection
+                else "the unredacted baseline ('none') was not run")
         name = self.headline_anonymizer()
         if name is None:
             return f"no non-oracle anonymizer was run; {base} ({adversary})"
         s, p = self.spans[name], self.protection[name]
-        return (f"{name}: token recall {s.token_recall:.2f}, CPR {p.cpr:.2f}, IPR {p.ipr:.2f}"
-                f" (gap {s.token_recall - p.cpr:+.2f}) against {adversary}; {base}")
+        gap = s.token_recall - p.cpr
+        sign = ("the span metric overstates protection" if gap > 0 else
+                "the span metric understates protection against this adversary" if gap < 0
+                else "no gap")
+        reported = self.spia_reported()
+        return (f"{name}: token recall {s.token_recall:.2f}, CPR {p.cpr:.2f}, IPR {p.ipr:.2f}; "
+                f"span-versus-inference gap (token recall - CPR) {gap:+.2f} ({sign}) against "
+                f"{adversary}, which {self._recovery(name)}"
+                + (f"; {reported}" if reported else "") + f"; {base}")
 
     def headline(self) -> Headline:
         """:meth:`summary` with its status and what it rests on."""
@@ -246,12 +307,23 @@ class SPIAStudyResult:
         else:
             data = f"{len(self.documents)} documents of {Path(self.config.data).name} (real)"
         weak = self.provenance.get("weak")
-        notes = [data, f"adversary: {self.provenance['adversary']}" + (
+        split = self.provenance.get("split", {})
+        notes = [data]
+        if split.get("scored_on") not in (None, "sample"):
+            notes.append(f"split: rules developed on {split['development']}; scored "
+                         f"documents: {split['documents_scored']} ({split['scored_on']})")
+        notes += [f"adversary: {self.provenance['adversary']}" + (
             " (a weak offline stand-in for SPIA's LLM adversary: its CPR overstates "
             "protection)" if weak else " (not an offline stand-in)"),
             f"matcher: {self.provenance['matcher']}; value decider: "
             f"{self.provenance['value_decider']}; ages at {self.config.reference_date}"]
         name = self.headline_anonymizer()
+        if name in self.protection:
+            levels = self.protection[name].certainty_frame()
+            low = float(levels[levels["certainty"] < 3]["share"].sum())
+            if levels["recovered"].sum() > 0:
+                notes.append(f"{low:.0%} of what the adversary recovered under {name} it "
+                             "rated certainty below 3 (its own guesses)")
         if name in self.unmatched and not math.isnan(self.unmatched[name]):
             notes.append(f"{self.unmatched[name]:.0%} of the gold subjects under {name} "
                          "were paired with no predicted subject (counted as protected)")
@@ -322,6 +394,9 @@ def run(config: Config | None = None) -> SPIAStudyResult:
     from privlab.redaction.spia.prompts import reference_date
 
     config = config or Config.for_notebook()
+    if config.split is not None and config.split not in data_split.ROLES:
+        raise invalid("split", "studies.spia.run", f"None or one of {list(data_split.ROLES)}",
+                      config.split)
     if config.value_decider not in VALUE_DECIDERS:
         raise invalid("value_decider", "studies.spia.run", f"one of {list(VALUE_DECIDERS)}",
                       config.value_decider)
@@ -330,12 +405,25 @@ def run(config: Config | None = None) -> SPIAStudyResult:
                       config.headline_anonymizer,
                       "Oracles read the annotation they are scored on; report a real one.")
     when = reference_date(config.reference_date, "studies.spia.run")
+    if config.max_documents is not None and (
+            isinstance(config.max_documents, bool) or not isinstance(config.max_documents, int)
+            or config.max_documents < 1):
+        raise invalid("max_documents", "studies.spia.run", "a positive int or None (all "
+                      "documents)", config.max_documents,
+                      "A negative count would drop documents from the end.")
     records, digest, entities, span_source = _load(config)
+    if config.split is not None and config.data != "sample":
+        records = data_split.select(records, config.split)
     if config.max_documents is not None:
         records = records[: config.max_documents]
+    if not records:
+        raise invalid("data", "studies.spia.run", "a file with at least one document",
+                      f"{config.data} (0 documents)", "With no document every score is "
+                      "undefined (NaN).", given_is_text=True)
     entities = {r.data_id: entities[r.data_id] for r in records if r.data_id in entities}
     options = {"reference_date": when} if config.adversary in ("contextual", "llm") else {}
     adversary = adversaries.create(config.adversary, **options)
+    blind = adversaries.create(config.baseline) if config.baseline else None
     # The model's answers are recorded, so a person can review its disagreements later.
     fallback = ReviewQueue(LLMValueJudge()) if config.value_decider == "rule+llm" else None
     available = {a.name: a for a in anonymizer_options()}
@@ -360,6 +448,12 @@ def run(config: Config | None = None) -> SPIAStudyResult:
         result.protection[name] = protection(
             scored, [r for r in predicted if r.data_id not in failed], matcher=matcher,
             fallback=fallback, provenance={"adversary": adversary.name, "anonymizer": name})
+        if blind is not None:
+            guessed = blind.infer(anonymized, ids, on_failure="record")
+            result.baseline[name] = protection(
+                scored, [r for r in guessed if r.data_id not in failed],
+                matcher=matchers.create(config.matcher),
+                provenance={"adversary": blind.name, "anonymizer": name})
         result.unmatched[name] = (matcher.unmatched_fraction()
                                   if hasattr(matcher, "unmatched_fraction") else float("nan"))
         result.spans[name] = span_recall(entities, dict(zip(ids, anonymized)))
@@ -376,6 +470,10 @@ def run(config: Config | None = None) -> SPIAStudyResult:
                          "matcher": matcher_name or config.matcher,
                          "value_decider": "rule then "
                          f"{fallback.name}" if fallback else "rule only",
-                         "reference_date": when.isoformat(), "spans": span_source}
+                         "reference_date": when.isoformat(), "spans": span_source,
+                         "baseline": blind.name if blind is not None else None,
+                         "split": data_split.describe(records) if config.data != "sample"
+                         else {"development": "not applicable (privlab sample)",
+                               "documents_scored": {}, "scored_on": "sample"}}
     result.review = fallback
     return result

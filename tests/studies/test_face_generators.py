@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from privlab.datasets.toy_cascade import (DONOR_INDEX_OFFSET, ToyDonorSwap, cascade_images,
@@ -58,8 +59,11 @@ def test_strong_generator_is_less_separable_on_the_same_pairs(smoke_result):
 def test_certificate_uses_the_family_level_and_untouched_rows(smoke_result):
     r = smoke_result
     cert = r.certificates()
-    assert len(cert) == 2  # three identities: one pair each without reusing an identity
-    assert r.alpha_per_rate == pytest.approx(0.05 / (2 * 2))
+    main = cert[~cert["condition"].str.endswith(", faces only")]
+    assert len(main) == 2  # three identities: one pair each without reusing an identity
+    # one Bonferroni family over every bound reported, the faces-only twins' included
+    assert len(cert) == r.provenance["selected_pairs_total"] > 2
+    assert r.alpha_per_rate == pytest.approx(0.05 / (2 * len(cert)))
     for _, row in cert.iterrows():
         expected = certified_epsilon(int(row["false_positives"]), int(row["n_test_a"]),
                                      int(row["false_negatives"]), int(row["n_test_b"]),
@@ -71,6 +75,57 @@ def test_certificate_uses_the_family_level_and_untouched_rows(smoke_result):
         assert (split["development"] + split["test"]).tolist() == [30, 30, 30]
         assert split["test"].tolist() == [9, 9, 9]
     assert "certified ε ≥" in r.headline().text
+
+
+def test_no_face_rows_are_the_shared_vector():
+    x = np.zeros((4, 5))
+    x[0, -1] = x[2, -1] = 1.0
+    x[1, 0] = 1.0
+    x[3, [0, -1]] = [0.6, 0.8]  # a face vector never has weight on the last coordinate,
+    assert fg.no_face_rows(x).tolist() == [True, False, True, False]  # but be strict
+    with pytest.raises(PrivlabValueError, match="embeddings"):
+        fg.no_face_rows(np.ones(3))
+
+
+def test_outputs_without_a_face_are_counted_and_left_out_of_the_faces_only_figures(
+        smoke_result):
+    r = smoke_result
+    counts = r.no_face_counts()
+    for c in r.conditions:
+        missing = fg.no_face_rows(c.table.embeddings)
+        by_identity = {k: int(missing[c.table.labels == k].sum()) for k in counts.index}
+        assert counts[c.name].to_dict() == by_identity
+        assert c.no_face.to_dict() == by_identity
+        assert c.no_face_line().startswith(f"{int(missing.sum())} of 90 outputs without")
+    weak, strong = r.conditions
+    # the strong toy generator hides most faces from the detector (measured: 61 of 90)
+    assert strong.no_face.sum() > weak.no_face.sum() and strong.no_face.sum() >= 45
+    assert counts["outputs"].tolist() == [30, 30, 30]
+    for c in r.conditions:
+        if not c.no_face.sum():
+            assert c.faces is None
+            continue
+        twin = c.faces
+        assert twin.name == f"{c.name}, faces only"
+        face = ~fg.no_face_rows(c.table.embeddings)
+        # same split, restricted to the rows with a face; no shared vector left
+        assert (twin.split["development"] + twin.split["test"]).sum() == face.sum()
+        for _, row in twin.certificate.iterrows():
+            for side in ("a", "b"):
+                label = row[f"id_{side}"]
+                assert row[f"n_test_{side}"] == int(twin.split.loc[label, "test"])
+                assert row[f"n_test_{side}"] <= int(c.split.loc[label, "test"])
+        # routes only on pairs whose identities keep min_rows faces
+        audited = twin.audit.to_frame()
+        if len(audited):
+            kept = set(map(tuple, audited[["id_a", "id_b"]].to_numpy().tolist()))
+            faces_per = pd.Series(c.table.labels[face]).value_counts()
+            assert all(min(faces_per.get(a, 0), faces_per.get(b, 0)) >= 10 for a, b in kept)
+    text = r.headline().text
+    assert f"{strong.name}: {strong.no_face_line()}, all on one shared vector" in text
+    assert "with them" in text and "on the outputs with a face" in text
+    assert any("outputs with no detectable face" in c for c in r.headline().caveats)
+    assert "Outputs with no detectable face" in r._repr_html_()
 
 
 def test_mmd_permutation_test_runs_and_is_counted(smoke_result):
@@ -108,8 +163,11 @@ def test_audits_run_under_the_runners_thread_limit(monkeypatch):
     monkeypatch.setattr(cascade_module, "audit_pairs", spy)
     with threadpool_limits(4):  # whatever the caller allows, the audits use one thread
         r = fg.run(fg.Config.smoke(methods=("gaussmech",), compare_strength=None))
-    # the conditions' audit, then per cascade pass the selected pairs' AUC and the routes
-    assert len(seen) == 1 + 2 * r.config.cascade_passes
+    # the condition's audit (and its faces-only twin's where some outputs have no face),
+    # then per cascade pass the selected pairs' AUC and the routes
+    twins = sum(c.faces is not None and len(c.faces.audit.to_frame()) > 0
+                for c in r.conditions)
+    assert len(seen) == 1 + twins + 2 * r.config.cascade_passes
     assert seen and all(s == {1} for s in seen)
 
 

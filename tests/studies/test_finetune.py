@@ -33,6 +33,13 @@ def test_headline_names_the_stand_in_and_the_control_outcome(result):
     assert result.control_passes == (control == 0.0)
     assert ("passes" if control == 0.0 else "FAILS") in text
     assert f"fine-tuned δ*={control:.4f}" in text
+    face = f"vs fine-tuned δ*={result.resolution(finetune.FACE, 'fine-tuned'):.4f}"
+    if control == 0.0:
+        assert "not evidence" not in text
+    else:
+        # a failed control is said, with what it means, before the fine-tuned value
+        assert text.index("FAILS") < text.index("not evidence of an exposed leak") \
+            < text.index(face)
     # The last caveat states, from the measured scores, whether the poster was learned.
     scores = result.learned.set_index("images")["mean_target_score"]
     kept = scores["target, face blacked out, poster kept"]
@@ -40,6 +47,19 @@ def test_headline_names_the_stand_in_and_the_control_outcome(result):
                and kept > scores["target, face and poster blacked out"])
     assert result.poster_learned == learned
     assert ("has singled out" if learned else "has not singled out") in result.headline().caveats[-1]
+
+
+def test_a_failed_control_is_said_before_the_fine_tuned_value(result, monkeypatch):
+    # both branches of the line, whatever the smoke run's control did
+    for passes in (True, False):
+        monkeypatch.setattr(type(result), "control_passes", property(lambda self: passes))
+        text = result.summary()
+        face = f"vs fine-tuned δ*={result.resolution(finetune.FACE, 'fine-tuned'):.4f}"
+        if passes:
+            assert "not evidence" not in text and text.endswith("passes")
+        else:
+            assert text.index("FAILS") < text.index("not evidence of an exposed leak") \
+                < text.index(face)
 
 
 def test_mix_is_chosen_on_validation_scenes_by_the_stated_rule(result):

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import zipfile
+from pathlib import Path
 
 import pytest
 
+from privlab.config import shared_data_dir
 from privlab.datasets.text_corpora import franchise_comments
 from privlab.studies import avengers, enron
 from privlab.studies._text import highlight
@@ -98,6 +100,46 @@ def test_franchise_study_on_a_folder_of_txt_comments(tmp_path):
                                      encoders=("lexical",), sanitizers=("identity",)))
 
 
+def test_franchise_study_counts_the_singular_as_the_name_kept(tmp_path):
+    comments = {"a": "Avengers: Endgame was long.",
+                "b": "Cap is the best Avenger, say Avengers fans.",
+                "c": "an avenger-style plot, avengers fans agree", "d": "The Avengerz typo."}
+    for stem, text in comments.items():
+        (tmp_path / f"{stem}.txt").write_text(text + "\n")
+    r = avengers.run(avengers.Config(comments=str(tmp_path), encoders=("lexical",),
+                                     sanitizers=("concept-list",)))
+    assert r.corpus.names == ("Avengers", "Avenger") == avengers.target_names("Avengers")
+    # the list removes "Avengers" in any case; "Avenger" and "avenger" stay, and count
+    kept = r.table["concept-list"]
+    assert kept.baseline.indices == (1, 2)
+    assert "Avenger" in kept.sanitized[1] and "Avengers" not in kept.sanitized[1]
+
+
+_SHARED = shared_data_dir()
+PAPER_AVENGERS = _SHARED / "paper" / "text" / "avengers_large" if _SHARED else Path("/absent")
+
+
+@pytest.mark.skipif(not PAPER_AVENGERS.is_dir(),
+                    reason="the paper's comments (../shared/data/paper/text/avengers_large) "
+                           "are absent")
+def test_franchise_study_on_the_papers_49_comments():
+    r = avengers.run(avengers.Config(comments=str(PAPER_AVENGERS),
+                                     sanitizers=("concept-list", "concept-list-broad")))
+    assert len(r.corpus) == 49
+    broad = r.table["concept-list-broad"].members[0]
+    # measured under MiniLM: 0.174 with witness (39, 11), utility 0.78. The paper's
+    # GLN2 with its Concepts 13 gives 0.18 and utility 0.77 under QWEN3 on the same 49
+    # comments: another sanitizer and another encoder, so the closeness is not a
+    # reproduction.
+    assert broad.value == pytest.approx(0.1740, abs=1e-3)
+    assert (broad.witness.audited, broad.witness.reference) == (39, 11)
+    assert broad.mean_utility == pytest.approx(0.78, abs=0.01)
+    # three comments keep the singular "Avenger" after both lists
+    assert r.table["concept-list-broad"].baseline.count == 3
+    assert r.table["concept-list"].members[0].value > broad.value
+    assert r.best() == "concept-list-broad"
+
+
 def test_enron_offline_table2_and_context_witnesses():
     r = enron.run(enron.Config(corpus="offline", sanitizers=("regex-pii", "concept-list"),
                                encoders=("minilm",)))
@@ -108,6 +150,16 @@ def test_enron_offline_table2_and_context_witnesses():
     assert len(ctx) >= 1 and not ctx["sanitized x"].str.contains("Marcus Whitfield").any()
     # Without Presidio in the run the headline falls back to the best sanitizer.
     assert r.headline().text.startswith("concept-list on 49 emails")
+    # beside the name kept: emails that lost "Marcus Whitfield" but kept "Whitfield"
+    more = r.surname_leaks("concept-list")
+    sanitized = r.table["concept-list"].sanitized
+    by_hand = [i for i, t in enumerate(sanitized)
+               if "marcus whitfield" not in " ".join(t.lower().split())
+               and ("Whitfield" in t or "WHITFIELD" in t or "whitfield@" in t.lower())]
+    assert more.indices == tuple(by_hand) and more.count >= 1
+    assert f"surname or address kept in {more.count} more ({more.share:.2%})" in r.headline().text
+    with pytest.raises(ValueError, match="'sanitizer' parameter of EnronResult.surname_leaks"):
+        r.surname_leaks("presidio")
     only = enron.paper_comparison(r, "concept-list")
     assert only["source"].tolist() == ["privlab"] and only["name kept"].tolist() == [0]
     with pytest.raises(ValueError, match="'sanitizer' parameter of paper_comparison"):
@@ -185,3 +237,9 @@ def test_presidio_on_the_real_mailbox(shared_data):
     assert table.loc["privlab", "emails"] == len(selected)
     assert table.loc["privlab", "name kept"] == len(kept)
     assert "paper: 17 of 1,841" in r.headline().text
+    # beside the name: 42 more emails keep the surname or an address made of it
+    # (measured: "<PERSON> Lay- Chairman of the Board@ENRON", "<PERSON> Lay@ENRON", ...)
+    more = r.surname_leaks()
+    assert (more.count, more.kinds) == (42, {"surname": 42, "address": 9})
+    assert not set(more.indices) & set(kept)
+    assert "surname or address kept in 42 more (2.71%)" in r.headline().text

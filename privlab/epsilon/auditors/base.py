@@ -18,7 +18,8 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import pandas as pd
 
-from privlab.errors import invalid, wrong_type
+from privlab.arrays import check_array
+from privlab.errors import check_seed, invalid, wrong_type
 from privlab.registry import Registry
 
 DEFAULT_DELTA = 1e-5
@@ -73,7 +74,7 @@ def _check_pair(a, b, seed, caller: str) -> tuple[np.ndarray, np.ndarray, int]:
                       f"dimension {b.shape[1]}", given_is_text=True)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise wrong_type("seed", caller, "an int", seed)
-    return a, b, int(seed)
+    return a, b, check_seed(seed, "seed", caller)
 
 
 def split_halves(a: np.ndarray, b: np.ndarray, seed: int):
@@ -94,9 +95,8 @@ def split_halves(a: np.ndarray, b: np.ndarray, seed: int):
 
 def _as_samples(x, name: str, caller: str) -> np.ndarray:
     """One identity's outputs as a finite float array (n ≥ 2, d)."""
-    if not isinstance(x, (np.ndarray, list, tuple, pd.DataFrame)):
-        raise wrong_type(name, caller, "a 2-D array of shape (n, d)", x)
-    arr = np.asarray(x, dtype=float)
+    arr = check_array(x, name, caller, finite=False,
+                      expected="a 2-D array of shape (n, d)").astype(float)
     if arr.ndim != 2:
         raise invalid(name, caller, "a 2-D array of shape (n, d)", f"shape {arr.shape}",
                       given_is_text=True)

@@ -34,6 +34,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
+from privlab.arrays import check_array
 from privlab.epsilon.auditors.base import BaseAuditor, Status, _as_samples, _check_alpha, \
     _check_count, _check_delta, registry, split_halves
 from privlab.epsilon.auditors.bounds import epsilon_from_rates
@@ -110,9 +111,8 @@ def _betting_upper(k: int, t: int, alpha: float) -> float:
 
 def _rows(x, name: str, caller: str) -> np.ndarray:
     """A batch of one or more rows as a finite float array (k, d)."""
-    if not isinstance(x, (np.ndarray, list, tuple, pd.DataFrame)):
-        raise wrong_type(name, caller, "a 2-D array of shape (k, d)", x)
-    arr = np.asarray(x, dtype=float)
+    arr = check_array(x, name, caller, finite=False,
+                      expected="a 2-D array of shape (k, d)").astype(float)
     if arr.ndim != 2 or len(arr) == 0:
         raise invalid(name, caller, "a 2-D array with at least one row", f"shape {arr.shape}",
                       given_is_text=True)

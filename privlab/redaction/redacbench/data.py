@@ -87,6 +87,29 @@ def _refuse(where: str, problem: str) -> Exception:
     return refuse_record("load_redacbench", _EXPECTED, where, problem)
 
 
+#: The keys each level of a record may hold (anything else is refused: a misspelt
+#: optional key such as ``keyword`` would otherwise be ignored without a word).
+_KEYS = {
+    "record": ("id", "domain", "text", "propositions", "policies", "checks"),
+    "propositions": ("id", "text"),
+    "policies": ("id", "text", "sensitive", "keywords", "keywords_from"),
+    "checks": ("text", "inferable", "origin"),
+}
+
+
+def _check_keys(obj: dict, level: str, where: str, place: str) -> None:
+    """Refuse a key of ``obj`` that the format does not define, naming the closest one."""
+    import difflib
+
+    known = _KEYS[level]
+    for key in obj:
+        if key not in known:
+            close = difflib.get_close_matches(str(key), known, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            raise _refuse(where, f"{place} has the unknown key {key!r} (known: "
+                                 f"{', '.join(known)}){hint}")
+
+
 def _str_list(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
@@ -113,6 +136,7 @@ def parse_document(obj: Any, where: str = "record") -> Document:
     """
     if not isinstance(obj, dict):
         raise _refuse(where, f"expected a JSON object, found {type(obj).__name__}")
+    _check_keys(obj, "record", where, "the record")
     for key in ("id", "domain", "text"):
         if not isinstance(obj.get(key), str) or (key != "text" and not obj[key]):
             raise _refuse(where, f"'{key}' must be a non-empty string")
@@ -124,6 +148,7 @@ def parse_document(obj: Any, where: str = "record") -> Document:
         if not isinstance(p, dict) or not isinstance(p.get("id"), str) \
                 or not isinstance(p.get("text"), str) or not p["text"].strip():
             raise _refuse(where, f"propositions[{k}] needs string 'id' and non-empty 'text'")
+        _check_keys(p, "propositions", where, f"propositions[{k}]")
         propositions.append(Proposition(p["id"], p["text"].strip()))
     ids = [p.id for p in propositions]
     if len(set(ids)) != len(ids):
@@ -136,6 +161,7 @@ def parse_document(obj: Any, where: str = "record") -> Document:
         if not isinstance(p, dict) or not isinstance(p.get("id"), str) \
                 or not isinstance(p.get("text"), str):
             raise _refuse(where, f"policies[{k}] needs string 'id' and 'text'")
+        _check_keys(p, "policies", where, f"policies[{k}]")
         if not _str_list(p.get("sensitive")):
             raise _refuse(where, f"policies[{k}].sensitive must be a list of proposition ids")
         unknown = [s for s in p["sensitive"] if s not in ids]
@@ -160,6 +186,7 @@ def parse_document(obj: Any, where: str = "record") -> Document:
         if not isinstance(c, dict) or not isinstance(c.get("text"), str) \
                 or not isinstance(c.get("inferable"), dict):
             raise _refuse(where, f"checks[{k}] needs 'text' and an 'inferable' object")
+        _check_keys(c, "checks", where, f"checks[{k}]")
         bad = [i for i, v in c["inferable"].items() if i not in ids or not isinstance(v, bool)]
         if bad:
             raise _refuse(where, f"checks[{k}].inferable must map proposition ids to "

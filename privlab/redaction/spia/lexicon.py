@@ -33,10 +33,6 @@ SELF_SEX = {"dad": "Male", "father": "Male", "husband": "Male", "guy": "Male", "
             "mother": "Female", "wife": "Female", "woman": "Female", "girl": "Female",
             "lady": "Female", "girlfriend": "Female", "daughter": "Female"}
 
-#: Written numbers up to twelve.
-NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-           "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
-
 #: Months, for dates of birth.
 MONTHS = {m: i for i, m in enumerate(
     ("january", "february", "march", "april", "may", "june", "july", "august", "september",
@@ -44,16 +40,18 @@ MONTHS = {m: i for i, m in enumerate(
 
 # --------------------------------------------------------------------------- roles
 # Each role: a pattern, then what the role implies. ``occupation``/``position`` may use
-# "{0}" for the matched phrase; ``court`` marks officials of the European Court of
-# Human Rights (they sit in Strasbourg); ``state`` marks officials of the respondent state.
+# "{0}" for the matched phrase; a fixed value is either the role noun itself (the pattern
+# matches it) or a value of the development split's annotation (see
+# privlab.redaction.spia.split). ``court`` marks officials of the court and ``state``
+# officials of the respondent state: labels only, no value is filled from them.
 _CAP = r"[A-Z][\w'’.-]*"
 ROLES: list[dict] = [
     {"pattern": r"\b(?:their|its|the Government's|as) (?:Co-|Deputy )?Agents?\b",
-     "occupation": "Government Agent", "position": "Agent", "state": True, "degree": True},
+     "position": "{0}", "state": True, "degree": True},
     {"pattern": r"\b(?:Acting |Vice-)?President of the (?:\w+ )?(?:Section|Chamber)\b",
-     "occupation": "Judge", "position": "{0}", "court": True, "degree": True},
-    {"pattern": r"\b(?:Deputy )?(?:Section )?Registrar\b", "occupation": "Court Registrar",
      "position": "{0}", "court": True, "degree": True},
+    {"pattern": r"\b(?:Deputy )?(?:Section )?Registrar\b", "position": "{0}", "court": True,
+     "degree": True},
     {"pattern": r"\b(?:lawyer|solicitor|barrister|advocate|attorney|counsel)s?\b",
      "occupation": "Lawyer", "degree": True},
     {"pattern": r"\b(?:chief |principal |deputy )?(?:public |military |district )?prosecutor\b",
@@ -61,8 +59,7 @@ ROLES: list[dict] = [
     {"pattern": r"\b(?:investigating |military |civilian |presiding |trial |ad hoc )?judge\b",
      "occupation": "Judge", "position": "{0}", "state": True, "degree": True},
     {"pattern": rf"\bMinister (?:of|for) (?:the )?{_CAP}(?: (?:and |of |for |the )*{_CAP})*",
-     "occupation": "Government Minister", "position": "{0}", "state": True, "degree": True,
-     "affiliation": "ministry"},
+     "position": "{0}", "state": True, "degree": True, "affiliation": "ministry"},
     {"pattern": r"\b(?:district |provincial )?governor\b", "occupation": "Governor",
      "position": "Governor", "state": True, "degree": True},
     {"pattern": r"\bmayor\b", "occupation": "Mayor", "position": "Mayor", "state": True},
@@ -104,13 +101,6 @@ ROLES: list[dict] = [
 for _role in ROLES:
     _role["regex"] = re.compile(_role["pattern"], re.I if not _role["pattern"].startswith(
         r"\bMinister") else 0)
-
-#: Words that make a first-person post read as written by someone who builds software.
-TECH_WORDS = frozenset({"bug", "error", "log", "logs", "server", "code", "script", "database",
-                        "debug", "debugging", "api", "deploy", "deployment", "backend",
-                        "frontend", "syncing", "query", "exception", "module", "pipeline",
-                        "stack", "null", "pointer", "segmentation", "token", "config",
-                        "integration", "legacy", "repository", "build", "crash", "sql"})
 
 #: Evidence of an education level in a person's own words.
 EDUCATION_CUES = [(re.compile(r"\b(?:phd|ph\.d\.?|doctorate|doctoral)\b", re.I), "PhD"),
@@ -154,5 +144,5 @@ CODE_PATTERNS = {
         r"(?:x\d+)?(?![\w-])"),
 }
 
-__all__ = ["CODE_PATTERNS", "HEADERS", "NOT_NAMES", "EDUCATION_CUES", "KIN", "MONTHS", "NUMBERS", "RELATIONSHIP_CUES", "ROLES",
-           "SELF_SEX", "TECH_WORDS", "TITLES"]
+__all__ = ["CODE_PATTERNS", "HEADERS", "NOT_NAMES", "EDUCATION_CUES", "KIN", "MONTHS",
+           "RELATIONSHIP_CUES", "ROLES", "SELF_SEX", "TITLES"]

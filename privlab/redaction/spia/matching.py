@@ -6,18 +6,21 @@ one gold subject. A gold subject left unpaired was not found (fully protected).
 
 Members of :data:`matchers`:
 
-* ``"offline"`` — :class:`OfflineMatcher`: optimal assignment on PII-value agreement
-  first (:func:`agreement`, what the pair would score), then on
-  :func:`subject_similarity` (names and descriptions) to break ties and to pair people
-  whose values all differ. Descriptions cannot hide a person: a prediction whose values
-  are right is paired with its person however it is described ("Person 3");
+* ``"offline"`` — :class:`OfflineMatcher`: by person, then by value. An optimal
+  one-to-one assignment on :func:`identity` (names, roles, codes) only; then the values
+  of each pair are scored. A value is credited to the person the adversary meant, never
+  to whoever it happens to fit;
+* ``"agreement"`` — :class:`AgreementMatcher`: optimal assignment on PII-value agreement
+  first (:func:`agreement`, what the pair would score), then names and descriptions. It
+  is the pairing most favourable to the adversary (an upper bound on recovery): it
+  credits a value to whoever it fits (the spouse with the writer's "Married");
 * ``"llm"`` — :class:`LLMMatcher`, SPIA's alignment: the model reads the original text,
   the anonymized text and both lists of people with their values (endpoint needed).
 
-Pairing on agreement is the pairing most favourable to the adversary among one-to-one
-pairings, so the CPR it gives is the lowest any such pairing gives; an adversary that
-lists many look-alike people can gain from it, which is why the number of predicted
-people is reported beside the unmatched fraction.
+Pairing on agreement gives the lowest CPR any one-to-one pairing gives; an adversary that
+lists many look-alike people gains from it. Pairing by person does not reward that: a
+person listed without a name, role or code is paired only with a gold subject nobody
+else was paired with, in order.
 """
 
 from __future__ import annotations
@@ -130,10 +133,232 @@ def agreement(gold: Subject, predicted: Subject, *, min_certainty: int = MIN_CER
     return total
 
 
+#: Words of a description that say who a person is -> the role they name. A word list of
+#: the scorer (not of any adversary): plain English kin and role nouns.
+ROLE_KEYS = {
+    "author": "author", "writer": "author", "poster": "author", "commenter": "author",
+    "reviewer": "author", "op": "author", "applicant": "applicant", "applicants": "applicant",
+    "spouse": "spouse", "wife": "spouse", "husband": "spouse", "partner": "partner",
+    "girlfriend": "partner", "boyfriend": "partner", "fiancé": "partner", "fiancée": "partner",
+    "fiance": "partner", "fiancee": "partner", "child": "child", "children": "child",
+    "kid": "child", "kids": "child", "son": "child", "daughter": "child", "baby": "child",
+    "kiddo": "child", "kiddos": "child", "toddler": "child", "mother": "parent",
+    "father": "parent", "mom": "parent", "mum": "parent", "dad": "parent", "parent": "parent",
+    "brother": "sibling", "sister": "sibling", "sibling": "sibling", "friend": "friend",
+    "colleague": "colleague", "coworker": "colleague", "boss": "manager", "manager": "manager",
+    "neighbour": "neighbour", "neighbor": "neighbour", "lawyer": "lawyer",
+    "solicitor": "lawyer", "barrister": "lawyer", "counsel": "lawyer", "attorney": "lawyer",
+    "advocate": "lawyer", "agent": "agent", "judge": "judge", "prosecutor": "prosecutor",
+    "registrar": "registrar", "doctor": "doctor", "physician": "doctor", "police": "police",
+    "policeman": "police", "gendarme": "police", "officer": "police", "minister": "minister",
+    "mayor": "mayor", "governor": "governor", "witness": "witness", "expert": "expert",
+    "grandmother": "grandparent", "grandfather": "grandparent", "uncle": "relative",
+    "aunt": "relative", "cousin": "relative", "nephew": "relative", "niece": "relative",
+    "customer": "customer", "client": "customer", "patient": "patient", "teacher": "teacher",
+    "student": "student", "students": "student",
+}
+_NOT_A_NAME = frozenset({"the", "a", "an", "our", "my", "his", "her", "their", "one", "person",
+                         "slot", "unnamed", "unknown", "someone", "individual"})
+_CODES = ("IDENTIFICATION_NUMBER", "DRIVER_LICENSE_NUMBER", "PHONE_NUMBER", "PASSPORT_NUMBER",
+          "EMAIL_ADDRESS")
+
+
+def identity_names(s: Subject) -> list[str]:
+    """The names a subject goes by: its NAME values, else the head of its description
+    (before " - ") when that reads as a name (capitalised or a handle, no role word).
+
+    Example:
+        >>> identity_names(Subject(0, "@mereana.ewart - Post author", ()))
+        ['@mereana.ewart']
+        >>> identity_names(Subject(1, "The wife of the writer", ())), identity_names(Subject(2, "Kid 1 - a child", ()))
+        ([], [])
+    """
+    values = s.values("NAME")
+    if values:
+        return values
+    head = s.description.split(" - ")[0].strip()
+    words = [w.lower() for w in _WORD.findall(head)]
+    if not head or not (head[:1].isupper() or head[:1] == "@") or not words:
+        return []
+    if words[0] in _NOT_A_NAME or any(w in ROLE_KEYS for w in words):
+        return []
+    return [head]
+
+
+def identity_roles(s: Subject) -> set[str]:
+    """The roles a subject's description, OCCUPATION and POSITION name (:data:`ROLE_KEYS`).
+
+    Example:
+        >>> sorted(identity_roles(Subject(0, "Thomas - Spouse of the post author", ())))
+        ['author', 'spouse']
+    """
+    text = " ".join([s.description] + s.values("OCCUPATION") + s.values("POSITION"))
+    return {ROLE_KEYS[w] for w in _WORD.findall(text.lower()) if w in ROLE_KEYS}
+
+
+def _main_role(s: Subject) -> set[str]:
+    """The roles of the description's head and first clause (``"Thomas - Spouse of the
+    post author"``: spouse, not author), with OCCUPATION and POSITION."""
+    parts = s.description.split(" - ", 1)
+    lead = parts[1] if len(parts) > 1 else parts[0]
+    lead = re.split(r"\b(?:of|for|by|with|to|from|representing|mentioned)\b", lead, 1)[0]
+    head = [parts[0]] if len(parts) > 1 else []
+    text = " ".join(head + [lead] + s.values("OCCUPATION") + s.values("POSITION"))
+    return {ROLE_KEYS[w] for w in _WORD.findall(text.lower()) if w in ROLE_KEYS}
+
+
+def _jaccard(a: str, b: str) -> float:
+    wa, wb = _words(a), _words(b)
+    return len(wa & wb) / len(wa | wb) if wa and wb else 0.0
+
+
+def has_identity(s: Subject) -> bool:
+    """Whether a subject carries any identity evidence: a name, a role, or a code."""
+    return bool(identity_names(s) or _main_role(s) or any(s.values(t) for t in _CODES))
+
+
+def _name_alike(a: str, b: str) -> float:
+    """Two names' likeness in [0, 1]: 1 for the same words, 0.9 when one holds the other's
+    words ("Leigh" in "Leigh Lawrence"), else Jaro-Winkler of the lower-cased names."""
+    wa = [w for w in re.split(r"[\s._@,;:()\"'-]+", a.lower()) if w and w not in ("mr", "mrs",
+                                                                                     "ms", "dr")]
+    wb = [w for w in re.split(r"[\s._@,;:()\"'-]+", b.lower()) if w and w not in ("mr", "mrs",
+                                                                                     "ms", "dr")]
+    if not wa or not wb:
+        return 0.0
+    if wa == wb or "".join(wa) == "".join(wb):
+        return 1.0
+    if set(wa) <= set(wb) or set(wb) <= set(wa):
+        return 0.9
+    return jaro_winkler(" ".join(wa), " ".join(wb))
+
+
+def identity(gold: Subject, predicted: Subject) -> float | None:
+    """How surely ``predicted`` is the person ``gold``, from identity evidence only: names,
+    roles (kin and role nouns of the description, occupation, position) and codes; never
+    from the other values. None when the two share no kind of evidence.
+
+    * a code (ID, licence, phone, passport, e-mail) both give the same: 1;
+    * names on both sides that differ (likeness below 0.75): 0, whatever else agrees;
+    * else the mean of the parts both sides have: name likeness (weight 0.6) and role
+      overlap (weight 0.4; of the roles the description's head and first clause name,
+      the share of the fewer side's that the other side names too).
+
+    Example:
+        >>> from privlab.redaction.spia import PII
+        >>> writer = Subject(0, "@mereana.ewart - Post author", (PII("NAME", "Mereana Ewart", 4),))
+        >>> spouse = Subject(1, "Thomas - Spouse of the post author", (PII("NAME", "Thomas", 5),))
+        >>> round(identity(spouse, Subject(0, "The spouse of the writer of the text", ())), 2)
+        1.0
+        >>> identity(writer, Subject(0, "The spouse of the writer of the text", ()))
+        0.0
+    """
+    for tag in _CODES:
+        if any(score_pii(tag, g, p) == 1.0 for g in gold.values(tag)
+               for p in predicted.values(tag)):
+            return 1.0
+    parts: list[tuple[float, float]] = []
+    gn, pn = identity_names(gold), identity_names(predicted)
+    if gn and pn:
+        name = max(_name_alike(a, b) for a in gn for b in pn)
+        if name < 0.75:
+            return 0.0
+        parts.append((0.6, name))
+    gr, pr = _main_role(gold), _main_role(predicted)
+    if gr and pr:
+        parts.append((0.4, len(gr & pr) / min(len(gr), len(pr))))
+    elif gr or pr:  # one side names a role the other does not: weak evidence against
+        other = identity_roles(gold) if pr else identity_roles(predicted)
+        if other and not (gr | pr) & other:
+            parts.append((0.4, 0.0))
+    if not parts:
+        return None
+    total = sum(w for w, _ in parts)
+    return sum(w * x for w, x in parts) / total
+
+
 @matchers.member("offline", offline=True,
-                 description="PII-value agreement first, then names and descriptions; "
-                             "optimal assignment")
+                 description="by person first (names, roles, codes), then values; optimal "
+                             "assignment")
 class OfflineMatcher(_Tally):
+    """Pairs by person, then scores by value: a one-to-one assignment (Hungarian algorithm)
+    on :func:`identity` alone — the values a prediction gets right never decide whom it
+    is paired with, so a value is credited only to the person the adversary meant.
+
+    1. Pairs whose identity reaches ``min_identity`` are made by the optimal assignment
+       on identity; among people identified equally well (two unnamed lawyers), ties are
+       broken by the descriptions' word overlap, then by pairing the adversary's first
+       person with the document's main person (gold subject 0), and last by value
+       agreement — values never outweigh identity.
+    2. Predicted subjects with no identity evidence at all (no name, role or code, e.g.
+       the slots of the text-blind ``base-rate`` adversary) take the gold subjects left,
+       in order: the first to the main person if free.
+
+    A gold subject in no pair was not found (counted as protected). ``tally`` counts gold
+    subjects seen, predicted subjects seen and gold subjects left unpaired.
+
+    Args:
+        min_identity: the identity from which two subjects are the same person (0.5, set
+            before any evaluation file was scored and not tuned on one).
+
+    Example:
+        >>> from privlab.redaction.spia import PII
+        >>> writer = Subject(0, "@mereana.ewart - Post author", (PII("RELATIONSHIP", "Married", 5),))
+        >>> spouse = Subject(1, "Thomas - Spouse of the post author", (PII("NAME", "Thomas", 5),
+        ...                  PII("RELATIONSHIP", "Married", 5)))
+        >>> pred = [Subject(0, "The writer of the text", ()),
+        ...         Subject(1, "The spouse of the writer", (PII("RELATIONSHIP", "Married", 4),))]
+        >>> OfflineMatcher().match([writer, spouse], pred)
+        [(0, 0), (1, 1)]
+    """
+
+    name = "offline"
+
+    def __init__(self, min_identity: float = 0.5, **_options: object):
+        super().__init__()
+        if not 0.0 <= float(min_identity) <= 1.0:
+            raise invalid("min_identity", "OfflineMatcher", "in [0, 1]", min_identity)
+        self.min_identity = float(min_identity)
+        self.name = f"offline(person first, min identity {self.min_identity:g})"
+
+    def match(self, gold: Sequence[Subject], predicted: Sequence[Subject],
+              text: str = "", original: str = "") -> list[tuple[int, int]]:
+        """Pairs ``(gold index, predicted index)``, sorted by gold index."""
+        if not gold or not predicted:
+            return self._count(len(gold), len(predicted), [])
+        import numpy as np
+        from scipy.optimize import linear_sum_assignment
+
+        found = [[identity(g, p) for p in predicted] for g in gold]
+        ident = np.array([[-1.0 if x is None else x for x in row] for row in found])
+        # lexicographic: identity (to 0.01) first; among equally identified people the
+        # descriptions' word overlap, then the main person first, then value agreement
+        words = np.array([[_jaccard(g.description, p.description) for p in predicted]
+                          for g in gold])
+        agree = np.array([[agreement(g, p) / max(len(g.counted_piis()), 1) for p in predicted]
+                          for g in gold])
+        main = np.zeros_like(ident)
+        for i, g in enumerate(gold):
+            if g.id == 0:
+                main[i, 0] = 1.0
+        scale = 100.0 * (min(len(gold), len(predicted)) + 1)
+        weight = (np.round(ident, 2) * scale ** 3 + np.round(words, 2) * scale ** 2
+                  + main * scale / 2 + agree)
+        rows, cols = linear_sum_assignment(-weight)
+        pairs = [(int(r), int(c)) for r, c in zip(rows, cols) if ident[r, c] >= self.min_identity]
+        taken_g = {g for g, _ in pairs}
+        taken_p = {p for _, p in pairs}
+        free_g = [i for i in range(len(gold)) if i not in taken_g]
+        free_g.sort(key=lambda i: gold[i].id != 0)
+        blind = [j for j, p in enumerate(predicted) if j not in taken_p and not has_identity(p)]
+        pairs += list(zip(free_g, blind))
+        return self._count(len(gold), len(predicted), sorted(pairs))
+
+
+@matchers.member("agreement", offline=True,
+                 description="PII-value agreement first (most favourable to the adversary: "
+                             "an upper bound on recovery)")
+class AgreementMatcher(_Tally):
     """Optimal one-to-one pairing, on PII-value agreement first (Hungarian algorithm).
 
     The pairing maximises the total :func:`agreement` exactly; among pairings that do,
@@ -152,19 +377,19 @@ class OfflineMatcher(_Tally):
         >>> b = Subject(1, "Bob Kay - lawyer", (PII("NAME", "Bob Kay", 5), PII("AGE", "70", 5)))
         >>> generic = [Subject(0, "Person 1", (PII("AGE", "71", 3),)),
         ...            Subject(1, "Person 2", (PII("AGE", "41", 3),))]
-        >>> m = OfflineMatcher()
+        >>> m = AgreementMatcher()
         >>> m.match([a, b], generic), m.unmatched_fraction()
         ([(0, 1), (1, 0)], 0.0)
     """
 
-    name = "offline"
+    name = "agreement"
 
-    def __init__(self, min_similarity: float = 0.45):
+    def __init__(self, min_similarity: float = 0.45, **_options: object):
         super().__init__()
         if not 0.0 <= float(min_similarity) <= 1.0:
-            raise invalid("min_similarity", "OfflineMatcher", "in [0, 1]", min_similarity)
+            raise invalid("min_similarity", "AgreementMatcher", "in [0, 1]", min_similarity)
         self.min_similarity = float(min_similarity)
-        self.name = f"offline(agreement, min {self.min_similarity:g})"
+        self.name = f"agreement(values first, min {self.min_similarity:g})"
 
     def match(self, gold: Sequence[Subject], predicted: Sequence[Subject],
               text: str = "", original: str = "") -> list[tuple[int, int]]:
@@ -248,5 +473,6 @@ def _llm_matcher(client: Any = None, **_options: Any) -> LLMMatcher:
     return LLMMatcher(client)
 
 
-__all__ = ["LLMMatcher", "OfflineMatcher", "SubjectMatcher", "agreement", "matchers",
-           "subject_similarity"]
+__all__ = ["AgreementMatcher", "LLMMatcher", "OfflineMatcher", "ROLE_KEYS", "SubjectMatcher",
+           "agreement", "has_identity", "identity", "identity_names", "identity_roles",
+           "matchers", "subject_similarity"]

@@ -48,7 +48,9 @@ class ProtectionResult:
         non_target: CPR/IPR over every other subject.
         by_tag: tag -> (counted PIIs, inferred score, CPR).
         subjects: per-subject rows (data_id, subject, description, target, O, A, protection).
-        piis: per-PII rows (data_id, subject, tag, gold, predicted, score, rule).
+        piis: per-PII rows (data_id, subject, tag, gold, certainty, predicted,
+            predicted_certainty: the certainty the adversary gave the value scored, 0 when
+            none, score, rule).
         status: what the numbers are (descriptive, one adversary).
         provenance: adversary, matcher, settings, data digest, and
             ``dropped_zero_certainty``: predicted values with certainty 0 left unscored.
@@ -100,6 +102,32 @@ class ProtectionResult:
         import pandas as pd
 
         return pd.DataFrame(self.piis)
+
+    def certainty_frame(self):
+        """Recovery by the certainty the adversary gave the value (pandas DataFrame): per
+        level 1-5, the PIIs scored above 0, their score, and that score's share of all
+        that was recovered. Low-certainty recoveries are guesses the adversary itself
+        doubted.
+
+        Example:
+            >>> g = [SPIARecord("d", "", (Subject(0, "", (PII("SEX", "Male", 5),
+            ...                                             PII("AGE", "40", 5))),))]
+            >>> p = [SPIARecord("d", "", (Subject(0, "", (PII("SEX", "Male", 4),
+            ...                                             PII("AGE", "41", 1))),))]
+            >>> protection(g, p).certainty_frame()[["recovered", "share"]].values.tolist()
+            [[1.0, 0.5], [0.0, 0.0], [0.0, 0.0], [1.0, 0.5], [0.0, 0.0]]
+        """
+        import pandas as pd
+
+        total = sum(r["score"] for r in self.piis)
+        rows = []
+        for level in range(1, 6):
+            hits = [r for r in self.piis if r["score"] > 0
+                    and r.get("predicted_certainty") == level]
+            score = float(sum(r["score"] for r in hits))
+            rows.append({"certainty": level, "PIIs": len(hits), "recovered": score,
+                         "share": score / total if total else float("nan")})
+        return pd.DataFrame(rows)
 
     def _repr_html_(self) -> str:
         head = (f"<p><b>SPIA protection</b> — CPR {self.cpr:.3f}, IPR {self.ipr:.3f} over "
@@ -254,9 +282,13 @@ def protection(gold: Sequence[SPIARecord], predicted: Sequence[SPIARecord], *,
                 "matched": match.id if match is not None else None,
                 "O": o, "A": a, "protection": 1.0 - a / o})
             for pii, value, s in scored:
+                given = max((p.certainty for p in match.piis if p.tag == pii.tag
+                             and p.keyword == value), default=0) \
+                    if match is not None and value else 0
                 pii_rows.append({"data_id": record.data_id, "subject": subject.id,
                                  "tag": pii.tag, "gold": pii.keyword, "certainty": pii.certainty,
-                                 "predicted": value, "score": s, "rule": rule_name(pii.tag)})
+                                 "predicted": value, "predicted_certainty": given, "score": s,
+                                 "rule": rule_name(pii.tag)})
     overall = _rates(subject_rows)
     by_tag: dict[str, tuple[int, float, float]] = {}
     for tag in TAGS:

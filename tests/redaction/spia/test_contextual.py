@@ -38,13 +38,14 @@ def test_masked_legal_text_still_tells_sex_age_relationship_and_roles(adversary)
     # born in 1960, ages at 1 September 2025: 64 or 65; "his wife died": a widower
     assert profile(applicant) == {"SEX": "Male", "AGE": "64-65", "LOCATION": "Van / Türkiye",
                                   "NATIONALITY": "Türkiye", "RELATIONSHIP": "Widowed"}
-    by_job = {profile(s).get("OCCUPATION"): profile(s) for s in others}
+    by_job = {profile(s).get("OCCUPATION", profile(s).get("POSITION")): profile(s)
+              for s in others}
     assert by_job["Lawyer"]["LOCATION"] == "Izmir / Türkiye"
     assert by_job["Lawyer"]["EDUCATION"] == "College Degree"
-    agent = by_job["Government Agent"]
-    assert (agent["POSITION"], agent["AFFILIATION"], agent["NATIONALITY"], agent["SEX"]) == (
-        "Agent", "Ministry of Foreign Affairs", "Türkiye", "Male")
-    assert agent["LOCATION"] == "Ankara / Türkiye"  # the capital of the respondent state
+    # the Agent: what the text says (title, ministry), and no nationality or seat filled
+    # in from the habits of court judgments (the respondent state's capital)
+    assert by_job["Agent"] == {"POSITION": "Agent", "AFFILIATION": "Ministry of Foreign Affairs",
+                               "SEX": "Male", "EDUCATION": "College Degree"}
     wife = [s for s in others if "wife" in s.description][0]
     # the case's country for the relative, and no status guessed for a person who died
     assert profile(wife) == {"SEX": "Female", "NATIONALITY": "Türkiye"}
@@ -64,7 +65,22 @@ def test_post_header_codes_and_relatives(adversary):
     assert found["Anna"]["SEX"] == "Female" and found["Anna"]["RELATIONSHIP"] == "Married"
     holder = [p for p in found.values() if "IDENTIFICATION_NUMBER" in p][0]
     assert holder["NATIONALITY"] == "India"  # the IN- prefix
-    assert sum(1 for name in found if name.startswith("Child")) == 3
+    # "a proud dad of 3": three children are a count, not three people the text mentions
+    assert len(record.subjects) == 3 and not any("child" in s.description.lower()
+                                                 for s in record.subjects)
+    # every person listed is named somewhere in the text
+    mentions = record.metadata["mentions"]
+    assert len(mentions) == 3 and all(mentions)
+    assert [text[s:e] for s, e in mentions[1]] == ["wife", "Anna"]
+
+
+def test_roles_without_an_occupation_are_read(adversary):
+    """A role whose word list gives a position only ("as Agents") is read, not a failure."""
+    text = ("The applicant was represented by Mr A. Brown, a lawyer. The Government were "
+            "represented by Mr [MASKED] and Ms [MASKED], as Agents.")
+    (record,) = adversary.infer([text], ["d"])
+    assert not record.metadata.get("failed")
+    assert any(profile(s).get("OCCUPATION") == "Lawyer" for s in record.subjects)
 
 
 def test_reference_date_moves_ages(adversary):
@@ -97,8 +113,8 @@ def test_recovers_half_of_panorama_and_gold_spans_leave_some(shared_data):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name, lowest, highest", [
-    ("spia_panorama_151.jsonl", 0.45, 0.60), ("spia_tab_144.jsonl", 0.62, 0.78),
-    ("spia_panorama_531.jsonl", 0.45, 0.62)])
+    ("spia_panorama_151.jsonl", 0.40, 0.50), ("spia_tab_144.jsonl", 0.50, 0.65),
+    ("spia_panorama_531.jsonl", 0.42, 0.52)])
 def test_recovery_on_unredacted_reference_files(shared_data, name, lowest, highest):
     result = _attack(shared_data, name, "none")
     assert lowest < 1 - result.cpr < highest

@@ -1,4 +1,5 @@
-"""Subject matching: PII-value agreement first, one to one; the LLM alignment; the registry."""
+"""Subject matching: by person first (the default), by value agreement (the upper bound),
+one to one; the LLM alignment; the registry."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ import pytest
 from llm_server import FakeLLMServer
 
 from privlab.redaction.spia.matching import (
+    AgreementMatcher,
     LLMMatcher,
     OfflineMatcher,
     agreement,
+    identity,
     matchers,
     subject_similarity,
 )
@@ -34,16 +37,66 @@ def test_matcher_is_one_to_one_and_optimal():
         "gold": 2, "unmatched": 2, "predicted": 1}
 
 
-def test_agreement_decides_before_names():
+def test_agreement_matcher_decides_by_values_the_default_by_person():
     # gold 0 is a 40-year-old lawyer, gold 1 a 70-year-old judge; the prediction named
-    # like gold 0 carries gold 1's values: agreement pairs it with gold 1
+    # like gold 0 carries gold 1's values: agreement pairs it with gold 1, the person-first
+    # matcher with the person it names (and its values then score nothing)
     g0 = Subject(0, "Ann Lee - lawyer", (PII("NAME", "Ann Lee", 5), PII("AGE", "40", 5),
                                          PII("OCCUPATION", "Lawyer", 5)))
     g1 = Subject(1, "Bob Kay - judge", (PII("NAME", "Bob Kay", 5), PII("AGE", "70", 5),
                                         PII("OCCUPATION", "Judge", 5)))
-    p = Subject(0, "Ann Lee - judge", (PII("AGE", "71", 3), PII("OCCUPATION", "judge", 3)))
-    assert agreement(g0, p) == 0.0 and agreement(g1, p) == 2.0
-    assert OfflineMatcher().match([g0, g1], [p]) == [(1, 0)]
+    p = Subject(0, "Ann Lee", (PII("NAME", "Ann Lee", 3), PII("AGE", "71", 3),
+                               PII("OCCUPATION", "judge", 3)))
+    assert agreement(g0, p) == 1.0 and agreement(g1, p) == 2.0
+    assert AgreementMatcher().match([g0, g1], [p]) == [(1, 0)]
+    assert OfflineMatcher().match([g0, g1], [p]) == [(0, 0)]
+
+
+def eb4ff_like():
+    """PANORAMA-EB4FF's people: the writer, married, and her spouse Thomas, married."""
+    writer = Subject(0, "@mereana.ewart - Post author giving shoutout to family members", (
+        PII("NAME", "Mereana Ewart", 4), PII("SEX", "Female", 3),
+        PII("RELATIONSHIP", "Married", 5)))
+    spouse = Subject(1, "Thomas - Spouse of the post author", (
+        PII("NAME", "Thomas", 5), PII("SEX", "Male", 4), PII("RELATIONSHIP", "Married", 5)))
+    return [writer, spouse]
+
+
+def test_spouse_is_not_credited_with_the_writers_married():
+    """The adversary says the *writer* is married and knows nothing of the spouse but a
+    name. By values, its writer is as good a match for the spouse (both "Married");
+    pairing by person credits "Married" to the writer only."""
+    gold = eb4ff_like()
+    predicted = [Subject(0, "The writer of the text", (PII("RELATIONSHIP", "Married", 3),)),
+                 Subject(1, "Thomas - The spouse of the writer of the text",
+                         (PII("NAME", "Thomas", 2),))]
+    record = [SPIARecord("PANORAMA-EB4FF", "", tuple(gold))]
+    guess = [SPIARecord("PANORAMA-EB4FF", "", tuple(predicted))]
+    assert OfflineMatcher().match(gold, predicted) == [(0, 0), (1, 1)]
+    rows = protection(record, guess).piis
+    credited = {(r["subject"], r["tag"]): r["score"] for r in rows}
+    assert credited == {(0, "NAME"): 0.0, (0, "SEX"): 0.0, (0, "RELATIONSHIP"): 1.0,
+                        (1, "NAME"): 1.0, (1, "SEX"): 0.0, (1, "RELATIONSHIP"): 0.0}
+    # the same prediction with the writer unlisted: "Married" is credited to nobody,
+    # where pairing by values gave it to the spouse
+    alone = [Subject(0, "The spouse of the writer", (PII("RELATIONSHIP", "Married", 3),))]
+    assert OfflineMatcher().match(gold, alone) == [(1, 0)]
+    assert identity(gold[0], alone[0]) == 0.0
+    assert AgreementMatcher().match(gold, [Subject(0, "Person 1", (
+        PII("RELATIONSHIP", "Married", 3),))]) in ([(0, 0)], [(1, 0)])
+
+
+def test_roles_pair_across_a_court_judgment():
+    """Two unnamed officials: each prediction goes to the person of its role, not to the
+    one whose values it happens to fit."""
+    judge = Subject(0, "The investigating judge - Judge who heard the case", (
+        PII("OCCUPATION", "Judge", 5), PII("NATIONALITY", "Türkiye", 4)))
+    prosecutor = Subject(1, "The public prosecutor - Prosecutor who closed the file", (
+        PII("OCCUPATION", "Public prosecutor", 5), PII("NATIONALITY", "Türkiye", 4)))
+    pred = [Subject(0, "The prosecutor, Public Prosecutor", (PII("NATIONALITY", "Türkiye", 2),
+                                                            PII("OCCUPATION", "Judge", 2)))]
+    assert AgreementMatcher().match([judge, prosecutor], pred) == [(0, 0)]
+    assert OfflineMatcher().match([judge, prosecutor], pred) == [(1, 0)]
 
 
 def test_similarity_falls_back_on_the_description_head_without_a_name():
@@ -54,18 +107,24 @@ def test_similarity_falls_back_on_the_description_head_without_a_name():
     # inferred = 0  ->  0.5 * 1 + 0.3 * 0.75 + 0.2 * 0 = 0.725
     assert subject_similarity(named, unnamed) == pytest.approx(0.725)
     # with no agreement, similarity 0.725 >= 0.45 still pairs them
-    assert OfflineMatcher().match([named], [unnamed]) == [(0, 0)]
+    assert AgreementMatcher().match([named], [unnamed]) == [(0, 0)]
     with pytest.raises(ValueError, match="min_similarity"):
-        OfflineMatcher(min_similarity=1.5)
+        AgreementMatcher(min_similarity=1.5)
+    with pytest.raises(ValueError, match="min_identity"):
+        OfflineMatcher(min_identity=-0.1)
 
 
 def test_matcher_registry_lists_members_and_creates_one():
-    assert [n for n in matchers.names() if n in ("offline", "llm")] == ["offline", "llm"]
-    assert "offline" in matchers.names(offline=True)
+    builtin = ["offline", "agreement", "llm"]
+    assert [n for n in matchers.names() if n in builtin] == builtin
+    assert {"offline", "agreement"} <= set(matchers.names(offline=True))
     assert "llm" in matchers.names(offline=False)
-    matcher = matchers.create("offline", min_similarity=0.6)
-    assert isinstance(matcher, OfflineMatcher) and matcher.min_similarity == 0.6
-    assert matcher.name == "offline(agreement, min 0.6)"
+    matcher = matchers.create("agreement", min_similarity=0.6)
+    assert isinstance(matcher, AgreementMatcher) and matcher.min_similarity == 0.6
+    assert matcher.name == "agreement(values first, min 0.6)"
+    matcher = matchers.create("offline", min_identity=0.6)
+    assert isinstance(matcher, OfflineMatcher)
+    assert matcher.name == "offline(person first, min identity 0.6)"
 
 
 class KnownPairs:
@@ -109,11 +168,15 @@ TRUE_CPR = {"spia_tab_144.jsonl": 365 / 3064, "spia_panorama_151.jsonl": 200 / 9
 
 @pytest.mark.parametrize("name", sorted(FILES))
 def test_generic_descriptions_cannot_inflate_cpr(shared_data, loaded, name):
+    """The agreement matcher, the upper bound on recovery, finds people by their values
+    however they are described; the person-first matcher does not credit values given
+    to "Person k" in reverse order (they name nobody), so its CPR is higher."""
     records = loaded[name]
     predicted = generic_predictions(records)
     true = protection(records, predicted, matcher=KnownPairs()).cpr
     assert true == pytest.approx(TRUE_CPR[name])
-    matcher = OfflineMatcher()
+    assert protection(records, predicted).cpr > true
+    matcher = AgreementMatcher()
     found = protection(records, predicted, matcher=matcher)
     assert abs(found.cpr - true) <= 0.05
     # only people whose every counted PII is a name have nothing left to agree on

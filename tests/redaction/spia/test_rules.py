@@ -83,6 +83,26 @@ def test_every_tag_has_a_rule_name():
 
     assert {rule_name(tag) for tag in TAGS} == {
         "age +/-5 or range overlap", "location hierarchy", "category map",
-        "identifier suffix", "email exact", "Jaro-Winkler >= 0.85"}
+        "identifier suffix", "email exact", "Jaro-Winkler >= 0.85",
+        "name: partial 0.5, else Jaro-Winkler >= 0.85"}
     with pytest.raises(ValueError, match="15 SPIA tags"):
         rule_name("SHOE_SIZE")
+
+
+@pytest.mark.parametrize("gold, predicted, expected", [
+    ("Leigh Lawrence", "Leigh", 0.5),     # a first name for the full name: SPIA's partial
+    ("R. Thomas", "Thomas", 0.5),         # a surname without the initial
+    ("Leigh Lawrence", "Leigh Lawrence", 1.0),
+    ("K. Lewis", "K Lewis", 1.0),         # the same words, punctuation aside
+    ("Thomas", "Mr Thomas", 1.0),         # every word of the gold name is there
+    ("Raja Arlewin", "raja arlewinn", 1.0),  # a misspelling, by Jaro-Winkler 0.98
+    ("Leigh Lawrence", "Rosie Lawrence", 0.0),  # another person of the family
+])
+def test_partial_name_gets_partial_credit(gold, predicted, expected):
+    """SPIA scores a partial match 0.5. By Jaro-Winkler alone "Leigh" is 0.87 like "Leigh
+    Lawrence" and would get full credit; the word test comes first."""
+    from privlab.redaction.spia.rules import jaro_winkler
+
+    assert score_pii("NAME", gold, predicted) == expected
+    if (gold, predicted) == ("Leigh Lawrence", "Leigh"):
+        assert jaro_winkler("leigh lawrence", "leigh") >= 0.85
