@@ -58,6 +58,15 @@ def test_config_constructors_take_overrides(slug, monkeypatch):
         Config.smoke(no_such_setting=1)
 
 
+def _one_member_lists() -> list[list[str]]:
+    """One registered member of each family that a setting may name, as a list."""
+    from privlab.encoders import registry as encoders
+    from privlab.epsilon.auditors import registry as auditors
+    from privlab.sanitizers import registry as sanitizers
+
+    return [r.names()[:1] for r in (encoders, sanitizers, auditors)]
+
+
 def _other_values(Config, name: str, value):
     """Values for the field ``name`` other than ``value``: the other profiles' first, then
     nearby values of the same type."""
@@ -72,8 +81,8 @@ def _other_values(Config, name: str, value):
         near = [value + "x", ""]
     elif isinstance(value, (tuple, list)):
         near = [value[:1], value[:-1], value + value[:1], value[::-1]]
-    elif value is None:
-        near = [1, 0.5, "x", True]
+    elif value is None:   # an optional setting: a number, a word, or a list of a member
+        near = [1, 0.5, "x", True, ["x"], *_one_member_lists()]
     else:
         near = []
     return [v for v in profiles + near if v != value]
