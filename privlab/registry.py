@@ -1,4 +1,4 @@
-"""Name -> factory registries, one per family.
+"""Name -> factory registries, one per family, and how a family finds its members.
 
 Every family (encoders, sanitizers, ε auditors, RedacBench strategies and judges, SPIA
 adversaries, matchers and anonymizers, studies) keeps one :class:`Registry`. Members
@@ -11,14 +11,46 @@ them and a user adds one the same way::
                      description="my fine-tuned model")
     class MyEncoder(Encoder):
         ...
+
+A family's package finds its members in one place, its ``load_members()``, which imports
+every module that :func:`member_modules` lists (each module whose name does not start
+with ``_``); a member in a new file of the package is registered without editing any
+other file:
+
+* :mod:`privlab.encoders`: ``registry`` (on import);
+* :mod:`privlab.sanitizers`: ``registry`` (on import);
+* :mod:`privlab.epsilon.auditors`: ``registry`` (on import);
+* :mod:`privlab.redaction.redacbench`: ``strategies`` and ``judges`` (on import);
+* :mod:`privlab.redaction.spia`: ``adversaries``, ``matchers`` and ``anonymizers`` (on
+  import);
+* :mod:`privlab.studies`: ``registry`` (on first use of ``privlab.studies.registry``, so
+  importing the package loads no study).
 """
 
 from __future__ import annotations
 
+import pkgutil
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from privlab.errors import invalid
+
+
+def member_modules(path: Iterable[str]) -> list[str]:
+    """The module names a family's ``load_members()`` imports: every module and subpackage
+    in the package folders ``path`` (its ``__path__``) whose name does not start with
+    ``_``, sorted.
+
+    Modules imported earlier (a package's ``__init__`` re-exporting names) have registered
+    their members already; the order of registration is the order of first import.
+
+    Example:
+        >>> import privlab.redaction.redacbench as rb
+        >>> member_modules(rb.__path__)
+        ['data', 'evaluation', 'judge', 'strategy']
+    """
+    return sorted(info.name for info in pkgutil.iter_modules(list(path))
+                  if not info.name.startswith("_"))
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,24 @@ When the audited set is the reference set, ``S = E(X_c(x))`` and
 positive, so it cannot change the resolution (it may only be the maximum when every
 trial is non-positive, and then the resolution is 0 either way).
 :func:`symmetric_resolution` builds S and T for that case.
+
+Internal API for :mod:`privlab.scale`
+-------------------------------------
+:mod:`privlab.scale` reaches the same answer with less work by calling the kernel's own
+steps, so both agree bit for bit. These are public names (no leading underscore) for that
+reason, but not part of ``privlab``'s facade:
+
+* input checks: :func:`to_array` (an array and its unit-length tolerance),
+  :func:`check_unit`, :func:`normalize_rows`, :func:`parse_block`, :func:`check_top_k`,
+  :func:`check_device`;
+* magnitudes: :func:`row_stats` (per-row largest entry, power-of-two exponent, rescaled
+  rows), :func:`row_norms` (float64), :func:`times_pow2` (exact rescaling);
+* scoring: :func:`canonical_dots` (the float64 values the kernel reports, independent of
+  blocks), :func:`exact_kernel` (the blocked screen and rescore on given rows) and
+  :class:`TorchBlocks` (the torch screening pass, which the other precisions extend).
+
+Nothing outside :mod:`privlab.resolution` imports one of its underscored names
+(``tests/test_layers.py`` checks it).
 """
 
 from __future__ import annotations
@@ -161,7 +179,7 @@ class Resolution:
                 f"{rows}</table></div>")
 
 
-def _to_array(value: Any, parameter: str, caller: str):
+def to_array(value: Any, parameter: str, caller: str):
     """Validate ``value``; return a 2-D real float array (numpy or torch) and the
     tolerance its rows get when checked for unit length.
 
@@ -212,7 +230,7 @@ def _exponents(absmax: np.ndarray) -> np.ndarray:
     return np.where(np.abs(e) > _SAFE_EXPONENT, e, 0)
 
 
-def _times_pow2(array, exponents: np.ndarray):
+def times_pow2(array, exponents: np.ndarray):
     """float64 ``array * 2**exponents[:, None]`` (NumPy or torch, exact barring underflow)."""
     import torch
 
@@ -226,7 +244,7 @@ def _times_pow2(array, exponents: np.ndarray):
     return np.ldexp(np.asarray(array, dtype=np.float64), exponents[:, None])
 
 
-def _row_stats(array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def row_stats(array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per row: the largest magnitude, its exponent (see :func:`_exponents`) and the norm
     of the row times ``2**-exponent``, so that no square overflows or underflows."""
     import torch
@@ -242,7 +260,7 @@ def _row_stats(array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             absmax[start:stop] = np.abs(chunk).max(axis=1)
         e = exps[start:stop] = _exponents(absmax[start:stop])
         if e.any():
-            chunk = _times_pow2(chunk, -e)
+            chunk = times_pow2(chunk, -e)
         if isinstance(chunk, torch.Tensor):
             norms[start:stop] = torch.linalg.vector_norm(chunk.double(), dim=1).cpu().numpy()
         else:
@@ -251,9 +269,9 @@ def _row_stats(array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return absmax, exps, norms
 
 
-def _row_norms(array) -> np.ndarray:
+def row_norms(array) -> np.ndarray:
     """float64 row norms, computed a chunk of rows at a time."""
-    _, exps, norms = _row_stats(array)
+    _, exps, norms = row_stats(array)
     return np.ldexp(norms, exps)
 
 
@@ -261,8 +279,8 @@ def _all_finite(array) -> bool:
     return all_finite(array)
 
 
-def _normalize_rows(array, parameter: str, caller: str):
-    norms = _row_norms(array)
+def normalize_rows(array, parameter: str, caller: str):
+    norms = row_norms(array)
     zero = np.flatnonzero(norms == 0)
     if zero.size:
         raise invalid(parameter, caller, "made of rows that can be normalised",
@@ -279,10 +297,10 @@ def _normalize_rows(array, parameter: str, caller: str):
     return array / norms[:, None]
 
 
-def _check_unit(array, parameter: str, caller: str, tolerance: float = UNIT_TOLERANCE
+def check_unit(array, parameter: str, caller: str, tolerance: float = UNIT_TOLERANCE
                 ) -> np.ndarray:
     """Refuse rows that are not unit length; returns the row norms."""
-    norms = _row_norms(array)
+    norms = row_norms(array)
     bad = np.flatnonzero(np.abs(norms - 1.0) > tolerance)
     if bad.size:
         raise invalid(parameter, caller, "made of unit-length rows (normalised embeddings)",
@@ -302,7 +320,7 @@ def _as_numpy64_rows(array, index: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(np.asarray(array)[index], dtype=np.float64)
 
 
-def _canonical_dots(S, T, rows: np.ndarray, cols: np.ndarray, t_exps: np.ndarray,
+def canonical_dots(S, T, rows: np.ndarray, cols: np.ndarray, t_exps: np.ndarray,
                     chunk: int = 4096) -> np.ndarray:
     """float64 ``S[rows[k]] . T[cols[k]]``, computed pair by pair.
 
@@ -323,7 +341,7 @@ def _canonical_dots(S, T, rows: np.ndarray, cols: np.ndarray, t_exps: np.ndarray
     return out + 0.0  # turns -0.0 into 0.0
 
 
-def _parse_block(block_size: Any, caller: str) -> tuple[int, int]:
+def parse_block(block_size: Any, caller: str) -> tuple[int, int]:
     if isinstance(block_size, (int, np.integer)) and not isinstance(block_size, bool):
         pair = (int(block_size), int(block_size))
     elif isinstance(block_size, (tuple, list)) and len(block_size) == 2 and all(
@@ -403,20 +421,20 @@ def resolution(S, T, *, top_k: int = 5, normalize: bool = False, dtype: str = "f
     if not isinstance(dtype, str) or dtype not in _UNIT_ROUNDOFF:
         raise invalid("dtype", caller, "'float32' or 'float64'", dtype)
     device = check_device(device, caller)
-    bm, bn = _parse_block(block_size, caller)
+    bm, bn = parse_block(block_size, caller)
     normalize = check_flag(normalize, "normalize", caller)
-    S, s_tolerance = _to_array(S, "S", caller)
-    T, _ = _to_array(T, "T", caller)
+    S, s_tolerance = to_array(S, "S", caller)
+    T, _ = to_array(T, "T", caller)
     if S.shape[1] != T.shape[1]:
         raise invalid("T", caller, f"of the same dimension d as S (d={S.shape[1]})",
                       f"d={T.shape[1]}", "Encode audited items and references with the same encoder.",
                       given_is_text=True)
     if normalize:
-        S = _normalize_rows(S, "S", caller)
-        s_norm = _row_norms(S)
+        S = normalize_rows(S, "S", caller)
+        s_norm = row_norms(S)
     else:
-        s_norm = _check_unit(S, "S", caller, s_tolerance)
-    return _exact_kernel(S, T, s_norm, top_k=int(top_k), dtype=dtype, device=device,
+        s_norm = check_unit(S, "S", caller, s_tolerance)
+    return exact_kernel(S, T, s_norm, top_k=int(top_k), dtype=dtype, device=device,
                          bm=bm, bn=bn)
 
 
@@ -476,13 +494,13 @@ class ScreeningTooCoarse(RuntimeError):
     """A :class:`ScreeningPass` kept more candidates than its ``max_candidates``."""
 
 
-def _exact_kernel(S, T, s_norm: np.ndarray, *, top_k: int, dtype: str, device: str, bm: int,
+def exact_kernel(S, T, s_norm: np.ndarray, *, top_k: int, dtype: str, device: str, bm: int,
                   bn: int, screen: ScreeningPass | None = None) -> Resolution:
     m, d = S.shape
     n = T.shape[0]
     top_k = min(top_k, m * n)  # there are only m * n trials to list
     k = max(top_k, 1)
-    t_absmax, t_exps, t_scaled_norm = _row_stats(T)
+    t_absmax, t_exps, t_scaled_norm = row_stats(T)
     # Screening, bounds and pruning work on T * 2**-shift (its largest entry near 1 when
     # T is extreme); reported values stay in T's own units.
     shift = int(_exponents(t_absmax.max()))
@@ -508,7 +526,7 @@ def _exact_kernel(S, T, s_norm: np.ndarray, *, top_k: int, dtype: str, device: s
     pending = 0
     rescored = 0
 
-    screening = _NumpyBlocks if device == "cpu" and CPU_SCREENING == "numpy" else _TorchBlocks
+    screening = _NumpyBlocks if device == "cpu" and CPU_SCREENING == "numpy" else TorchBlocks
     if screen:
         screening = screen.blocks
     backend = screening(S, T, live_cols, dtype, device, shift)
@@ -617,7 +635,7 @@ class _Candidates:
             return self, 0
         r = np.concatenate(rows)
         c = np.concatenate(cols)
-        v = _canonical_dots(S, T, r, c, t_exps)
+        v = canonical_dots(S, T, r, c, t_exps)
         return _Candidates(np.concatenate([self.rows, r]), np.concatenate([self.cols, c]),
                            np.concatenate([self.values, v])), int(r.size)
 
@@ -652,7 +670,7 @@ class _NumpyBlocks:
         self.S = host(S)
         if shift:  # an extreme T: screen a scaled copy, T * 2**-shift
             T = T.detach().cpu().numpy() if isinstance(T, torch.Tensor) else np.asarray(T)
-            self.Tt = _times_pow2(T[live_cols], np.full(live_cols.size, -shift)).astype(dtype).T
+            self.Tt = times_pow2(T[live_cols], np.full(live_cols.size, -shift)).astype(dtype).T
             return
         T = host(T)
         self.Tt = (T if live_cols.size == T.shape[0] else T[live_cols]).T  # a view: no copy
@@ -683,7 +701,7 @@ class _NumpyBlocks:
         return np.sort(np.concatenate(hits))
 
 
-class _TorchBlocks:
+class TorchBlocks:
     """Screening with torch on a CUDA device."""
 
     def __init__(self, S, T, live_cols: np.ndarray, dtype: str, device: str, shift: int):
@@ -695,7 +713,7 @@ class _TorchBlocks:
         if live_cols.size != T.shape[0]:
             T = T.index_select(0, torch.as_tensor(live_cols, device=T.device))
         if shift:  # an extreme T: screen T * 2**-shift
-            T = _times_pow2(T, np.full(T.shape[0], -shift))
+            T = times_pow2(T, np.full(T.shape[0], -shift))
         self.T = T.to(device=device, dtype=torch_dtype)
 
     def product(self, i0: int, i1: int, j0: int, j1: int):
@@ -763,18 +781,18 @@ def reference_directions(E_ref, E_ref_sanitized, *, normalize: bool = False) -> 
 
     caller = "reference_directions"
     normalize = check_flag(normalize, "normalize", caller)
-    E_ref, ref_tolerance = _to_array(E_ref, "E_ref", caller)
-    E_san, san_tolerance = _to_array(E_ref_sanitized, "E_ref_sanitized", caller)
+    E_ref, ref_tolerance = to_array(E_ref, "E_ref", caller)
+    E_san, san_tolerance = to_array(E_ref_sanitized, "E_ref_sanitized", caller)
     if tuple(E_ref.shape) != tuple(E_san.shape):
         raise invalid("E_ref_sanitized", caller, f"of the same shape as E_ref {tuple(E_ref.shape)}",
                       f"shape {tuple(E_san.shape)}",
                       "Row j must be the sanitized version of reference j.", given_is_text=True)
     if normalize:
-        E_ref = _normalize_rows(E_ref, "E_ref", caller)
-        E_san = _normalize_rows(E_san, "E_ref_sanitized", caller)
+        E_ref = normalize_rows(E_ref, "E_ref", caller)
+        E_san = normalize_rows(E_san, "E_ref_sanitized", caller)
     else:
-        _check_unit(E_ref, "E_ref", caller, ref_tolerance)
-        _check_unit(E_san, "E_ref_sanitized", caller, san_tolerance)
+        check_unit(E_ref, "E_ref", caller, ref_tolerance)
+        check_unit(E_san, "E_ref_sanitized", caller, san_tolerance)
     if isinstance(E_ref, torch.Tensor) or isinstance(E_san, torch.Tensor):
         return (torch.as_tensor(E_ref).double().cpu() - torch.as_tensor(E_san).double().cpu()).numpy()
     return np.asarray(E_ref, dtype=np.float64) - np.asarray(E_san, dtype=np.float64)

@@ -198,3 +198,135 @@ def test_create_passes_a_name_keyword_to_the_factory():
 
     sanitizer = sanitizers.create("concept-list", concepts=["Ken Lay"], name="weak list")
     assert sanitizer.name == "weak list"
+
+
+# --- Every family: its modules discovered, every member complete -----------------------
+
+#: family -> (package that discovers its modules, module and attribute of the registry,
+#: metadata every member declares). The members themselves are never listed here.
+FAMILIES = {
+    "encoder": ("privlab.encoders", "privlab.encoders.base", "registry",
+                {"modality", "offline"}),
+    "sanitizer": ("privlab.sanitizers", "privlab.sanitizers.base", "registry",
+                  {"modality", "offline"}),
+    "ε auditor": ("privlab.epsilon.auditors", "privlab.epsilon.auditors.base", "registry",
+                  {"status", "benchmark"}),
+    "RedacBench strategy": ("privlab.redaction.redacbench", "privlab.redaction.redacbench.strategy",
+                            "strategies", {"offline", "oracle"}),
+    "RedacBench judge": ("privlab.redaction.redacbench", "privlab.redaction.redacbench.judge",
+                         "judges", {"offline", "oracle", "weak"}),
+    "SPIA adversary": ("privlab.redaction.spia", "privlab.redaction.spia.adversaries",
+                       "adversaries", {"offline", "weak"}),
+    "SPIA subject matcher": ("privlab.redaction.spia", "privlab.redaction.spia.matching",
+                             "matchers", {"offline"}),
+    "SPIA anonymizer": ("privlab.redaction.spia", "privlab.redaction.spia.spans",
+                        "anonymizers", {"oracle"}),
+    "study": ("privlab.studies", "privlab.studies.contract", "registry",
+              {"number", "title", "notebook"}),
+}
+
+
+def _family(family: str):
+    import importlib
+
+    package, module, attribute, required = FAMILIES[family]
+    importlib.import_module(package).load_members()
+    return importlib.import_module(package), getattr(importlib.import_module(module), attribute)
+
+
+def _members():
+    out = []
+    for family in FAMILIES:
+        _, registry = _family(family)
+        out += [(family, name) for name in registry.names()]
+    return out
+
+
+def test_member_modules_lists_public_modules_and_subpackages(tmp_path):
+    from privlab.registry import member_modules
+
+    (tmp_path / "b_module.py").write_text("")
+    (tmp_path / "a_module.py").write_text("")
+    (tmp_path / "_shared.py").write_text("")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "__init__.py").write_text("")
+    (tmp_path / "notes.txt").write_text("")
+    assert member_modules([str(tmp_path)]) == ["a_module", "b_module", "sub"]
+    assert member_modules([]) == []
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_every_module_of_a_family_package_is_loaded(family):
+    import pkgutil
+    import sys
+
+    package, registry = _family(family)
+    assert isinstance(registry, Registry) and registry.family
+    expected = sorted(f"{package.__name__}.{m.name}" for m in pkgutil.iter_modules(package.__path__)
+                      if not m.name.startswith("_"))
+    assert list(package.load_members()) == expected
+    assert all(name in sys.modules for name in expected)
+    # Every member is defined in a module of the package that discovers it.
+    for entry in registry.entries():
+        assert entry.factory.__module__.startswith(package.__name__ + "."), entry
+
+
+@pytest.mark.parametrize("family, name", _members())
+def test_every_member_is_complete(family, name):
+    _, registry = _family(family)
+    required = FAMILIES[family][3]
+    entry = registry.entry(name)
+    assert callable(entry.factory)
+    missing = required - set(entry.meta)
+    assert not missing, f"{family} {name!r} does not declare {sorted(missing)}"
+    if family != "study":
+        assert entry.description.strip(), f"{family} {name!r} has no description"
+    if "offline" in required:
+        assert isinstance(entry.meta["offline"], bool)
+    if "modality" in required:
+        assert entry.meta["modality"] in ("text", "image")
+    if "requires" in entry.meta:
+        assert isinstance(entry.meta["requires"], str) and entry.meta["requires"]
+    label = dict((n, lab) for lab, n in registry.options())[name]
+    assert label.startswith(name)
+
+
+def test_every_study_module_registers_one_study_under_its_own_name():
+    from privlab.studies import STUDY_MODULES, load_members, registry
+
+    modules = [m.rpartition(".")[2] for m in load_members()]
+    studies = [m for m in modules if m != "contract"]
+    assert sorted(STUDY_MODULES) == sorted(studies)
+    for slug in registry.names():
+        meta = registry.entry(slug).meta
+        assert registry.entry(slug).factory.__module__ == f"privlab.studies.{slug}"
+        assert meta["title"].startswith(meta["number"] + " ")
+        assert meta["notebook"].startswith(meta["number"] + "_")
+    numbers = [registry.entry(s).meta["number"] for s in registry.names()]
+    assert numbers == sorted(numbers) and len(set(numbers)) == len(numbers)
+
+
+@pytest.mark.parametrize("family", ["sanitizer", "encoder", "SPIA adversary", "study"])
+def test_a_member_in_a_new_file_is_registered_without_editing_another(family, tmp_path,
+                                                                      monkeypatch):
+    """A file dropped into the family's package folder registers on load_members()."""
+    import sys
+
+    package, registry = _family(family)
+    package_name, module_name, attribute, required = FAMILIES[family]
+    meta = {key: {"modality": "text", "offline": True, "weak": True, "number": "99",
+                  "title": "99 probe", "notebook": "99_probe"}[key] for key in required}
+    (tmp_path / "probe_member.py").write_text(
+        f"from {module_name} import {attribute} as _registry\n\n"
+        f"@_registry.member('probe-member', description='registered by discovery', **{meta!r})\n"
+        "def probe(**kwargs):\n    return 'probe'\n", encoding="utf-8")
+    monkeypatch.setattr(package, "__path__", [*package.__path__, str(tmp_path)])
+    assert "probe-member" not in registry
+    try:
+        loaded = package.load_members()
+        assert f"{package_name}.probe_member" in loaded
+        assert "probe-member" in registry and registry.create("probe-member") == "probe"
+        assert registry.names()[-1] == "probe-member" or family == "study"
+    finally:
+        registry._entries.pop("probe-member", None)
+        sys.modules.pop(f"{package_name}.probe_member", None)

@@ -245,7 +245,9 @@ def leak_detection(corpus: Any, encoders: Sequence[Any], *, delta: float = 0.0,
     kind that no member flags is a shared blind spot of this ensemble.
 
     Args:
-        corpus: a generated :class:`privlab.datasets.scenes.SceneCorpus`.
+        corpus: a generated corpus that knows its cues (``kinds``, ``scenes``, ``images``,
+            ``cue_blackout`` and ``cue_regions``), e.g. a
+            :class:`privlab.datasets.scenes.SceneCorpus`.
         encoders: the members (Encoder objects or registered names).
         delta: a member flags when its resolution exceeds this.
         kinds: cue kinds to test (default all of the corpus's kinds).
@@ -262,7 +264,6 @@ def leak_detection(corpus: Any, encoders: Sequence[Any], *, delta: float = 0.0,
         ValueError: unknown kinds or a negative delta.
     """
     from privlab.contrastive.auditing import audit
-    from privlab.datasets.scene_cues import CueRegions, cue_blackout
 
     kinds = list(kinds or corpus.kinds)
     if set(kinds) - set(corpus.kinds):
@@ -275,11 +276,11 @@ def leak_detection(corpus: Any, encoders: Sequence[Any], *, delta: float = 0.0,
 
         from privlab.contrastive.placebo import ImagePlacebo
 
-        twin = partial(ImagePlacebo, avoid=[CueRegions(corpus, corpus.kinds)], seed=seed)
+        twin = partial(ImagePlacebo, avoid=[corpus.cue_regions(corpus.kinds)], seed=seed)
     rows, audits = [], {}
     for left in ["(none)", *kinds]:
         removed = [k for k in corpus.kinds if k != left]
-        sanitizer = cue_blackout(corpus, removed, name=f"leave {left}")
+        sanitizer = corpus.cue_blackout(removed, name=f"leave {left}")
         result = audit(corpus.images, sanitizer, encoders=list(encoders), top_k=top_k,
                        placebo=twin)
         audits[left] = result

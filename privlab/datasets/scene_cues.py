@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from privlab.datasets.scenes import cue_lookup
 from privlab.errors import invalid, item_list
 from privlab.hashing import content_hash
 from privlab.sanitizers.image import Detector, Region, RegionSanitizer, box_mask
@@ -43,7 +42,7 @@ class CueRegions(Detector):
             raise invalid("kinds", "CueRegions", f"a non-empty subset of {list(corpus.kinds)}",
                           list(kinds))
         self.kinds = tuple(kinds)
-        self._lookup = cue_lookup(corpus)
+        self._lookup = {content_hash(s.image): s for s in corpus.scenes}  # as scenes.cue_lookup
         self.name = "cues[" + "+".join(self.kinds) + "]"
 
     def regions(self, rgb):

@@ -125,6 +125,20 @@ class SceneCorpus:
         return pd.DataFrame([{"scene": s.index, "layout": s.layout,
                               **{k: k in s.kinds() for k in self.kinds}} for s in self.scenes])
 
+    def cue_regions(self, kinds: Any):
+        """The ground-truth boxes of ``kinds`` as a detector (a
+        :class:`~privlab.datasets.scene_cues.CueRegions`)."""
+        from privlab.datasets.scene_cues import CueRegions
+
+        return CueRegions(self, kinds)
+
+    def cue_blackout(self, kinds: Any, *, dilate: int = 2, name: str | None = None):
+        """A sanitizer that blacks out ``kinds`` and misses the rest (see
+        :func:`~privlab.datasets.scene_cues.cue_blackout`)."""
+        from privlab.datasets.scene_cues import cue_blackout
+
+        return cue_blackout(self, kinds, dilate=dilate, name=name)
+
 
 # ----------------------------------------------------------------------------------
 # Assets: shipped faces, fonts, drawn glyphs

@@ -18,6 +18,8 @@ Add your own the same way::
 
 from __future__ import annotations
 
+import importlib
+
 from privlab.encoders.base import Encoder, registry
 from privlab.encoders.cache import EmbeddingCache
 from privlab.encoders.lookup import get_encoder
@@ -28,11 +30,22 @@ from privlab.encoders.text import (
     packaged_mpnet_path,
 )
 from privlab.hashing import content_hash
+from privlab.registry import member_modules
 
-# Imported for their members, which register themselves (after the text members, which
-# the image module needs).
-from privlab.encoders import adapter, image  # noqa: F401
+
+def load_members() -> tuple[str, ...]:
+    """Import every module of this package, so that each encoder in it registers itself.
+
+    Called below, on import: a encoder in a new file here is registered without
+    editing any other file. The modules imported above (for the names they export)
+    register first, the rest in name order. Returns the modules' names, sorted.
+    """
+    return tuple(importlib.import_module(f"{__name__}.{name}").__name__
+                 for name in member_modules(__path__))
+
+
+load_members()
 
 __all__ = ["Encoder", "EmbeddingCache", "LexicalEncoder", "SentenceTransformerEncoder",
-           "content_hash", "get_encoder", "packaged_minilm_path", "packaged_mpnet_path",
-           "registry"]
+           "content_hash", "get_encoder", "load_members", "packaged_minilm_path",
+           "packaged_mpnet_path", "registry"]

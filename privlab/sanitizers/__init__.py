@@ -17,7 +17,11 @@ metadata::
         return MySanitizer(concepts, **kw)
 """
 
-# Imported in registration order: the widgets list the members in this order.
+# Imported in registration order: the widgets list the members in this order; a module
+# not named here registers after them (load_members, below).
+import importlib
+
+from privlab.registry import member_modules
 from privlab.sanitizers.base import Identity, Sanitizer, registry
 from privlab.sanitizers.text import (
     BOX,
@@ -32,7 +36,21 @@ from privlab.sanitizers import inpaint, people, logos, ladder  # noqa: F401  (im
 from privlab.sanitizers.llm_text import LLMRedactionSanitizer
 from privlab.sanitizers.adapters import GLiNERSanitizer, TokenClassifierSanitizer
 
+
+def load_members() -> tuple[str, ...]:
+    """Import every module of this package, so that each sanitizer in it registers itself.
+
+    Called below, on import: a sanitizer in a new file here is registered without
+    editing any other file. The modules imported above (for the names they export)
+    register first, the rest in name order. Returns the modules' names, sorted.
+    """
+    return tuple(importlib.import_module(f"{__name__}.{name}").__name__
+                 for name in member_modules(__path__))
+
+
+load_members()
+
 __all__ = ["BOX", "PII_PATTERNS", "ConceptListSanitizer", "EntityTypeSanitizer",
            "GLiNERSanitizer", "Identity", "LLMRedactionSanitizer", "PresidioSanitizer",
            "RegexPIISanitizer", "Sanitizer", "TokenClassifierSanitizer", "concept_pattern",
-           "registry"]
+           "load_members", "registry"]

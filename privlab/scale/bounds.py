@@ -8,7 +8,7 @@ product. Each function states its bound and proves it.
 
 Notation: ``u = 2**-53`` (float64 unit roundoff), ``gamma(k) = k u / (1 - k u)``,
 ``eta = 2**-1074`` (the smallest subnormal), ``d`` the dimension. ``s_hat`` and ``t_hat``
-are the float64 row norms the kernel computes (:func:`privlab.resolution._row_norms`);
+are the float64 row norms the kernel computes (:func:`privlab.resolution.row_norms`);
 ``e_j`` is the power-of-two exponent with which the kernel rescales an extreme row of T
 (0 for rows whose largest entry lies within ``2**+-60``).
 

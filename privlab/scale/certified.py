@@ -51,8 +51,8 @@ import numpy as np
 
 from privlab.arrays import check_flag
 from privlab.errors import check_seed, invalid
-from privlab.resolution import (DEFAULT_BLOCK_SIZE, _check_unit, check_device, _normalize_rows, _parse_block,
-                                _row_norms, _row_stats, _to_array, check_top_k)
+from privlab.resolution import (DEFAULT_BLOCK_SIZE, check_unit, check_device, normalize_rows, parse_block,
+                                row_norms, row_stats, to_array, check_top_k)
 import privlab.scale.groups as grouping
 from privlab.scale.result import CertifiedResolution, Work
 from privlab.scale.rules import (WINDOW_BLOCKS, Known, assemble, below_everything, kept_share,
@@ -92,18 +92,18 @@ class Prepared:
 def prepare(S, T, *, normalize: bool, caller: str) -> Prepared:
     """Validate S and T exactly as :func:`privlab.resolution.resolution` does."""
     normalize = check_flag(normalize, "normalize", caller)
-    S, s_tolerance = _to_array(S, "S", caller)
-    T, _ = _to_array(T, "T", caller)
+    S, s_tolerance = to_array(S, "S", caller)
+    T, _ = to_array(T, "T", caller)
     if S.shape[1] != T.shape[1]:
         raise invalid("T", caller, f"of the same dimension d as S (d={S.shape[1]})",
                       f"d={T.shape[1]}", "Encode audited items and references with the same "
                       "encoder.", given_is_text=True)
     if normalize:
-        S = _normalize_rows(S, "S", caller)
-        s_norm = _row_norms(S)
+        S = normalize_rows(S, "S", caller)
+        s_norm = row_norms(S)
     else:
-        s_norm = _check_unit(S, "S", caller, s_tolerance)
-    t_absmax, t_exps, t_scaled = _row_stats(T)
+        s_norm = check_unit(S, "S", caller, s_tolerance)
+    t_absmax, t_exps, t_scaled = row_stats(T)
     with np.errstate(over="ignore"):
         t_hat = np.ldexp(t_scaled, t_exps)
     return Prepared(S, T, s_norm, t_absmax, t_exps, t_hat)
@@ -171,13 +171,13 @@ def preview(data: Prepared, cols: np.ndarray, k: int, chunk: int = 8192) -> Know
     """
     import torch
 
-    from privlab.resolution import _times_pow2
+    from privlab.resolution import times_pow2
 
     m = data.shape[0]
     exps = data.t_exps[cols]
     T_cols = take_rows(data.T, cols)
     if exps.any():
-        T_cols = _times_pow2(T_cols, -exps)
+        T_cols = times_pow2(T_cols, -exps)
     on_torch = isinstance(data.S, torch.Tensor)
     if on_torch:
         T_cols = torch.as_tensor(T_cols).to(device=data.S.device, dtype=data.S.dtype)
@@ -263,7 +263,7 @@ def certified_resolution(S, T, *, mode: str = "max", delta: float | None = None,
     top_k = check_top_k(top_k, caller)
     delta, device = check_options(mode=mode, delta=delta, bound=bound, clusters=clusters,
                                   dtype=dtype, device=device, caller=caller)
-    bm, bn = _parse_block(block_size, caller)
+    bm, bn = parse_block(block_size, caller)
     normalize = check_flag(normalize, "normalize", caller)
     seed = check_seed(seed, "seed", caller)
     if client is not None or _is_dask(S) or _is_dask(T):

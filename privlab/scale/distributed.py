@@ -37,7 +37,7 @@ import numpy as np
 
 from privlab.arrays import check_array
 from privlab.errors import invalid, require
-from privlab.resolution import HALF_UNIT_EPS, UNIT_TOLERANCE, _row_stats, _to_array
+from privlab.resolution import HALF_UNIT_EPS, UNIT_TOLERANCE, row_stats, to_array
 import privlab.scale.groups as grouping
 from privlab.scale.precision import screening_for
 from privlab.scale.result import Work
@@ -61,7 +61,7 @@ def _as_dask(x: Any, name: str, rows_per_chunk: int):
 
         if isinstance(x, torch.Tensor):
             x = x.detach().cpu()
-        x, tolerance = _to_array(x, name, CALLER)  # refuses bad input before sending it
+        x, tolerance = to_array(x, name, CALLER)  # refuses bad input before sending it
         x = x.numpy() if isinstance(x, torch.Tensor) else np.asarray(x)
         return da.from_array(x, chunks=(rows_per_chunk, -1), name=False), tolerance
     x = check_array(x, name, CALLER, dask_ok=True, finite=False)  # dtype and chunks only
@@ -84,7 +84,7 @@ def _stats(block: np.ndarray) -> tuple:
         block = block.astype(np.float64)
     if not np.isfinite(block).all():
         return (False, None, None, None)
-    return (True, *_row_stats(block))
+    return (True, *row_stats(block))
 
 
 def _row_statistics(x, name: str, compute) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -100,8 +100,8 @@ def _row_statistics(x, name: str, compute) -> tuple[np.ndarray, np.ndarray, np.n
 
 def _task(S_rows, T_cols, rows, cols, s_norm, k, device, precision, block_rows):
     """One tile on a worker (inputs arrive as NumPy blocks)."""
-    S_rows = _to_array(np.asarray(S_rows), "S", CALLER)[0]
-    T_cols = _to_array(np.asarray(T_cols), "T", CALLER)[0]
+    S_rows = to_array(np.asarray(S_rows), "S", CALLER)[0]
+    T_cols = to_array(np.asarray(T_cols), "T", CALLER)[0]
     kernel_dtype, screen = screening_for(precision, S_rows.shape[1], device)
     return score_tile(S_rows, T_cols, rows, cols, s_norm, k=k, dtype=kernel_dtype,
                       device=device, screen=screen, block_rows=block_rows)

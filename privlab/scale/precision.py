@@ -53,7 +53,7 @@ import functools
 
 import numpy as np
 
-from privlab.resolution import ScreeningPass, _TorchBlocks
+from privlab.resolution import ScreeningPass, TorchBlocks
 from privlab.scale.bounds import gamma
 
 FLOAT32_TINY = float(np.finfo(np.float32).tiny)
@@ -76,7 +76,7 @@ def relative_bound(precision: str, d: int) -> float:
     return ((1 + u_out) * inner + u_out) * (1 + 2.0**-20)
 
 
-class BFloat16Blocks(_TorchBlocks):
+class BFloat16Blocks(TorchBlocks):
     """Screening blocks in bfloat16 (torch; CPU or CUDA), products returned as float32."""
 
     def __init__(self, S, T, live_cols, dtype, device, shift):
@@ -90,7 +90,7 @@ class BFloat16Blocks(_TorchBlocks):
         return (self.S[i0:i1] @ self.T[j0:j1].T).float()
 
 
-class TF32Blocks(_TorchBlocks):
+class TF32Blocks(TorchBlocks):
     """Screening blocks in TF32 on CUDA (float32 storage, tensor-core products)."""
 
     def product(self, i0, i1, j0, j1):

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from privlab.errors import check_seed, invalid, require
-from privlab.resolution import _canonical_dots, check_top_k
+from privlab.resolution import canonical_dots, check_top_k
 from privlab.scale.certified import prepare
 
 STATUS = "uncertified screen (lower bound)"
@@ -176,7 +176,7 @@ def screen_resolution(S, T, *, index: str = "hnsw", k: int = 8, top_k: int = 5,
     cols = found.reshape(-1).astype(np.int64)
     valid = cols >= 0
     rows, cols = rows[valid], cols[valid]
-    values = _canonical_dots(data.S, data.T, rows, cols, data.t_exps)
+    values = canonical_dots(data.S, data.T, rows, cols, data.t_exps)
     order = np.lexsort((cols, rows, -values))
     rows, cols, values = rows[order], cols[order], values[order]
     # An index can return a reference twice for one query; keep each trial once.

@@ -2,7 +2,7 @@
 
 A tile is a set of audited rows and a set of reference rows, each listed in increasing
 index order. Its trials are scored by the exact kernel itself
-(:func:`privlab.resolution._exact_kernel`), so each value is the kernel's canonical
+(:func:`privlab.resolution.exact_kernel`), so each value is the kernel's canonical
 float64 value and ties inside the tile go to the smallest audited, then reference,
 index, which are also the smallest original indices. :func:`merge` combines tiles with
 the same rule, in any order and any grouping (it is associative and commutative), so a
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from privlab.resolution import ScreeningPass, ScreeningTooCoarse, _exact_kernel
+from privlab.resolution import ScreeningPass, ScreeningTooCoarse, exact_kernel
 from privlab.scale.precision import candidate_budget
 
 
@@ -95,9 +95,9 @@ def score_tile(S_rows, T_cols, rows: np.ndarray, cols: np.ndarray, s_norm: np.nd
     kwargs = dict(top_k=k, device=device, bm=max(1, block_rows or rows.size),
                   bn=max(1, block_cols or cols.size))
     try:
-        res = _exact_kernel(S_rows, T_cols, s_norm, dtype=dtype, screen=screen, **kwargs)
+        res = exact_kernel(S_rows, T_cols, s_norm, dtype=dtype, screen=screen, **kwargs)
     except ScreeningTooCoarse:
-        res = _exact_kernel(S_rows, T_cols, s_norm, dtype="float32", **kwargs)
+        res = exact_kernel(S_rows, T_cols, s_norm, dtype="float32", **kwargs)
         fallbacks = 1
     top = tuple((int(rows[i]), int(cols[j]), float(v)) for i, j, v in res.top)
     return Partial(rows, res.per_audited.copy(), cols[res.per_audited_reference], top,

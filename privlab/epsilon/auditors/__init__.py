@@ -50,7 +50,11 @@ name. The modules: :mod:`~privlab.epsilon.auditors.base` (protocol, results, reg
 :mod:`~privlab.epsilon.auditors.table` (:func:`audit_pairs`).
 """
 
-# The import order is the registration order, which lists the members everywhere.
+# The import order is the registration order, which lists the members everywhere; a module
+# not named here registers after them (load_members, below).
+import importlib
+
+from privlab.registry import member_modules
 from privlab.epsilon.auditors.base import (
     DEFAULT_DELTA,
     AuditResult,
@@ -94,6 +98,20 @@ from privlab.epsilon.auditors.sequential import (
 )
 from privlab.epsilon.auditors.table import AUDITORS, EpsilonAuditTable, audit_pairs, get_auditor
 
+
+def load_members() -> tuple[str, ...]:
+    """Import every module of this package, so that each auditor in it registers itself.
+
+    Called below, on import: an auditor in a new file here is registered without
+    editing any other file. The modules imported above (for the names they export)
+    register first, the rest in name order. Returns the modules' names, sorted.
+    """
+    return tuple(importlib.import_module(f"{__name__}.{name}").__name__
+                 for name in member_modules(__path__))
+
+
+load_members()
+
 __all__ = [
     "AUDITORS", "AuditResult", "Auditor", "BaseAuditor", "DEFAULT_DELTA", "EpsilonAuditTable",
     "GaussMech", "KDELR", "MMDTV", "ROCHT", "ReservedTest", "Status", "audit_pairs",
@@ -105,5 +123,5 @@ __all__ = [
     "LearnedReservedTest", "MLPClassifier", "MMDFinite", "SequentialCertificate",
     "SequentialReservedTest", "betting_upper", "dp_sniper", "dp_sniper_mlp", "find_threshold",
     "hockey_stick", "hockey_stick_lower", "make_classifier", "mmd_finite", "mmd_lower_bound",
-    "reserved_mlp", "reserved_sequential",
+    "reserved_mlp", "reserved_sequential", "load_members",
 ]

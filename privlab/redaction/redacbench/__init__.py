@@ -10,6 +10,8 @@
   Utility, text utility (BLEU, ROUGE) and a judge's error rates on the hand labels.
 """
 
+import importlib
+
 from privlab.redaction.redacbench.data import (
     KEYWORD_SOURCES,
     Document,
@@ -50,11 +52,27 @@ from privlab.redaction.redacbench.strategy import (
     Strategy,
     strategies,
 )
+from privlab.registry import member_modules
+
+
+def load_members() -> tuple[str, ...]:
+    """Import every module of this package, so that each strategy and judge in it
+    registers itself.
+
+    Called below, on import: a member in a new file here is registered without editing
+    any other file. The modules imported above (for the names they export) register
+    first, the rest in name order. Returns the modules' names, sorted.
+    """
+    return tuple(importlib.import_module(f"{__name__}.{name}").__name__
+                 for name in member_modules(__path__))
+
+
+load_members()
 
 __all__ = ["AdversarialRedaction", "Confusion", "Document", "HeuristicJudge", "Iterative",
            "JUDGE_QUESTION", "Judge", "JudgeCheck", "JudgeErrors", "KEYWORD_SOURCES",
            "LLMJudge", "MASK", "Masking", "NoRedaction", "OracleJudge", "Policy",
            "Proposition", "RedacBenchResult", "SanitizerStrategy", "Strategy", "confusion",
            "derive_from_spia", "document_to_json", "evaluate", "judge_errors", "judge_prompt",
-           "judges", "load_redacbench", "parse_document", "sample_path", "score_redactions",
+           "judges", "load_members", "load_redacbench", "parse_document", "sample_path", "score_redactions",
            "strategies"]

@@ -12,13 +12,19 @@
   (registry ``anonymizers``);
 * :mod:`~privlab.redaction.spia.sample` — a privlab-written sample in the SPIA schema;
 * :mod:`~privlab.redaction.spia.contextual` — the offline contextual adversary (registered
-  in ``adversaries`` on import, as here);
+  in ``adversaries``);
 * :mod:`~privlab.redaction.spia.baseline` — the text-blind ``base-rate`` adversary, what
-  a guess gets without reading (registered on import);
+  a guess gets without reading;
 * :mod:`~privlab.redaction.spia.split` — the declared split: the offline rules were
   developed on PANORAMA-531 minus PANORAMA-151, the rest is evaluation only.
+
+Every module here is imported with the package (:func:`load_members`), so each member
+registers itself in its registry.
 """
 
+import importlib
+
+# Imported first, so that the adversaries list in this order.
 from privlab.redaction.spia import contextual  # noqa: F401  (registers "contextual")
 from privlab.redaction.spia import baseline  # noqa: F401  (registers "base-rate")
 
@@ -50,6 +56,7 @@ from privlab.redaction.spia.records import (
     parse_spia_record,
     write_spia,
 )
+from privlab.registry import member_modules
 from privlab.redaction.spia.rules import (
     CATEGORY_MAPS,
     CATEGORY_TAGS,
@@ -70,13 +77,28 @@ from privlab.redaction.spia.rules import (
     score_pii,
 )
 
+
+def load_members() -> tuple[str, ...]:
+    """Import every module of this package, so that each member in it (adversary, matcher,
+    anonymizer) registers itself.
+
+    Called below, on import: a member in a new file here is registered without editing
+    any other file. The modules imported above (for the names they export) register
+    first, the rest in name order. Returns the modules' names, sorted.
+    """
+    return tuple(importlib.import_module(f"{__name__}.{name}").__name__
+                 for name in member_modules(__path__))
+
+
+load_members()
+
 __all__ = ["AgreementMatcher", "CATEGORY_MAPS", "CATEGORY_TAGS", "CODE_TAGS", "FREE_TEXT_TAGS",
            "ID_LIKE_TAGS",
            "JW_THRESHOLD", "LLMMatcher", "MIN_CERTAINTY", "NON_CODE_TAGS", "OfflineMatcher",
            "PII", "ProtectionResult", "SPIARecord", "Subject", "SubjectMatcher", "TAGS",
            "ValueJudge", "age_score", "category_score", "count_subjects_and_piis",
            "email_score", "empty_predictions", "free_text_score", "gold_profile_callable",
-           "identifier_score", "jaro_winkler", "load_spia", "location_score", "matchers",
-           "name_score",
+           "identifier_score", "jaro_winkler", "load_members", "load_spia", "location_score",
+           "matchers", "name_score",
            "normalize_identifier", "parse_spia_record", "protection", "rule_name", "score_pii",
            "score_subject", "subject_similarity", "write_spia"]

@@ -27,10 +27,12 @@ DOCS = load_redacbench(sample_path())
 
 
 def test_judge_registry_lists_members_and_marks_the_oracle():
-    assert judges.names() == ["heuristic", "llm", "oracle"]
-    assert judges.names(oracle=False) == ["heuristic", "llm"]
-    assert judges.names(oracle=True) == ["oracle"]
-    assert judges.names(offline=True, weak=True) == ["heuristic"]
+    assert [n for n in judges.names() if n in ("heuristic", "llm", "oracle")] == \
+        ["heuristic", "llm", "oracle"]
+    assert {"heuristic", "llm"} <= set(judges.names(oracle=False))
+    assert "oracle" in judges.names(oracle=True)
+    assert "heuristic" in judges.names(offline=True, weak=True)
+    assert "llm" not in judges.names(offline=True)
     judge = judges.create("heuristic", threshold=0.7)
     assert isinstance(judge, HeuristicJudge) and judge.threshold == 0.7
     assert judge.name == "heuristic minilm >= 0.7 (weak)" and not judge.oracle

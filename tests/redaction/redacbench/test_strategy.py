@@ -24,8 +24,10 @@ from privlab.redaction.redacbench.strategy import (
 
 
 def test_strategy_registry_lists_members_and_creates_one():
-    assert strategies.names() == ["masking", "none", "regex-pii", "adversarial"]
-    assert strategies.names(offline=False) == ["adversarial"]
+    builtin = ["masking", "none", "regex-pii", "adversarial"]
+    assert [n for n in strategies.names() if n in builtin] == builtin
+    assert "adversarial" in strategies.names(offline=False)
+    assert {"masking", "none", "regex-pii"} <= set(strategies.names(offline=True))
     assert strategies.names(oracle=False) == strategies.names()  # none reads the answers
     policy = Policy("p", "", frozenset(), ("Ann",))
     masking = strategies.create("masking")

@@ -24,9 +24,11 @@ TEXT = "Mrs Ann Lee (ann@lee.ie), 40, a teacher in Cork, met her lawyer Bob Kay.
 
 
 def test_adversary_registry_lists_members_and_creates_one():
-    assert adversaries.names() == ["ner", "none", "llm", "contextual", "base-rate"]
-    assert adversaries.names(offline=True) == ["ner", "none", "contextual", "base-rate"]
-    assert adversaries.names(weak=False) == ["llm"]
+    # The built-in members in their order, with their flags (others may follow).
+    builtin = ["ner", "none", "llm", "contextual", "base-rate"]
+    assert [n for n in adversaries.names() if n in builtin] == builtin
+    assert {"ner", "none", "contextual", "base-rate"} <= set(adversaries.names(offline=True))
+    assert "llm" in adversaries.names(weak=False) and "llm" not in adversaries.names(offline=True)
     # a baseline ignores options meant for the others, such as an LLM client
     none = adversaries.create("none", client=object())
     assert isinstance(none, NoAdversary) and none.infer([TEXT], ["d"])[0].subjects == ()

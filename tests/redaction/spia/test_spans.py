@@ -47,8 +47,12 @@ def test_removed_offsets_and_masking():
 
 
 def test_anonymizer_registry_lists_members_and_creates_one():
-    assert anonymizers.names() == ["none", "gold-spans", "gold-direct", "names-list",
-                                   "regex-pii", "presidio", "llm-sanitizer"]
+    builtin = ["none", "gold-spans", "gold-direct", "names-list", "regex-pii", "presidio",
+               "llm-sanitizer"]
+    assert [n for n in anonymizers.names() if n in builtin] == builtin
+    assert {"gold-spans", "gold-direct", "names-list"} <= set(anonymizers.names(oracle=True))
+    assert {"none", "regex-pii", "presidio", "llm-sanitizer"} <= \
+        set(anonymizers.names(oracle=False))
     assert [a.name for a in anonymizer_options()] == anonymizers.names()
     masker = anonymizers.create("gold-direct")
     assert isinstance(masker, GoldSpanMasker) and masker.kinds == ("DIRECT",)
