@@ -277,6 +277,10 @@ class StudyConfig:
             >>> Demo.default().settings_caveat() is None, Demo.demo(n=50).settings_caveat() is None
             (True, True)
         """
+        smoke, demo = type(self).smoke_settings(), type(self).demo_settings()
+        if smoke != {k: demo.get(k) for k in smoke} and all(
+                getattr(self, k) == v for k, v in smoke.items()):
+            return None   # a smoke run (tests), not the demo
         full = type(self).default()
         reduced = [f"{name} {_brief(value)} (full {_brief(getattr(full, name))})"
                    for name, value in type(self).demo_settings().items()
