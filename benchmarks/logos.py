@@ -1,0 +1,141 @@
+"""Logo detection on real photos: recall, false finds and seconds per photo.
+
+Data (not in the repository): the contrastive-privacy paper's photos under
+``../shared/data/paper/images`` -- restaurant photos with the Golden Arches
+(``mcdonalds_large``) and photos without them (``dicaprio`` and the concept folders).
+Which photos show the arches, which are the development and which the held-out
+photos, and the boxes the gallery crops are cut from, are this project's own hand-made
+labels in ``benchmarks/data/mcdonalds_arches.json``. The gallery is cut at run time from
+photos that are never evaluated (the ones also in ``mcdonalds_small``).
+
+For each split (``dev``: where the threshold was chosen; ``test``: held out) this prints
+
+  - recall: the share of photos with visible arches where the detector finds a box;
+  - false finds per photo without a logo (and the number of negatives with a find);
+  - after blacking out the found boxes, the share of found photos where a second search
+    still finds the arches;
+  - seconds per photo (features and search; the gallery is described beforehand);
+
+beside the same numbers for the keypoint matcher (SIFT + RANSAC, the baseline) unless
+``--no-baseline``. Nothing is asserted: tests/vision/test_logos_real.py holds the
+pass/fail lines.
+
+    python benchmarks/logos.py                     # both splits, about 10 minutes on 2 free cores
+    python benchmarks/logos.py --split test --threshold 0.9
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+LABELS = ROOT / "benchmarks" / "data" / "mcdonalds_arches.json"
+PHOTOS = ROOT.parent / "shared" / "data" / "paper" / "images"
+
+
+def load_labels(photos: Path = PHOTOS) -> dict:
+    """The label file with the photo folder it refers to; the gallery crops cut from it.
+
+    Returns:
+        ``{"gallery": LogoGallery, "positives": {split: [paths]}, "negatives": {split:
+        [paths]}}``.
+    """
+    from privlab.datasets.images import IMAGE_SUFFIXES, read_image
+    from privlab.vision.logos import load_logo_gallery
+
+    doc = json.loads(LABELS.read_text(encoding="utf-8"))
+    crops = []
+    for item in doc["gallery_boxes"]:
+        x0, y0, x1, y1 = item["box"]
+        crops.append(read_image(photos / item["file"])[y0:y1, x0:x1])
+    positives: dict[str, list[Path]] = {"dev": [], "test": []}
+    for row in doc["photos"]:
+        if row["split"] in positives:
+            positives[row["split"]].append(photos / "mcdonalds_large" / row["file"])
+    negatives: dict[str, list[Path]] = {"dev": [], "test": []}
+    per = doc["negatives_per_concept"]
+    for folder in doc["negative_folders"]:
+        files = sorted(p for p in (photos / folder).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if folder == "dicaprio":
+            negatives["dev"] += files[0::2]
+            negatives["test"] += files[1::2]
+        else:
+            negatives["dev"] += files[:per]
+            negatives["test"] += files[per:2 * per]
+    return {"gallery": load_logo_gallery({"mcdonalds": crops}), "positives": positives,
+            "negatives": negatives}
+
+
+def evaluate(detect, positives, negatives) -> dict[str, float]:
+    """Recall, false finds and re-detection after blackout for one detector.
+
+    Args:
+        detect: ``rgb -> list of LogoMatch``.
+        positives, negatives: photo paths.
+    """
+    from privlab.datasets.images import read_image
+
+    found, left, finds, with_find, seconds = 0, 0, 0, 0, 0.0
+    for path in positives:
+        rgb = read_image(path)
+        start = time.perf_counter()
+        matches = detect(rgb)
+        seconds += time.perf_counter() - start
+        if matches:
+            found += 1
+            black = rgb.copy()
+            for m in matches:
+                x0, y0, x1, y1 = m.box
+                black[y0:y1, x0:x1] = 0
+            left += bool(detect(black))
+    for path in negatives:
+        rgb = read_image(path)
+        start = time.perf_counter()
+        matches = detect(rgb)
+        seconds += time.perf_counter() - start
+        finds += len(matches)
+        with_find += bool(matches)
+    return {"positives": len(positives), "recall": found / max(1, len(positives)),
+            "negatives": len(negatives), "false_finds_per_photo": finds / max(1, len(negatives)),
+            "negatives_with_a_find": with_find,
+            "found_again_after_blackout": left / max(1, found),
+            "seconds_per_photo": seconds / max(1, len(positives) + len(negatives))}
+
+
+def main() -> None:
+    from privlab.vision.logos import DEFAULT_THRESHOLD, find_logos, match_logos
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--split", choices=("dev", "test", "both"), default="both")
+    parser.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD)
+    parser.add_argument("--no-baseline", action="store_true")
+    args = parser.parse_args()
+    if not PHOTOS.is_dir():
+        raise SystemExit(f"The paper's photos are not at {PHOTOS} (see ../shared/data/README.md).")
+    data = load_labels()
+    gallery = data["gallery"]
+    start = time.perf_counter()
+    find_logos(np.zeros((64, 64, 3), np.uint8), gallery)  # describes the gallery crops
+    print(f"gallery: {gallery!r}; crops described (and the model loaded) in {time.perf_counter() - start:.1f} s")
+    detectors = {f"learned features (threshold {args.threshold:g})":
+                 lambda rgb: find_logos(rgb, gallery, threshold=args.threshold)}
+    if not args.no_baseline:
+        detectors["SIFT + RANSAC (baseline)"] = lambda rgb: match_logos(rgb, gallery, method="sift")
+    splits = ("dev", "test") if args.split == "both" else (args.split,)
+    for split in splits:
+        for name, detect in detectors.items():
+            r = evaluate(detect, data["positives"][split], data["negatives"][split])
+            print(f"[{split}] {name}: recall {r['recall']:.2f} of {r['positives']} photos with the "
+                  f"arches; false finds {r['false_finds_per_photo']:.3f} per photo without a logo "
+                  f"({r['negatives_with_a_find']} of {r['negatives']} with a find); found again "
+                  f"after blackout {r['found_again_after_blackout']:.2f}; "
+                  f"{r['seconds_per_photo']:.2f} s per photo")
+
+
+if __name__ == "__main__":
+    main()
