@@ -151,7 +151,7 @@ def per_item_violations(per_audited: np.ndarray, labels: Sequence[str] | None = 
     values = np.asarray(per_audited, dtype=float)
     labels = list(labels) if labels is not None else [str(i) for i in range(values.size)]
     if ax is None:
-        _, ax = plt.subplots(figsize=(max(4, 0.45 * values.size), 3))
+        _, ax = plt.subplots(figsize=(min(9.6, max(4, 0.45 * values.size)), 3))
     colors = [FLAGGED if v >= delta and v > 0 else PASSED for v in values]
     ax.bar(range(values.size), values, color=colors)
     ax.axhline(delta, color="black", lw=1, ls="--", label=f"delta = {delta:g}")
@@ -230,7 +230,7 @@ def witness_gallery(witness, *, words: dict | None = None, title: str | None = N
 
     panels = [("sanitized x", witness.audited_sanitized), ("original y", witness.reference_original),
               ("sanitized y", witness.reference_sanitized)]
-    fig, axes = plt.subplots(1, 3, figsize=(11, 3.4))
+    fig, axes = plt.subplots(1, 3, figsize=(9.6, 3.3))
     for ax, (label, img) in zip(axes, panels):
         ax.imshow(np.asarray(img))
         ax.set_xticks([])

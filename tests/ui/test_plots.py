@@ -342,3 +342,34 @@ def test_many_points_are_numbered_with_a_key_that_names_each_in_full(sanitizers)
         box = text.get_window_extent(renderer)
         assert inside.x0 - 1 <= box.x0 and box.x1 <= inside.x1 + 1, text.get_text()
     assert not key.get_window_extent(renderer).overlaps(ax.xaxis.label.get_window_extent(renderer))
+
+
+def test_every_cost_curve_the_notebook_names_is_drawn_with_its_seconds():
+    import dataclasses
+    import re
+    from pathlib import Path
+
+    from privlab.studies import scale
+
+    config = dataclasses.replace(scale.Config.smoke(), cost_sizes=(40, 80))
+    cost = scale.ScaleResult(config, cost=scale._cost_curve(config)).cost_frame()
+    ax = plots.cost_curve(cost)
+    drawn = {line.get_label(): line for line in ax.get_lines()}
+    # Each column of seconds is a curve, point for point.
+    assert plots.seconds_columns(cost) == ["plain s", "certified s (none)",
+                                           "certified s (planted)"]
+    for column in plots.seconds_columns(cost):
+        line = drawn[plots.series_label(column)]
+        np.testing.assert_allclose(line.get_xdata(), cost["trials"])
+        np.testing.assert_allclose(line.get_ydata(), cost[column])
+    # What the notebook says of the curve names only paths the figure draws.
+    text = Path(__file__).resolve().parents[2].joinpath("notebooks", "11_scale.py").read_text()
+    paragraph = re.search(r"\*\*The cost curve\.\*\*(.*?)\n\n", text, re.S).group(1)
+    paragraph = " ".join(line.lstrip("# ") for line in paragraph.splitlines())
+    named = [path for path in ("plain kernel", "certified path", "screen", "cluster")
+             if path in paragraph]
+    assert named == ["plain kernel", "certified path"]
+    for path in named:
+        assert any(label.startswith(path) for label in drawn), path
+    # "follows it without a leak and stays far below it with one": both cases drawn.
+    assert {"certified path (no leak)", "certified path (planted leak)"} <= set(drawn)
