@@ -144,7 +144,7 @@ class PresidioSanitizer(Sanitizer):
         out = list(items)
         # Analysed in chunks of a few batches (each text on its own, so the chunks change
         # nothing) for the progress of a long corpus.
-        chunk = 2 * self.batch_size
+        chunk = self.batch_size
         for start in range(0, len(todo), chunk):
             substep("sanitized", start, len(todo))
             part = todo[start:start + chunk]
@@ -195,7 +195,9 @@ class EntityTypeSanitizer(Sanitizer):
     def _sanitize(self, items: list[str]) -> list[str]:
         nlp = _load_spacy()
         out = []
-        for doc in track(nlp.pipe(items), "sanitized", len(items), detail=True):
+        # Small batches, so that each email is reported as it is done (spaCy's default
+        # buffers a thousand before the first comes out).
+        for doc in track(nlp.pipe(items, batch_size=16), "sanitized", len(items), detail=True):
             text = doc.text
             for ent in sorted(doc.ents, key=lambda e: e.start_char, reverse=True):
                 if ent.label_ in self.types:
