@@ -92,9 +92,14 @@ class _State:
     listener: Callable[[Step], None]
     levels: list = field(default_factory=list)
     depth: int = 0
+    #: The levels whose step came from :func:`substep` with no step above it there.
+    detail_levels: set = field(default_factory=set)
 
-    def report(self, level: int, new: Step) -> None:
+    def report(self, level: int, new: Step, detail: bool = False) -> None:
         del self.levels[level:]
+        self.detail_levels = {k for k in self.detail_levels if k < level}
+        if detail:
+            self.detail_levels.add(level)
         self.levels.extend([None] * (level - len(self.levels)))
         self.levels.append(new)
         composed = None
@@ -165,9 +170,10 @@ def substep(stage: str, done: int, total: int) -> None:
     if state is None:
         return
     new = _checked(stage, done, total, "progress.substep")
-    level = state.depth + 1 if len(state.levels) > state.depth and \
-        state.levels[state.depth] is not None else state.depth
-    state.report(level, new)
+    depth = state.depth
+    above = len(state.levels) > depth and state.levels[depth] is not None and \
+        depth not in state.detail_levels
+    state.report(depth + 1 if above else depth, new, detail=not above)
 
 
 @contextmanager
@@ -195,6 +201,7 @@ def within() -> Iterator[None]:
     finally:
         state.depth = depth
         del state.levels[kept:]
+        state.detail_levels = {k for k in state.detail_levels if k < kept}
 
 
 def track(items: Iterable[T], stage: str, total: int | None = None, *,
