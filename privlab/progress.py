@@ -24,8 +24,8 @@ phases within a study's stage, then the items of each phase)::
 
 The listener then gets one :class:`Step` whose ``detail`` chain holds the levels, and
 whose :attr:`Step.fraction` places the items inside the stage, so the bar advances
-with every item and never moves back while the stage lasts. Outside a step (a bare call
-of an encoder) a detail is reported as a step of its own.
+with every item and never moves back while the stage lasts. Outside every step (a bare
+call of an encoder, or work before a study's first step) a detail reports nothing.
 
 The listener is held in a :class:`contextvars.ContextVar`, so two computations in two
 threads or tasks report to their own listeners.
@@ -148,7 +148,9 @@ def substep(stage: str, done: int, total: int) -> None:
     """Report progress *within* the last step of the current level (no-op unheard).
 
     The listener gets that step with this one as its ``detail``, so a long stage shows
-    its items; with no step reported at this level yet, this is a step of its own.
+    its items. Inside :func:`within` with no step reported at that level yet, the
+    details take its place (of the step outside); with no step reported at all, nothing
+    is reported (work done before a study's first step does not move the bar).
 
     Args:
         stage: what the units are, in words ("sanitized", "encoded").
@@ -170,6 +172,8 @@ def substep(stage: str, done: int, total: int) -> None:
     if state is None:
         return
     new = _checked(stage, done, total, "progress.substep")
+    if not any(s is not None for s in state.levels[:state.depth + 1]):
+        return  # no step to be a detail of (work before a study's first step)
     depth = state.depth
     above = len(state.levels) > depth and state.levels[depth] is not None and \
         depth not in state.detail_levels

@@ -143,10 +143,14 @@ def test_progress_arrives_per_item_within_the_sanitizing_and_encoding_stage():
     assert fractions == sorted(fractions) and 0 < fractions[len(fractions) // 2] < 1
 
 
-def test_a_detail_with_no_step_around_it_is_a_step_of_its_own():
+def test_a_detail_with_no_step_around_it_reports_nothing_and_a_bad_count_is_refused():
     seen = []
     with progress.reporting(seen.append):
-        progress.substep("encoded", 3, 9)
+        progress.substep("encoded", 3, 9)  # before any step: the bar does not move
         with pytest.raises(ValueError, match="'done' parameter of progress.substep"):
             progress.substep("encoded", 10, 9)
-    assert seen == [progress.Step("encoded", 3, 9)]
+        progress.step("a study's first stage", 0, 2)
+        with progress.within():
+            progress.substep("encoded", 3, 9)  # within a step: its detail
+    assert seen == [progress.Step("a study's first stage", 0, 2),
+                    progress.Step("a study's first stage", 0, 2, progress.Step("encoded", 3, 9))]
