@@ -4,7 +4,9 @@
 back row: short headers (``name_matches`` → "name matches", encoder fingerprints such as
 ``describe[ocr+faces]-minilm-ge3b0c442-m0.363-f0.8`` → "describe-then-embed"), three
 decimals, "—" and "+∞" with a legend under the table instead of NaN and inf, long texts
-wrapped, and a sticky first column when the table is wide. :func:`witness_html` shows a
+wrapped between words while numbers never wrap, a table wider than :data:`WIDE` columns
+scrolling in its own box with its first column fixed, and a table longer than
+:data:`FOLD` rows folded after a screenful with a count of what is hidden. :func:`witness_html` shows a
 decisive witness as three wrapped texts with the retained phrases highlighted, and
 :func:`headline_html` the headline once, with its status and what it rests on.
 """
