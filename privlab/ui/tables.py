@@ -6,9 +6,10 @@ back row: short headers (``name_matches`` → "name matches", encoder fingerprin
 decimals, "—" and "+∞" with a legend under the table instead of NaN and inf, long texts
 wrapped between words while numbers never wrap, a table wider than :data:`WIDE` columns
 scrolling in its own box with its first column fixed, and a table longer than
-:data:`FOLD` rows folded after a screenful with a count of what is hidden. :func:`witness_html` shows a
-decisive witness as three wrapped texts with the retained phrases highlighted, and
-:func:`headline_html` the headline once, with its status and what it rests on.
+:data:`FOLD` rows folded after a screenful with a count of what is hidden.
+:func:`witness_html` shows a decisive witness as three wrapped texts with the retained
+phrases highlighted, and :func:`headline_html` the headline once, with its status and
+what it rests on.
 """
 
 from __future__ import annotations

@@ -127,8 +127,8 @@ def test_numbers_never_wrap_and_texts_wrap_only_between_words():
                           "note": ["kept the posters name in every frame", "—"]})
     html = tables.present(frame).to_html()
     cells = _cells(html)
-    numbers = [(style, text) for style, text in cells
-               if text in {"0.473", "0.250", "100", "1552", "0.41 – 0.62", "0.10 – 0.30", "—"}]
+    expected = {"0.473", "0.250", "100", "1552", "0.41 – 0.62", "0.10 – 0.30", "—"}
+    numbers = [(style, text) for style, text in cells if text in expected]
     assert len(numbers) == 7
     assert all("white-space:nowrap" in style for style, _ in numbers)
     words = [style for style, text in cells if text in {"presidio", "entity types",
