@@ -9,6 +9,24 @@ the call does nothing and costs almost nothing. A panel listens with :func:`repo
         progress.step(f"auditing {name}", i, len(sanitizers))
         ...
 
+Code deeper down reports **within** the current step, so the bar moves inside a long
+stage too: :func:`substep` (or ``track(..., detail=True)``) reports ``done`` of
+``total`` units as the *detail* of the last step reported at the current level (for
+instance each email sanitized within "sanitizing and encoding with presidio"), and
+:func:`within` opens a level below the innermost step reported so far (an audit's
+phases within a study's stage, then the items of each phase)::
+
+    progress.step("auditing presidio", 1, 4)            # a study's stage
+    with progress.within():
+        progress.step("sanitizing", 0, 2)               # an audit's phase
+        for i, email in enumerate(emails):
+            progress.substep("sanitized", i, len(emails))   # each item
+
+The listener then gets one :class:`Step` whose ``detail`` chain holds the levels, and
+whose :attr:`Step.fraction` places the items inside the stage, so the bar advances
+with every item and never moves back while the stage lasts. Outside every step (a bare
+call of an encoder, or work before a study's first step) a detail reports nothing.
+
 The listener is held in a :class:`contextvars.ContextVar`, so two computations in two
 threads or tasks report to their own listeners.
 """
@@ -16,9 +34,10 @@ threads or tasks report to their own listeners.
 from __future__ import annotations
 
 import contextvars
+import dataclasses
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, TypeVar
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Iterator, Optional, TypeVar
 
 from privlab.errors import invalid
 
@@ -33,25 +52,71 @@ class Step:
         stage: what is being done, in words ("encoding", "auditing presidio").
         done: units finished so far (0 when the stage starts).
         total: units in the stage (at least 1).
+        detail: progress within the unit now under way (None when not reported).
     """
 
     stage: str
     done: int
     total: int
+    detail: Optional["Step"] = None
 
     @property
     def fraction(self) -> float:
-        """``done / total``, clipped to [0, 1].
+        """``done / total``, plus the unit under way's share of its detail; in [0, 1].
 
         Example:
             >>> Step("encoding", 3, 12).fraction
             0.25
+            >>> Step("auditing", 1, 4, Step("sanitized", 50, 100)).fraction
+            0.375
         """
-        return min(1.0, max(0.0, self.done / self.total))
+        inner = self.detail.fraction if self.detail is not None and self.done < self.total \
+            else 0.0
+        return min(1.0, max(0.0, (self.done + inner) / self.total))
+
+    def label(self) -> str:
+        """The step in words, one level after the other.
+
+        Example:
+            >>> Step("auditing presidio", 1, 4, Step("sanitized", 50, 1552)).label()
+            'auditing presidio: 1 of 4 · sanitized: 50 of 1552'
+        """
+        text = f"{self.stage}: {self.done} of {self.total}"
+        return text if self.detail is None else f"{text} · {self.detail.label()}"
 
 
-_listener: contextvars.ContextVar[Callable[[Step], None] | None] = contextvars.ContextVar(
+@dataclass
+class _State:
+    """One listener and the steps reported at each level so far (outermost first)."""
+
+    listener: Callable[[Step], None]
+    levels: list = field(default_factory=list)
+    depth: int = 0
+    #: The levels whose step came from :func:`substep` with no step above it there.
+    detail_levels: set = field(default_factory=set)
+
+    def report(self, level: int, new: Step, detail: bool = False) -> None:
+        del self.levels[level:]
+        self.detail_levels = {k for k in self.detail_levels if k < level}
+        if detail:
+            self.detail_levels.add(level)
+        self.levels.extend([None] * (level - len(self.levels)))
+        self.levels.append(new)
+        composed = None
+        for outer in reversed([s for s in self.levels if s is not None]):
+            composed = outer if composed is None else dataclasses.replace(outer, detail=composed)
+        self.listener(composed)
+
+
+_listener: contextvars.ContextVar[_State | None] = contextvars.ContextVar(
     "privlab_progress_listener", default=None)
+
+
+def _checked(stage: str, done: int, total: int, caller: str) -> Step:
+    total = max(int(total), 1)
+    if not 0 <= int(done) <= total:
+        raise invalid("done", caller, f"between 0 and total ({total})", done)
+    return Step(str(stage), int(done), total)
 
 
 def step(stage: str, done: int, total: int) -> None:
@@ -70,25 +135,89 @@ def step(stage: str, done: int, total: int) -> None:
         >>> with reporting(seen.append):
         ...     step("encoding", 1, 4)
         >>> seen
-        [Step(stage='encoding', done=1, total=4)]
+        [Step(stage='encoding', done=1, total=4, detail=None)]
         >>> step("encoding", 2, 4)  # nobody listens: nothing happens
     """
-    listener = _listener.get()
-    if listener is None:
+    state = _listener.get()
+    if state is None:
         return
-    total = max(int(total), 1)
-    if not 0 <= int(done) <= total:
-        raise invalid("done", "progress.step", f"between 0 and total ({total})", done)
-    listener(Step(str(stage), int(done), total))
+    state.report(state.depth, _checked(stage, done, total, "progress.step"))
 
 
-def track(items: Iterable[T], stage: str, total: int | None = None) -> Iterator[T]:
+def substep(stage: str, done: int, total: int) -> None:
+    """Report progress *within* the last step of the current level (no-op unheard).
+
+    The listener gets that step with this one as its ``detail``, so a long stage shows
+    its items. Inside :func:`within` with no step reported at that level yet, the
+    details take its place (of the step outside); with no step reported at all, nothing
+    is reported (work done before a study's first step does not move the bar).
+
+    Args:
+        stage: what the units are, in words ("sanitized", "encoded").
+        done: units finished, 0 to ``total``.
+        total: units in all; 0 is read as 1.
+
+    Raises:
+        PrivlabValueError: ``done`` or ``total`` is negative, or ``done > total``.
+
+    Example:
+        >>> seen = []
+        >>> with reporting(seen.append):
+        ...     step("auditing presidio", 1, 4)
+        ...     substep("sanitized", 3, 10)
+        >>> seen[-1].label(), seen[-1].fraction
+        ('auditing presidio: 1 of 4 · sanitized: 3 of 10', 0.325)
+    """
+    state = _listener.get()
+    if state is None:
+        return
+    new = _checked(stage, done, total, "progress.substep")
+    if not any(s is not None for s in state.levels[:state.depth + 1]):
+        return  # no step to be a detail of (work before a study's first step)
+    depth = state.depth
+    above = len(state.levels) > depth and state.levels[depth] is not None and \
+        depth not in state.detail_levels
+    state.report(depth + 1 if above else depth, new, detail=not above)
+
+
+@contextmanager
+def within() -> Iterator[None]:
+    """Steps made inside the block are details of the innermost step reported so far.
+
+    Example:
+        >>> seen = []
+        >>> with reporting(seen.append):
+        ...     step("auditing presidio", 1, 4)
+        ...     with within():
+        ...         step("encoding with minilm", 1, 2)
+        ...         substep("encoded", 64, 128)
+        >>> seen[-1].label()
+        'auditing presidio: 1 of 4 · encoding with minilm: 1 of 2 · encoded: 64 of 128'
+    """
+    state = _listener.get()
+    if state is None:
+        yield
+        return
+    depth, kept = state.depth, len(state.levels)
+    state.depth = max(depth + 1, kept)
+    try:
+        yield
+    finally:
+        state.depth = depth
+        del state.levels[kept:]
+        state.detail_levels = {k for k in state.detail_levels if k < kept}
+
+
+def track(items: Iterable[T], stage: str, total: int | None = None, *,
+          detail: bool = False) -> Iterator[T]:
     """Yield ``items``, reporting a step before each one and one when all are done.
 
     Args:
         items: what to iterate over.
         stage: the stage's name; each step is labelled with it.
         total: the number of items (default ``len(items)``).
+        detail: report each item as a :func:`substep` (progress within the current step)
+            instead of a step of its own.
 
     Example:
         >>> seen = []
@@ -100,10 +229,11 @@ def track(items: Iterable[T], stage: str, total: int | None = None) -> Iterator[
     if total is None and not hasattr(items, "__len__"):
         items = list(items)
     n = len(items) if total is None else total  # type: ignore[arg-type]
+    report = substep if detail else step
     for i, item in enumerate(items):
-        step(stage, min(i, n), n)
+        report(stage, min(i, n), n)
         yield item
-    step(stage, n, n)
+    report(stage, n, n)
 
 
 @contextmanager
@@ -115,7 +245,7 @@ def reporting(listener: Callable[[Step], None]) -> Iterator[None]:
     """
     if not callable(listener):
         raise invalid("listener", "progress.reporting", "a callable taking a Step", listener)
-    token = _listener.set(listener)
+    token = _listener.set(_State(listener))
     try:
         yield
     finally:
@@ -132,4 +262,4 @@ def listening() -> bool:
     return _listener.get() is not None
 
 
-__all__ = ["Step", "listening", "reporting", "step", "track"]
+__all__ = ["Step", "listening", "reporting", "step", "substep", "track", "within"]

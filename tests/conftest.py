@@ -20,6 +20,9 @@ def _isolated_cache(tmp_path_factory, monkeypatch):
     """Each test session writes caches to a temporary folder, never the user's."""
     cache = tmp_path_factory.getbasetemp() / "privlab-cache"
     monkeypatch.setenv("PRIVLAB_CACHE", str(cache))
+    from privlab.contrastive import sanitized
+
+    sanitized.clear()  # sanitizer outputs kept in memory: none carried from another test
 
 
 def pytest_collection_modifyitems(config, items):

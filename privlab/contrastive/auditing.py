@@ -61,7 +61,9 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from privlab.errors import invalid, item_list, wrong_type
+from privlab.contrastive.sanitized import sanitize as sanitize_once
 from privlab.hashing import sequence_hash
+from privlab.progress import step, within
 from privlab.names import name_pattern
 from privlab.resolution import Resolution, check_top_k, reference_directions, resolution
 
@@ -479,7 +481,11 @@ def audit(originals: Sequence[Any], sanitizer=None, *, sanitized: Sequence[Any] 
             Sanitizer, or a callable ``sanitizer -> twin``; False for none.
 
     Returns:
-        A :class:`ContrastiveAudit`.
+        A :class:`ContrastiveAudit`. The sanitizer runs once per corpus and settings in
+        this process (:mod:`privlab.contrastive.sanitized`): auditing the same sanitizer
+        again under other encoders only encodes. Its phases (sanitizing, the placebo
+        twin, each encoder) are reported to :mod:`privlab.progress` within the caller's
+        step.
 
     Raises:
         ValueError: empty corpus, lengths that differ, neither sanitizer nor sanitized.
@@ -498,15 +504,29 @@ def audit(originals: Sequence[Any], sanitizer=None, *, sanitized: Sequence[Any] 
         >>> p.excess == max(0.0, p.value - p.placebo)
         True
     """
+    with within():  # the phases below are details of the caller's step
+        return _audit(originals, sanitizer, sanitized, encoders, references,
+                      references_sanitized, names, top_k, progress, device, placebo)
+
+
+def _audit(originals, sanitizer, sanitized, encoders, references, references_sanitized, names,
+           top_k, progress, device, placebo) -> ContrastiveAudit:
+    """:func:`audit`'s body, reporting its phases (sanitizing, then each encoder)."""
     caller = "audit"
     originals = item_list(originals, "originals", caller)
     if not originals:
         raise invalid("originals", caller, "a non-empty list", originals)
+    if sanitized is None and sanitizer is None:
+        raise invalid("sanitizer", caller, "a Sanitizer when sanitized= is not given",
+                      None, "Pass a sanitizer or the sanitized items.")
+    n_encoders = len(encoders) if isinstance(encoders, (list, tuple)) else 1
+    phases = int(sanitized is None) + int(placebo is not False and placebo is not None) \
+        + n_encoders
+    phase = 0
     if sanitized is None:
-        if sanitizer is None:
-            raise invalid("sanitizer", caller, "a Sanitizer when sanitized= is not given",
-                          None, "Pass a sanitizer or the sanitized items.")
-        sanitized = sanitizer.sanitize(originals)
+        step("sanitizing", phase, phases)
+        sanitized = sanitize_once(sanitizer, originals)
+        phase += 1
     sanitized = list(sanitized)
     if len(sanitized) != len(originals):
         raise invalid("sanitized", caller, f"one item per original ({len(originals)})",
@@ -522,7 +542,7 @@ def audit(originals: Sequence[Any], sanitizer=None, *, sanitized: Sequence[Any] 
             if sanitizer is None:
                 raise invalid("references_sanitized", caller,
                               "given when no sanitizer is passed", None, given_is_text=True)
-            refs_san = sanitizer.sanitize(refs)
+            refs_san = sanitize_once(sanitizer, refs)
         else:
             refs_san = list(references_sanitized)
         if len(refs_san) != len(refs):
@@ -532,20 +552,41 @@ def audit(originals: Sequence[Any], sanitizer=None, *, sanitized: Sequence[Any] 
     twin = _placebo_twin(placebo, sanitizer, originals, names, caller)
     twin_san = twin_refs = coverage = overlap = None
     if twin is not None:
+        step("the placebo twin", phase, phases)
+        phase += 1
         twin_san = _run_twin(twin, originals, sanitized)
         if hasattr(twin, "coverage"):  # an image twin: how much room it found
             coverage, overlap = float(twin.coverage), float(twin.mean_overlap)
         twin_refs = twin_san if symmetric else _run_twin(twin, refs, refs_san)
 
     members = []
-    for enc in _resolve_encoders(encoders, caller):
-        E = enc.encode(originals, progress=progress)
-        S = enc.encode(sanitized, progress=progress)
-        if symmetric:
-            R, Rs = E, S
-        else:
-            R = enc.encode(refs, progress=progress)
-            Rs = enc.encode(refs_san, progress=progress)
+    resolved = _resolve_encoders(encoders, caller)
+    phases = phase + len(resolved)
+    for enc in resolved:
+        step(f"encoding with {enc.name}", phase, phases)
+        phase += 1
+        parts = ["originals", "sanitized items"] + ([] if symmetric else [
+            "references", "sanitized references"])
+        parts += [] if twin is None else ["placebo"] + ([] if symmetric else [
+            "placebo references"])
+        with within():
+            step(parts[0], 0, len(parts))
+            E = enc.encode(originals, progress=progress)
+            step(parts[1], 1, len(parts))
+            S = enc.encode(sanitized, progress=progress)
+            if symmetric:
+                R, Rs = E, S
+            else:
+                step(parts[2], 2, len(parts))
+                R = enc.encode(refs, progress=progress)
+                step(parts[3], 3, len(parts))
+                Rs = enc.encode(refs_san, progress=progress)
+            if twin is not None:
+                step("placebo", parts.index("placebo"), len(parts))
+                P = enc.encode(twin_san, progress=progress)
+                if not symmetric:
+                    step(parts[-1], len(parts) - 1, len(parts))
+                Pr = P if symmetric else enc.encode(twin_refs, progress=progress)
         T = reference_directions(R, Rs, normalize=True)
         res = resolution(S, T, top_k=top_k, normalize=True, device=device)
         witnesses = tuple(
@@ -553,8 +594,6 @@ def audit(originals: Sequence[Any], sanitizer=None, *, sanitized: Sequence[Any] 
             for i, j, v in res.top)
         floor = None
         if twin is not None:
-            P = enc.encode(twin_san, progress=progress)
-            Pr = P if symmetric else enc.encode(twin_refs, progress=progress)
             floor = resolution(P, reference_directions(R, Pr, normalize=True), top_k=1,
                                normalize=True, device=device)
         members.append(EncoderAudit(enc.name, res, utility(E, S), witnesses,

@@ -46,6 +46,7 @@ import numpy as np
 
 from privlab.errors import invalid, item_list, wrong_type
 from privlab.hashing import content_hash
+from privlab.progress import track
 from privlab.sanitizers.base import Sanitizer
 from privlab.sanitizers.image import Detector, ImageSanitizer, RegionSanitizer, UserRegions
 from privlab.vision.images import as_rgb
@@ -312,7 +313,8 @@ class ImagePlacebo(ImageSanitizer):
         caller = "ImagePlacebo.apply"
         originals, sanitized = _paired(originals, sanitized, caller)
         out, placements = [], []
-        for index, (x, s) in enumerate(zip(originals, sanitized)):
+        for index, (x, s) in enumerate(track(list(zip(originals, sanitized)), "placebo marks",
+                                             detail=True)):
             rgb = as_rgb(x, f"originals[{index}]", caller)
             san = as_rgb(s, f"sanitized[{index}]", caller)
             plan = self.plan(rgb, san)

@@ -19,6 +19,7 @@ import numpy as np
 
 from privlab.encoders.cache import EmbeddingCache
 from privlab.hashing import content_hash
+from privlab.progress import substep, within
 from privlab.errors import invalid, item_list, wrong_type
 from privlab.registry import Registry
 
@@ -107,10 +108,15 @@ class Encoder(ABC):
 
                 batches = tqdm(batches, desc=f"encoding with {self.name}", unit="batch")
             new: dict[str, np.ndarray] = {}
+            known = len(keys) - len(missing)  # found in the cache (or repeated)
             for start in batches:
+                substep("encoded", known + start, len(keys))
                 chunk = missing[start:start + self.batch_size]
-                vectors = self._finish(self._encode([first_item[k] for k in chunk]), len(chunk))
+                with within():  # an encoder may report the items of its batch
+                    vectors = self._finish(self._encode([first_item[k] for k in chunk]),
+                                           len(chunk))
                 new.update(zip(chunk, vectors))
+            substep("encoded", len(keys), len(keys))
             if store:
                 store.put_many(model, new.items())
             found.update(new)

@@ -34,6 +34,7 @@ from privlab.encoders.image_base import ImageEncoder
 from privlab.encoders.lookup import get_encoder
 from privlab.errors import invalid
 from privlab.hashing import bytes_hash, content_hash
+from privlab.progress import track, within
 from privlab.vision.faces import FACE_DIM, SFACE_MATCH_THRESHOLD, detect_faces, face_features, usable_faces
 from privlab.vision.imagenet import imagenet_labels
 from privlab.vision.images import as_rgb
@@ -244,7 +245,7 @@ class DescribeThenEmbedEncoder(ImageEncoder):
             seen = [inpaint_marks(rgb) for rgb in rgbs] if self.inpaint_marks else rgbs
             labels = imagenet_labels(seen, self.label_threshold)
         out = []
-        for rgb, labs in zip(rgbs, labels):
+        for rgb, labs in track(list(zip(rgbs, labels)), "images read", detail=True):
             words = self._words(rgb) if self.use_ocr else []
             names = self._face_names(rgb) if self.use_faces and self.gallery else []
             read = names_in_text(words, list(self.gallery), min_similarity=self.name_similarity) \
@@ -263,7 +264,8 @@ class DescribeThenEmbedEncoder(ImageEncoder):
 
     def _encode(self, items: Sequence[Any]) -> np.ndarray:
         texts = [d.text for d in self.describe_images(items)]
-        return get_encoder(self.text_encoder).encode(texts)
+        with within():  # the words' embedding: within the last image read
+            return get_encoder(self.text_encoder).encode(texts)
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "parts": [p for p, on in (

@@ -2,7 +2,9 @@
 
 ``sanitize(items) -> items`` returns one sanitized item per input, in order, of the
 same kind (text -> text, image -> image). The public method is final and validates;
-subclasses implement ``_sanitize`` (a batch) or ``_sanitize_one`` (one item).
+subclasses implement ``_sanitize`` (a batch) or ``_sanitize_one`` (one item); the items
+of a batch are reported to :mod:`privlab.progress` as they are done (``"sanitized"``,
+within the caller's step), so a long corpus moves the bar item by item.
 
 :data:`registry` is the family's name -> factory registry; every member registers itself
 beside its class with ``@registry.member(...)``. A factory takes the study's concept list
@@ -15,6 +17,7 @@ from abc import ABC
 from typing import Any, Sequence
 
 from privlab.errors import invalid, item_list, wrong_type
+from privlab.progress import track
 from privlab.registry import Registry
 
 registry = Registry("sanitizer")
@@ -26,10 +29,14 @@ class Sanitizer(ABC):
     Attributes:
         name: display and provenance id (include the settings that change the output).
         modality: ``"text"`` or ``"image"``.
+        cacheable: whether the same items and settings may reuse earlier outputs.
     """
 
     name: str = "sanitizer"
     modality: str = "text"
+    #: Whether an audit may reuse this sanitizer's outputs for the same items and
+    #: settings (:mod:`privlab.contrastive.sanitized`); False for a remote service.
+    cacheable: bool = True
 
     def sanitize(self, items: Sequence[Any]) -> list[Any]:
         """Sanitize every item; returns a list of the same length and order.
@@ -48,7 +55,7 @@ class Sanitizer(ABC):
         return out
 
     def _sanitize(self, items: list[Any]) -> list[Any]:
-        return [self._sanitize_one(item) for item in items]
+        return [self._sanitize_one(item) for item in track(items, "sanitized", detail=True)]
 
     def _sanitize_one(self, item: Any) -> Any:
         raise TypeError(f"{type(self).__name__} must implement _sanitize or _sanitize_one")

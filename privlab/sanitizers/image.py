@@ -35,6 +35,7 @@ import numpy as np
 from privlab.errors import invalid, require, wrong_type
 from privlab.fixes import install_arguments
 from privlab.hashing import content_hash
+from privlab.progress import track
 from privlab.sanitizers.base import Identity, Sanitizer, registry
 from privlab.sanitizers.fill import FILLS, fill_region
 from privlab.vision.faces import detect_faces
@@ -383,7 +384,7 @@ class RegionSanitizer(ImageSanitizer):
         for det in self.detectors:
             if isinstance(det, UserRegions):
                 det.reset()
-        return [self._sanitize_one(item) for item in items]
+        return [self._sanitize_one(item) for item in track(items, "sanitized", detail=True)]
 
     def _sanitize_one(self, item):
         rgb = as_rgb(item, "items", "RegionSanitizer.sanitize")

@@ -50,6 +50,8 @@ class LLMTwoPhaseSanitizer(ImageSanitizer):
         ValueError: empty ``concept``.
     """
 
+    cacheable = False  # served models may answer differently, and may change
+
     def __init__(self, concept: str, edit_client: Any, concept_client: Any = None, *,
                  concepts: Sequence[str] | None = None, concept_prompt: str = CONCEPT_PROMPT,
                  redact_prompt: str = REDACT_PROMPT):

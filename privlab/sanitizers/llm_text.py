@@ -49,6 +49,7 @@ class LLMRedactionSanitizer(Sanitizer):
     """
 
     modality = "text"
+    cacheable = False  # a served model may answer differently, and may change
 
     def __init__(self, concept: str, *, client: Any = None, prompt: str = REDACTION_PROMPT,
                  temperature: float = 0.0):

@@ -21,6 +21,7 @@ from typing import Iterable, Sequence
 
 from privlab.errors import MissingDependencyError, invalid, require
 from privlab.fixes import install_command
+from privlab.progress import substep, track
 from privlab.sanitizers.base import Sanitizer, registry
 from privlab.sanitizers.text import BOX
 
@@ -141,9 +142,15 @@ class PresidioSanitizer(Sanitizer):
         _, anonymizer = self.engines(self.language)
         todo = [i for i, text in enumerate(items) if text.strip()]
         out = list(items)
-        findings = self.analyze_batch([items[i] for i in todo]) if todo else []
-        for i, found in zip(todo, findings):
-            out[i] = anonymizer.anonymize(text=items[i], analyzer_results=found).text
+        # Analysed in chunks of a few batches (each text on its own, so the chunks change
+        # nothing) for the progress of a long corpus.
+        chunk = self.batch_size
+        for start in range(0, len(todo), chunk):
+            substep("sanitized", start, len(todo))
+            part = todo[start:start + chunk]
+            for i, found in zip(part, self.analyze_batch([items[i] for i in part])):
+                out[i] = anonymizer.anonymize(text=items[i], analyzer_results=found).text
+        substep("sanitized", len(todo), len(todo))
         return out
 
     def describe(self) -> dict:
@@ -188,7 +195,9 @@ class EntityTypeSanitizer(Sanitizer):
     def _sanitize(self, items: list[str]) -> list[str]:
         nlp = _load_spacy()
         out = []
-        for doc in nlp.pipe(items):
+        # Small batches, so that each email is reported as it is done (spaCy's default
+        # buffers a thousand before the first comes out).
+        for doc in track(nlp.pipe(items, batch_size=16), "sanitized", len(items), detail=True):
             text = doc.text
             for ent in sorted(doc.ents, key=lambda e: e.start_char, reverse=True):
                 if ent.label_ in self.types:

@@ -27,7 +27,7 @@ def plot_method_curves(curves: pd.DataFrame):
 
     from privlab.ui.plots import PALETTE
 
-    fig, grid = plt.subplots(2, 2, figsize=(13, 9.5))
+    fig, grid = plt.subplots(2, 2, figsize=(9.6, 7.6))
     axes = grid.ravel()
     colours: dict = {}
     for ax, (method, title, ylabel) in zip(axes, _PANELS):
@@ -84,34 +84,44 @@ def plot_power(power: pd.DataFrame, geometry: str = "dispersed"):
         geometry: which prototype set to draw.
 
     Returns:
-        The matplotlib Figure (rows: fraction positive, median bound; columns: mechanism).
+        The matplotlib Figure (rows: mechanism; columns: fraction positive, median bound),
+        drawn at the width it is shown (:data:`privlab.ui.report.DISPLAY_WIDTH_PX`),
+        growing downwards with more mechanisms, under one legend of readable size.
     """
     import matplotlib.pyplot as plt
 
     sel = power[power["geometry"] == geometry]
     mechanisms = sorted(sel["mechanism"].unique()) or ["(none)"]
-    fig, axes = plt.subplots(2, len(mechanisms), figsize=(5 * len(mechanisms), 6.5),
+    fig, axes = plt.subplots(len(mechanisms), 2, figsize=(9.6, 1.2 + 2.9 * len(mechanisms)),
                              squeeze=False)
     colors: dict = {}
     others: list[str] = []
-    for col, mech in enumerate(mechanisms):
+    for row, mech in enumerate(mechanisms):
         for (n, method), g in sel[sel["mechanism"] == mech].groupby(["n", "method"]):
             g = g.sort_values("exact_median")
             color = colors.setdefault(n, f"C{len(colors)}")
             ls, name = _certificate_style(method, others)
             label = f"n={n} {name}"
-            axes[0, col].plot(g["exact_median"], g["fraction_positive"], ls=ls, color=color,
+            axes[row, 0].plot(g["exact_median"], g["fraction_positive"], ls=ls, color=color,
                               marker="o", label=label)
-            axes[1, col].plot(g["exact_median"], g["median_bound"], ls=ls, color=color,
+            axes[row, 1].plot(g["exact_median"], g["median_bound"], ls=ls, color=color,
                               marker="o", label=label)
-        axes[0, col].set_title(f"{mech} ({geometry})")
-        axes[0, col].set_ylabel("fraction of pairs with bound > 0")
-        axes[1, col].set_ylabel("median certified lower bound")
-        for ax in axes[:, col]:
+        axes[row, 0].set_title(f"{mech} ({geometry}): pairs certified", loc="left")
+        axes[row, 1].set_title(f"{mech} ({geometry}): median bound", loc="left")
+        axes[row, 0].set_ylabel("fraction with bound > 0")
+        axes[row, 1].set_ylabel("median certified bound")
+        for ax in axes[row]:
             ax.set_xscale("symlog", linthresh=0.1)
             ax.set_xlabel("exact median pairwise ε")
-        axes[0, col].legend(fontsize=7)
-    fig.tight_layout()
+    legend: dict = {}
+    for ax in axes[:, 0]:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            legend.setdefault(label, handle)
+    handles, labels = list(legend.values()), list(legend)
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.9 / fig.get_size_inches()[1]))
+    if handles:
+        fig.legend(handles, labels, loc="upper center", ncol=min(4, len(labels)),
+                   fontsize="medium", frameon=False, bbox_to_anchor=(0.5, 1.0))
     return fig
 
 

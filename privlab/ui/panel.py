@@ -371,8 +371,8 @@ class StudyPanel:
             return
         self._last_step = now
         self.bar.value = step.fraction
-        self.status.value = (f"<span style='color:#555'>{html.escape(step.stage)}: "
-                             f"{step.done} of {step.total} · {now - self._started:.0f} s</span>")
+        self.status.value = (f"<span style='color:#555'>{html.escape(step.label())} · "
+                             f"{now - self._started:.0f} s</span>")
 
     def _end(self) -> None:
         self.seconds = time.monotonic() - self._started

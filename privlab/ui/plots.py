@@ -8,9 +8,12 @@ fonts and thicker lines for a room, one call for the whole notebook.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Sequence
 
 import numpy as np
+
+from privlab.errors import invalid
 
 #: Okabe and Ito's colour-blind-safe palette (black last).
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442",
@@ -50,10 +53,38 @@ def projecting() -> bool:
     return _PROJECTOR["on"]
 
 
+#: Above this many labels (after merging those at one place) points are numbered, with a
+#: key under the axes naming each number in full.
+MAX_NAMED_LABELS = 8
+
+
+def _merged(xs: Sequence[float], ys: Sequence[float], labels: Sequence[str], ax,
+            colors: Sequence[Any] | None) -> list[tuple[float, float, list[str], Any]]:
+    """Points at one place (within 1% of the axes' spans) as one label naming each once."""
+    (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+    tol_x, tol_y = 0.01 * abs(x1 - x0) or 1e-9, 0.01 * abs(y1 - y0) or 1e-9
+    groups: list[tuple[float, float, list[str], Any]] = []
+    for i, (x, y, label) in enumerate(zip(xs, ys, labels)):
+        color = colors[i] if colors is not None else "#333333"
+        for gx, gy, names, gcolor in groups:
+            if abs(gx - x) <= tol_x and abs(gy - y) <= tol_y:
+                if str(label) not in names:
+                    names.append(str(label))
+                break
+        else:
+            groups.append((float(x), float(y), [str(label)], color))
+    return [(x, y, names, color if len(names) == 1 or colors is None else "#333333")
+            for x, y, names, color in groups]
+
+
 def label_points(ax, xs: Sequence[float], ys: Sequence[float], labels: Sequence[str], *,
                  fontsize: float | None = None, colors: Sequence[Any] | None = None) -> list:
     """Label points so that no two labels overlap (and none hides a point), with a thin
-    line from a moved label to its point.
+    line from a moved label to its point; no label is ever cut short.
+
+    Points at one place get one label naming each of them once. With more than
+    :data:`MAX_NAMED_LABELS` labels the points carry numbers instead, and a key under
+    the axes names every number in full (long names side by side would overlap).
 
     Args:
         ax: the Axes.
@@ -63,18 +94,38 @@ def label_points(ax, xs: Sequence[float], ys: Sequence[float], labels: Sequence[
         colors: one colour per label (default: dark grey).
 
     Returns:
-        The matplotlib Text objects.
+        The matplotlib Text objects (the key, when there is one, is the last).
     """
+    import textwrap
+
     from adjustText import adjust_text
 
-    texts = [ax.text(x, y, str(label), fontsize=fontsize or "small",
-                     color=(colors[i] if colors is not None else "#333333"), zorder=5)
-             for i, (x, y, label) in enumerate(zip(xs, ys, labels))]
+    groups = _merged(xs, ys, labels, ax, colors)
+    numbered = len(groups) > MAX_NAMED_LABELS
+    numbers = {name: k + 1 for k, name in enumerate(dict.fromkeys(str(v) for v in labels))}
+    texts = []
+    for x, y, names, color in groups:
+        text = (", ".join(str(k) for k in sorted(numbers[n] for n in names)) if numbered
+                else "\n".join(textwrap.wrap(", ".join(names), 34, break_long_words=False)))
+        texts.append(ax.text(x, y, text, fontsize=fontsize or "small", color=color, zorder=5))
     if len(texts) > 1:
         ax.figure.canvas.draw()  # adjustText measures the texts as drawn
-        adjust_text(texts, x=list(xs), y=list(ys), ax=ax, expand=(1.15, 1.4),
-                    force_text=(0.4, 0.6), force_static=(0.3, 0.5), ensure_inside_axes=True,
-                    iter_lim=600, arrowprops={"arrowstyle": "-", "color": "#777777", "lw": 0.6})
+        adjust_text(texts, x=list(xs), y=list(ys), ax=ax, expand=(1.2, 1.5),
+                    force_text=(0.5, 0.8), force_static=(0.3, 0.5), ensure_inside_axes=True,
+                    iter_lim=800, arrowprops={"arrowstyle": "-", "color": "#777777", "lw": 0.6})
+    if numbered:
+        entries = [f"{k} {name}" for name, k in numbers.items()]
+        lines = textwrap.wrap("   ".join(e.replace(" ", "\u00a0") for e in entries), 96,
+                              break_long_words=False)
+        ax.figure.canvas.draw()  # the key goes under the axis label, wherever that is
+        below = min(ax.xaxis.label.get_window_extent().y0,
+                    ax.xaxis.get_tightbbox().y0 if ax.xaxis.get_tightbbox() else 0)
+        bottom = ax.transAxes.inverted().transform((0, below))[1]
+        texts.append(ax.annotate("\n".join(line.replace("\u00a0", " ") for line in lines),
+                                 xy=(0, bottom), xycoords="axes fraction", xytext=(0, -6),
+                                 textcoords="offset points", va="top", ha="left",
+                                 fontsize=fontsize or "small", color="#333333",
+                                 annotation_clip=False))
     return texts
 
 
@@ -100,7 +151,7 @@ def per_item_violations(per_audited: np.ndarray, labels: Sequence[str] | None = 
     values = np.asarray(per_audited, dtype=float)
     labels = list(labels) if labels is not None else [str(i) for i in range(values.size)]
     if ax is None:
-        _, ax = plt.subplots(figsize=(max(4, 0.45 * values.size), 3))
+        _, ax = plt.subplots(figsize=(min(9.6, max(4, 0.45 * values.size)), 3))
     colors = [FLAGGED if v >= delta and v > 0 else PASSED for v in values]
     ax.bar(range(values.size), values, color=colors)
     ax.axhline(delta, color="black", lw=1, ls="--", label=f"delta = {delta:g}")
@@ -140,11 +191,11 @@ def privacy_utility_scatter(frame, *, ax=None, title: str | None = None):
     for k, (member, rows) in enumerate(frame.groupby("encoder", sort=False)):
         color = PALETTE[k % len(PALETTE)]
         ax.scatter(rows["utility"], rows["resolution"], marker=MARKERS[k % len(MARKERS)],
-                   s=80, alpha=0.85, color=color, label=str(display_name(member))[:40],
+                   s=80, alpha=0.85, color=color, label=str(display_name(member)),
                    zorder=4)
         xs += rows["utility"].tolist()
         ys += rows["resolution"].tolist()
-        names += [str(v)[:24] for v in rows["sanitizer"]]
+        names += [str(v) for v in rows["sanitizer"]]
         colors += [color] * len(rows)
     ax.set_xlabel("utility: cosine(original, sanitized), per member")
     ax.set_ylabel("resolution δ* (lower is more private)")
@@ -179,7 +230,7 @@ def witness_gallery(witness, *, words: dict | None = None, title: str | None = N
 
     panels = [("sanitized x", witness.audited_sanitized), ("original y", witness.reference_original),
               ("sanitized y", witness.reference_sanitized)]
-    fig, axes = plt.subplots(1, 3, figsize=(11, 3.4))
+    fig, axes = plt.subplots(1, 3, figsize=(9.6, 3.3))
     for ax, (label, img) in zip(axes, panels):
         ax.imshow(np.asarray(img))
         ax.set_xticks([])
@@ -257,12 +308,50 @@ def image_witness_galleries(result, *, min_value: float = 0.0) -> int:
     return drawn
 
 
+#: A column of seconds: "plain s", "certified s (planted)", "screen seconds".
+_SECONDS = re.compile(r"(^|\s)(s|seconds)(\s|$|\s?\()")
+
+
+def seconds_columns(frame) -> list[str]:
+    """The columns of seconds in a cost frame, in order (every path the curve draws).
+
+    Example:
+        >>> import pandas as pd
+        >>> seconds_columns(pd.DataFrame(columns=["m = n", "trials", "plain s",
+        ...                                       "certified s (none)", "certified s (planted)"]))
+        ['plain s', 'certified s (none)', 'certified s (planted)']
+    """
+    return [str(c) for c in frame.columns if _SECONDS.search(str(c))]
+
+
+def series_label(column: str) -> str:
+    """A seconds column as the curve's name in words.
+
+    Example:
+        >>> series_label("plain s"), series_label("certified s (planted)")
+        ('plain kernel', 'certified path (planted leak)')
+        >>> series_label("certified s (none)")
+        'certified path (no leak)'
+    """
+    found = re.match(r"^(.*?)\s(?:s|seconds)(?:\s*\((.*)\))?$", column)
+    if not found:
+        return column
+    path, case = found.group(1), found.group(2)
+    path = {"plain": "plain kernel", "certified": "certified path",
+            "screen": "screen"}.get(path, path)
+    case = {"none": "no leak", "planted": "planted leak"}.get(case or "", case)
+    return f"{path} ({case})" if case else path
+
+
 def cost_curve(frame, *, ax=None, title: str = "seconds against the number of trials m·n"):
     """Seconds of each exact path against the number of trials (log–log), study 11.
 
+    Every column of seconds is drawn (the plain kernel and the certified path with and
+    without a planted leak), each under its name in words.
+
     Args:
         frame: :meth:`privlab.studies.scale.ScaleResult.cost_frame` (a ``trials`` column
-            and one ``... s`` column of seconds per path).
+            and one column of seconds per path: ``plain s``, ``certified s (none)`` ...).
         ax: the Axes to draw on (default: a new figure).
         title: the figure's title.
 
@@ -271,18 +360,23 @@ def cost_curve(frame, *, ax=None, title: str = "seconds against the number of tr
 
     Example:
         >>> import pandas as pd
-        >>> ax = cost_curve(pd.DataFrame({"trials": [10, 100], "plain s": [0.1, 1.0]}))
+        >>> ax = cost_curve(pd.DataFrame({"trials": [10, 100], "plain s": [0.1, 1.0],
+        ...                               "certified s (planted)": [0.01, 0.02]}))
         >>> ax.get_xscale(), [t.get_text() for t in ax.get_legend().get_texts()]
-        ('log', ['plain s'])
+        ('log', ['plain kernel', 'certified path (planted leak)'])
     """
     import matplotlib.pyplot as plt
 
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 4.2))
-    paths = [c for c in frame.columns if c.endswith(" s")]
+    paths = seconds_columns(frame)
+    if not paths:
+        raise invalid("frame", "cost_curve", "a column of seconds (a name ending in ' s' or "
+                      "' s (case)')", list(frame.columns))
     for index, column in enumerate(paths):
         ax.plot(frame["trials"], frame[column], marker=MARKERS[index % len(MARKERS)],
-                color=PALETTE[index % len(PALETTE)], label=column)
+                color=PALETTE[index % len(PALETTE)], label=series_label(column),
+                ls="-" if index == 0 else "--")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("trials m·n")

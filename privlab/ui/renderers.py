@@ -43,7 +43,7 @@ def quickstart(report: Report, result: Any, options: Mapping[str, Any]) -> None:
                        title=f"{label} list: released text {w.audited} against text "
                              f"{w.reference}")
     report.heading("Which texts to withhold")
-    fig, axes = _new_figure(11, 3.6, ncols=len(result.audits), sharey=True)
+    fig, axes = _new_figure(9.6, 3.6, ncols=len(result.audits), sharey=True)
     for ax, (label, audit) in zip(getattr(axes, "flat", [axes]), result.audits.items()):
         plots.per_item_violations(audit.members[0].resolution.per_audited, delta=0.0, ax=ax,
                                   title=f"{label} list")
@@ -281,7 +281,7 @@ def _boundaries(report: Report, table: Any, delta: float, by: list[str], title: 
     values = table.values_frame()
     values["encoder"] = values["encoder"].map(display_name)
     groups = list(values.groupby(by, sort=False))
-    fig, ax = _new_figure(max(7, 1.1 * len(groups) + 3), 4.5)
+    fig, ax = _new_figure(min(9.6, max(7, 1.1 * len(groups) + 3)), 4.5)
     ax.boxplot([g["boundary"].to_numpy() for _, g in groups], showfliers=True)
     names = [" · ".join(map(str, key)) if isinstance(key, tuple) else str(key)
              for key, _ in groups]
@@ -495,7 +495,7 @@ def _toy_preview(report: Report, config: Any) -> None:
     generators = [ToyFaceGenerator(strength=s) for s in strengths]
     rows = [np.hstack([np.hstack(g.outputs(photo, 4, config.seed, k))
                        for k, photo in enumerate(toy_sources().values())]) for g in generators]
-    fig, axes = _new_figure(14, 1.8 * len(rows), nrows=len(rows), squeeze=False)
+    fig, axes = _new_figure(9.6, 1.3 * len(rows), nrows=len(rows), squeeze=False)
     for ax, row, g in zip(axes[:, 0], rows, generators):
         ax.imshow(row)
         ax.set_title(f"strength {g.strength:g}: "
@@ -516,7 +516,8 @@ def _cascade_preview(report: Report, config: Any) -> None:
     strips = [np.hstack(cascade_images(k, 0, config.cascade_passes, config.cascade_donors,
                                        config.cascade_pool, config.seed, swap))
               for k in range(shown)]
-    fig, ax = _new_figure(2.2 * (config.cascade_passes + 1), 2.2 * shown)
+    side = min(2.2, 9.6 / (config.cascade_passes + 1))  # one row at most 9.6 in wide
+    fig, ax = _new_figure(side * (config.cascade_passes + 1), side * shown)
     ax.imshow(np.vstack(strips))
     ax.set_title(f"sequence 0 of targets 00–{shown - 1:02d}: start, then passes 1–"
                  f"{config.cascade_passes}", fontsize=9)

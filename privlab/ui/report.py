@@ -15,9 +15,33 @@ from __future__ import annotations
 
 import base64
 import html
+import warnings
 from typing import Any, Iterable, Mapping
 
+from privlab.errors import invalid
 from privlab.ui.tables import Table, headline_html, key_values, present, witness_html
+
+
+#: The width, in pixels, at which a notebook's output area shows a figure without
+#: shrinking it: figures are drawn at this width or narrower, so their text is read at
+#: the size it was set.
+DISPLAY_WIDTH_PX = 980
+
+
+def png_size(png: bytes) -> tuple[int, int]:
+    """Width and height in pixels of a PNG, from its header.
+
+    Example:
+        >>> import base64
+        >>> png_size(base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAIAAAA2iEnWAAAAC0lEQVR4nGNgwAIA"
+        ...                           "ABUAAapll8QAAAAASUVORK5CYII="))
+        (2, 3)
+    """
+    import struct
+
+    if png[:8] != b"\x89PNG\r\n\x1a\n":
+        raise invalid("png", "png_size", "the bytes of a PNG image", png[:8])
+    return struct.unpack(">II", png[16:24])
 
 
 def _bundle(data: Mapping[str, Any], metadata: Mapping[str, Any] | None = None) -> dict:
@@ -89,7 +113,10 @@ class Report:
     def figure(self, figure: Any = None, *, close: bool = True) -> None:
         """A matplotlib figure (or the Axes of one; default: the current figure) as a PNG.
 
-        The figure is closed afterwards so the notebook does not draw it a second time.
+        A figure wider than :data:`DISPLAY_WIDTH_PX` (with everything around its axes) is
+        drawn again at that width, its text at the same size, instead of being shown
+        shrunk. The figure is closed afterwards so the notebook does not draw it a
+        second time.
         """
         import matplotlib.pyplot as plt
         from IPython.core.pylabtools import print_figure
@@ -100,6 +127,18 @@ class Report:
         if hasattr(figure, "flat") and len(figure.flat):  # an array of Axes
             figure = figure.flat[0].figure
         png = print_figure(figure, "png", bbox_inches="tight")
+        for _ in range(3):  # redrawn narrower until it fits (the tight box moves a little)
+            width = png_size(png)[0]
+            if width <= DISPLAY_WIDTH_PX:
+                break
+            scale = DISPLAY_WIDTH_PX / width * 0.97
+            inches = figure.get_size_inches()
+            figure.set_size_inches(inches[0] * scale, inches[1] * max(scale, 0.8))
+            if figure.get_layout_engine() is None:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    figure.tight_layout()
+            png = print_figure(figure, "png", bbox_inches="tight")
         title = figure.get_suptitle() if hasattr(figure, "get_suptitle") else ""
         self._outputs.append(_bundle({"image/png": base64.b64encode(png).decode("ascii"),
                                       "text/plain": f"<Figure {title}>".replace(" >", ">")}))
@@ -151,4 +190,4 @@ class Report:
             publish_display_data(output["data"], output["metadata"])
 
 
-__all__ = ["Report"]
+__all__ = ["DISPLAY_WIDTH_PX", "Report", "png_size"]

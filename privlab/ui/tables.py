@@ -4,9 +4,12 @@
 back row: short headers (``name_matches`` → "name matches", encoder fingerprints such as
 ``describe[ocr+faces]-minilm-ge3b0c442-m0.363-f0.8`` → "describe-then-embed"), three
 decimals, "—" and "+∞" with a legend under the table instead of NaN and inf, long texts
-wrapped, and a sticky first column when the table is wide. :func:`witness_html` shows a
-decisive witness as three wrapped texts with the retained phrases highlighted, and
-:func:`headline_html` the headline once, with its status and what it rests on.
+wrapped between words while numbers never wrap, a table wider than :data:`WIDE` columns
+scrolling in its own box with its first column fixed, and a table longer than
+:data:`FOLD` rows folded after a screenful with a count of what is hidden.
+:func:`witness_html` shows a decisive witness as three wrapped texts with the retained
+phrases highlighted, and :func:`headline_html` the headline once, with its status and
+what it rests on.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterable, Mapping, Sequence
+
+from privlab.errors import invalid
 
 #: Columns wider than this get a sticky first column and a horizontal scroll bar.
 WIDE = 8
@@ -158,31 +163,136 @@ def _is_witness_column(name: str) -> bool:
     return "witness" in name.lower()
 
 
+#: Rows shown before a long table folds the rest away (about a screenful).
+FOLD = 20
+#: A table folds only when at least this many rows would be hidden.
+FOLD_MIN_HIDDEN = 5
+#: A cell that reads as a number, an interval, a count or a witness: never wrapped.
+_NUMERIC_CELL = re.compile(r"^[\s\d.,:;%/()+\-−–—→×·e∞xy<>=≤≥]+$")
+_CELL = "padding:.3em .7em;border-bottom:1px solid #ddd;vertical-align:top"
+_TEXT = "text-align:left;white-space:normal;overflow-wrap:break-word;max-width:34em"
+_NUMBER = "text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums"
+_HEAD = ("padding:.35em .7em;border-bottom:2px solid #888;vertical-align:bottom;"
+         "background:var(--jp-layout-color1,#f6f6f6);white-space:normal;"
+         "overflow-wrap:normal;min-width:4em;max-width:16em")
+_STICKY = ("position:sticky;left:0;z-index:1;background:var(--jp-layout-color0,white);"
+           "border-right:2px solid #bbb;min-width:8em;max-width:18em")
+
+
+def numeric_text(cell: str) -> bool:
+    """Whether a cell's text reads as a number (never to be wrapped): a value, a count, a
+    percentage, an interval, "—", "+∞" or a witness "x3 → y7".
+
+    Example:
+        >>> [numeric_text(t) for t in ("0.473", "1,552", "12.5%", "0.41 – 0.62", "x3 → y7",
+        ...                            "—", "presidio", "n = 100")]
+        [True, True, True, True, True, True, False, False]
+    """
+    text = str(cell).strip()
+    return bool(text) and len(text) <= 32 and bool(_NUMERIC_CELL.match(text)) and \
+        any(ch.isdigit() or ch in "—∞" for ch in text)
+
+
 @dataclass
 class Table:
     """A presented table: the text cells, the Styler, the legend, and its HTML.
+
+    Its HTML (:meth:`to_html`) never wraps a number (numeric cells are ``nowrap``); a
+    table of more than ``wide`` columns scrolls sideways inside its own box with the
+    first column fixed (``position:sticky``), and one of a single row is shown turned
+    (one line per column); a table longer than ``fold`` rows shows the first ``fold``
+    and folds the rest under a line that counts them.
 
     Attributes:
         frame: the cells as text, with readable headers.
         styler: a pandas Styler over ``frame`` (CSS only).
         legend: notes shown under the table ("— no value", "+∞ unbounded").
         caption: a line above the table.
+        numeric: the headers of the numeric columns (right-aligned, never wrapped).
+        colours: background colours of cells by their text.
+        wide: above this many columns the table scrolls with its first column fixed.
+        fold: rows shown before the rest is folded away.
     """
 
     frame: Any
     styler: Any
     legend: tuple[str, ...] = ()
     caption: str = ""
+    numeric: tuple[str, ...] = ()
+    colours: Mapping[str, str] | None = None
+    wide: int = WIDE
+    fold: int = FOLD
+
+    @property
+    def is_wide(self) -> bool:
+        """Whether the table has more columns than fit (it scrolls, first column fixed)."""
+        return len(self.frame.columns) > self.wide
+
+    def _cell(self, text: str, column: str, first: bool, sticky: bool, tag: str = "td") -> str:
+        numeric = column in self.numeric or numeric_text(text)
+        style = [_CELL, _NUMBER if numeric else _TEXT]
+        if sticky and first:
+            style.append(_STICKY)
+        if self.colours and text in self.colours:
+            style.append(f"background-color:{self.colours[text]}")
+        kind = "privlab-num" if numeric else "privlab-text"
+        return (f"<{tag} class='{kind}' style='{';'.join(style)}'>"
+                f"{html.escape(text)}</{tag}>")
+
+    def _table(self, frame: Any, sticky: bool, head: bool = True) -> str:
+        columns = [str(c) for c in frame.columns]
+        header = ""
+        if head:
+            cells = []
+            for k, column in enumerate(columns):
+                style = _HEAD + (";text-align:right" if column in self.numeric else
+                                 ";text-align:left")
+                if sticky and k == 0:
+                    style += ";" + _STICKY + ";z-index:2;background:var(--jp-layout-color1," \
+                                             "#f6f6f6)"
+                cells.append(f"<th style='{style}'>{html.escape(column.strip())}</th>")
+            header = f"<thead><tr>{''.join(cells)}</tr></thead>"
+        rows = "".join(
+            "<tr>" + "".join(self._cell(str(value), column, k == 0, sticky)
+                             for k, (column, value) in enumerate(zip(columns, row))) + "</tr>"
+            for row in frame.itertuples(index=False, name=None))
+        return ("<table style='border-collapse:separate;border-spacing:0;font-size:105%;"
+                f"width:max-content;max-width:none;margin:0'>{header}<tbody>{rows}</tbody>"
+                "</table>")
+
+    def _box(self, inner: str, sticky: bool) -> str:
+        kind = "privlab-table-scroll" + (" privlab-wide" if sticky else "")
+        return (f"<div class='{kind}' style='overflow-x:auto;max-width:100%;"
+                f"padding-bottom:2px'>{inner}</div>")
 
     def to_html(self) -> str:
-        """The table in a horizontally scrolling box, with caption and legend."""
+        """The table in its own horizontally scrolling box, with caption, fold and legend."""
+        import pandas as pd
+
+        frame = self.frame
         caption = (f"<div style='font-weight:600;margin:.6em 0 .2em'>{html.escape(self.caption)}"
                    "</div>" if self.caption else "")
         legend = ("<div style='font-size:90%;color:#555;margin-top:.2em'>"
                   + " · ".join(html.escape(x) for x in self.legend) + "</div>"
                   if self.legend else "")
-        return (f"<div class='privlab-table'>{caption}<div style='overflow-x:auto;max-width:100%'>"
-                f"{self.styler.to_html()}</div>{legend}</div>")
+        if len(frame) == 1 and self.is_wide:  # one record: one line per column
+            turned = Table(pd.DataFrame({"column": [c.strip() for c in frame.columns],
+                                         "value": [str(v) for v in frame.iloc[0]]}),
+                           None, (), "", colours=self.colours, wide=self.wide, fold=10 ** 9)
+            body = self._box(turned._table(turned.frame, sticky=False), False)
+            return f"<div class='privlab-table privlab-turned'>{caption}{body}{legend}</div>"
+        sticky = self.is_wide
+        hidden = len(frame) - self.fold
+        if hidden >= FOLD_MIN_HIDDEN:
+            shown = self._box(self._table(frame.iloc[:self.fold], sticky), sticky)
+            rest = self._box(self._table(frame.iloc[self.fold:], sticky), sticky)
+            body = (f"{shown}<details class='privlab-fold'><summary style='cursor:pointer;"
+                    f"color:#2166ac;margin:.3em 0'>{hidden} more rows hidden (rows "
+                    f"{self.fold + 1}–{len(frame)} of {len(frame)}): show them</summary>"
+                    f"{rest}</details>")
+        else:
+            body = self._box(self._table(frame, sticky), sticky)
+        return f"<div class='privlab-table'>{caption}{body}{legend}</div>"
 
     def _repr_html_(self) -> str:
         return self.to_html()
@@ -195,7 +305,7 @@ def present(frame: Any, *, names: Mapping[str, str] | None = None,
             columns: Sequence[str] | None = None, decimals: int = 3,
             percent: Iterable[str] = (), caption: str = "", index: bool | None = None,
             wide: int = WIDE, notes: Iterable[str] = (),
-            colours: Mapping[str, str] | None = None) -> Table:
+            colours: Mapping[str, str] | None = None, fold: int = FOLD) -> Table:
     """A DataFrame (or Series) as a table for people.
 
     Args:
@@ -209,6 +319,7 @@ def present(frame: Any, *, names: Mapping[str, str] | None = None,
         caption: a line above the table.
         index: show the index (default: only when it is not a plain 0..n-1 range).
         wide: above this many columns the first column sticks while the rest scrolls.
+        fold: rows shown before the rest of a long table is folded away (with a count).
         notes: extra legend lines.
         colours: background colours of cells by their text (e.g. ``{"missed": "#f4a582"}``).
 
@@ -226,6 +337,10 @@ def present(frame: Any, *, names: Mapping[str, str] | None = None,
     """
     import pandas as pd
 
+    for label, value in (("wide", wide), ("fold", fold)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise invalid(label, "present", "a positive whole number of "
+                          + ("columns" if label == "wide" else "rows"), value)
     if isinstance(frame, pd.Series):
         frame = frame.rename(frame.name if frame.name is not None else "value").to_frame()
     if not isinstance(frame, pd.DataFrame):
@@ -297,7 +412,8 @@ def present(frame: Any, *, names: Mapping[str, str] | None = None,
         styler = styler.set_properties(subset=numeric, **{
             "text-align": "right", "font-variant-numeric": "tabular-nums",
             "white-space": "nowrap"})
-    return Table(text, styler, tuple(legend), caption)
+    return Table(text, styler, tuple(legend), caption, tuple(numeric), dict(colours or {}),
+                 wide, fold)
 
 
 def witness_html(sanitized_x: str, original_y: str, sanitized_y: str, *,
@@ -406,5 +522,5 @@ def key_values(pairs: Mapping[str, Any] | Iterable[tuple[str, Any]], *,
     return present(frame, caption=caption, names={"setting": "setting", "value": "value"})
 
 
-__all__ = ["Table", "WIDE", "display_name", "header", "headline_html", "key_values", "number",
-           "numbered", "present", "witness_html"]
+__all__ = ["FOLD", "Table", "WIDE", "display_name", "header", "headline_html", "key_values",
+           "number", "numbered", "numeric_text", "present", "witness_html"]

@@ -68,8 +68,16 @@ def test_a_study_reports_its_steps_while_it_runs():
     with progress.reporting(seen.append):
         avengers.run(avengers.Config.smoke(encoders=("lexical",),
                                            sanitizers=("identity", "concept-list")))
-    assert [s.done for s in seen] == [0, 1, 2] and {s.total for s in seen} == {2}
+    stages = [s.done for k, s in enumerate(seen) if k == 0 or s.done != seen[k - 1].done]
+    assert stages == [0, 1, 2] and {s.total for s in seen} == {2}
     assert seen[0].stage == "sanitizing and encoding with identity"
+    # Within each stage the audit's phases and the items arrive, and the bar never goes back.
+    labels = [s.label() for s in seen]
+    assert any("· sanitizing: 0 of 2 · sanitized: " in t for t in labels)
+    assert any("· encoding with lexical-2048: 1 of 2 · sanitized items: 1 of 2 · encoded: " in t
+               for t in labels)
+    fractions = [s.fraction for s in seen]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
 
 
 # --------------------------------------------------------------------------- running

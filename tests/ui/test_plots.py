@@ -124,7 +124,7 @@ def _overlaps(ax) -> list[tuple[str, str]]:
             if box_a.overlaps(box_b)]
 
 
-def test_labels_of_points_at_the_same_place_are_moved_apart():
+def test_labels_of_points_at_the_same_place_are_one_label_and_the_others_move_apart():
     # Study 03's case: identity and regex-pii both change nothing (utility 1, resolution
     # 0), and three list sanitizers sit close together.
     frame = pd.DataFrame({
@@ -135,7 +135,8 @@ def test_labels_of_points_at_the_same_place_are_moved_apart():
         "utility": [1.0, 1.0, 0.77, 0.73, 0.80, 0.79],
     })
     ax = plots.privacy_utility_scatter(frame, title="comments")
-    assert sorted(t.get_text() for t in ax.texts) == sorted(frame["sanitizer"])
+    assert sorted(t.get_text() for t in ax.texts) == sorted(
+        ["identity, regex-pii", "concept-list", "concept-list-broad", "presidio", "entity-types"])
     assert _overlaps(ax) == []
     # Every label stays inside the axes, readable.
     ax.figure.canvas.draw()
@@ -196,10 +197,11 @@ def test_privacy_utility_scatter_from_a_real_audit_table():
     # Identity removes nothing: resolution 0 and utility 1 for both members.
     ident = frame[frame["sanitizer"] == "identity"]
     np.testing.assert_allclose(ident[["utility", "resolution"]].to_numpy(), [[1, 0], [1, 0]])
-    # One label per point, names cut at 24 characters; identity's two labels (both at
-    # utility 1, resolution 0) do not overlap each other or any other label.
-    labels = [t.get_text() for t in ax.texts]
-    assert sorted(labels) == sorted(["identity", "weak", "strong list of thirty-on"] * 2)
+    # Names in full; identity's two points (both at utility 1, resolution 0) share one
+    # label, and no label overlaps another.
+    labels = [t.get_text().replace("\n", " ") for t in ax.texts]
+    assert labels.count("identity") == 1
+    assert labels.count("weak") == 2 and labels.count("strong list of thirty-one concepts") == 2
     assert _overlaps(ax) == []
     assert ax.get_xlabel() == "utility: cosine(original, sanitized), per member"
     assert ax.get_ylabel() == "resolution δ* (lower is more private)"
@@ -221,8 +223,8 @@ def test_privacy_utility_scatter_known_frame_into_a_given_axes():
     np.testing.assert_array_equal(ax.collections[0].get_offsets(),
                                   [[1.0, 0.0], [0.8, 0.1], [0.5, 0.3]])
     np.testing.assert_array_equal(ax.collections[1].get_offsets(), [[0.9, 0.2], [0.7, 0.05]])
-    # Long member names are cut to 40 characters in the legend.
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["m1", ("m2" * 30)[:40]]
+    # Long member names are never cut short.
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["m1", "m2" * 30]
     # Members use different markers.
     paths = [c.get_paths()[0].vertices.tolist() for c in ax.collections]
     assert paths[0] != paths[1]
@@ -302,4 +304,72 @@ def test_witness_gallery_words_and_title():
                                 title="custom")
     assert fig._suptitle.get_text() == "custom"
     assert [ax.get_xlabel() for ax in fig.axes] == ["sanitized x", "original y", "sanitized y"]
-    assert tuple(fig.get_size_inches()) == pytest.approx((11, 3.4))
+    assert tuple(fig.get_size_inches()) == pytest.approx((9.6, 3.3))  # the width shown
+
+
+def _study_frame(sanitizers: list[str], seed: int) -> pd.DataFrame:
+    """Six sanitizers under the four members of studies 01 and 02, many at resolution 0."""
+    rng = np.random.default_rng(seed)
+    members = ["sface", "describe[ocr+faces]-minilm-ge3b0c442-m0.363-f0.8",
+               "describe[ocr]-minilm", "efficientnet-lite0-imagenet"]
+    rows = []
+    for member in members:
+        for name in sanitizers:
+            zero = rng.random() < 0.4
+            rows.append({"sanitizer": name, "encoder": member,
+                         "resolution": 0.0 if zero else round(rng.uniform(0, 0.3), 3),
+                         "utility": 0.95 if zero else round(rng.uniform(0.6, 1.0), 2)})
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("sanitizers", [
+    ["cues:every cue", "cues:faces only", "cues:second face left", "face-blackout-yunet",
+     "faces-and-text-blackout", "face-blur-yunet"],
+    ["cues:logos and food (name tags)", "cues:logos only", "cues:food only", "cues:every cue",
+     "cues:name tags only", "text-blackout-ocr"]])
+def test_many_points_are_numbered_with_a_key_that_names_each_in_full(sanitizers):
+    ax = plots.privacy_utility_scatter(_study_frame(sanitizers, seed=2))
+    *labels, key = ax.texts
+    assert _overlaps(ax) == []
+    for k, name in enumerate(sanitizers, start=1):
+        assert f"{k} {name}" in key.get_text().replace("\n", "   ")  # never cut short
+    numbers = {int(n) for t in labels for n in t.get_text().split(", ")}
+    assert numbers == set(range(1, len(sanitizers) + 1))
+    ax.figure.canvas.draw()
+    renderer = ax.figure.canvas.get_renderer()
+    inside = ax.get_window_extent(renderer)
+    for text in labels:
+        box = text.get_window_extent(renderer)
+        assert inside.x0 - 1 <= box.x0 and box.x1 <= inside.x1 + 1, text.get_text()
+    assert not key.get_window_extent(renderer).overlaps(ax.xaxis.label.get_window_extent(renderer))
+
+
+def test_every_cost_curve_the_notebook_names_is_drawn_with_its_seconds():
+    import dataclasses
+    import re
+    from pathlib import Path
+
+    from privlab.studies import scale
+
+    config = dataclasses.replace(scale.Config.smoke(), cost_sizes=(40, 80))
+    cost = scale.ScaleResult(config, cost=scale._cost_curve(config)).cost_frame()
+    ax = plots.cost_curve(cost)
+    drawn = {line.get_label(): line for line in ax.get_lines()}
+    # Each column of seconds is a curve, point for point.
+    assert plots.seconds_columns(cost) == ["plain s", "certified s (none)",
+                                           "certified s (planted)"]
+    for column in plots.seconds_columns(cost):
+        line = drawn[plots.series_label(column)]
+        np.testing.assert_allclose(line.get_xdata(), cost["trials"])
+        np.testing.assert_allclose(line.get_ydata(), cost[column])
+    # What the notebook says of the curve names only paths the figure draws.
+    text = Path(__file__).resolve().parents[2].joinpath("notebooks", "11_scale.py").read_text()
+    paragraph = re.search(r"\*\*The cost curve\.\*\*(.*?)\n\n", text, re.S).group(1)
+    paragraph = " ".join(line.lstrip("# ") for line in paragraph.splitlines())
+    named = [path for path in ("plain kernel", "certified path", "screen", "cluster")
+             if path in paragraph]
+    assert named == ["plain kernel", "certified path"]
+    for path in named:
+        assert any(label.startswith(path) for label in drawn), path
+    # "follows it without a leak and stays far below it with one": both cases drawn.
+    assert {"certified path (no leak)", "certified path (planted leak)"} <= set(drawn)
