@@ -10,6 +10,20 @@ placebo floor and the excess over it, rank agreement, resolution-0 counts, per-i
 flags, the describe-then-embed member's words for a witness, and the leak-detection
 table on generated corpora.
 
+The paper's pass is conditional on reliable sanitization of the concept, so every
+sanitizer is also checked for it directly (:mod:`privlab.vision.concepts`): in each image
+where the concept was found before sanitization (a face matching the gallery under SFace
+and under dlib, the target's name read by OCR, a gallery logo), is it still found after?
+:meth:`ImageStudyResult.fidelity` is that table; a sanitizer that leaves the concept in
+any image is named in the headline as failing the condition, and its resolutions stay in
+the tables marked conditional. A logo gallery (``logos=``) reaches the logo sanitizer,
+the describe-then-embed member, the logo check and the placebo (which keeps clear of
+every logo found).
+
+Every image is read (OCR), and its faces found, once: the originals are read whole, and
+each sanitized or placebo output only near its marks (:func:`privlab.vision.ocr.read_rendering`),
+a reading every member and check then shares.
+
 Folder mode (``folder=``) audits real photos. There is no ground truth there, so the
 ``cues:`` sanitizers are refused by the Config (with the reason), there is no leak table
 (:attr:`ImageStudyResult.leak_reason` says why) and images are labelled by file name.
@@ -38,8 +52,14 @@ LEAK_REASON = ("no leak table for a folder: it leaves one known cue kind in plac
 #: Fewest sanitizers for which the members' rank agreement is read.
 MIN_RANK_SANITIZERS = 4
 #: The settings :meth:`ImageStudyConfig.like` copies: the corpus and the controls.
-CORPUS_FIELDS = ("n_images", "seed", "folder", "recursive", "max_side", "gallery", "delta",
-                 "top_k", "placebo", "placebo_seed")
+CORPUS_FIELDS = ("n_images", "seed", "folder", "recursive", "max_side", "gallery", "logos",
+                 "delta", "top_k", "placebo", "placebo_seed")
+#: Registry sanitizers that need the logo gallery.
+LOGO_SANITIZERS = ("logo-blackout",)
+#: How to make a logo gallery (shown where one is missing).
+LOGO_GALLERY_HOWTO = ("a folder with one sub-folder or one image per brand (<brand>/*.jpg or "
+                      "<brand>.jpg: crops of the logo from photos that are not audited), or "
+                      "{brand: [logo images]}")
 
 
 def _worst_per_member(frame) -> str:
@@ -79,7 +99,13 @@ class ImageStudyConfig(StudyConfig):
         encoders: registered image members.
         gallery: known faces for describe-then-embed: a folder of named face crops
             (``<name>/*.jpg`` or ``<name>.jpg``) or ``{name: [face images]}``; default
-            the generated corpus's shipped faces, none for a folder.
+            the generated corpus's shipped faces, none for a folder. Its names are the
+            target's: the fidelity checks look for these faces and names.
+        logos: a logo gallery: a folder with one sub-folder or file stem per brand
+            (``<brand>/*.jpg`` or ``<brand>.jpg``, crops of the logo from photos that
+            are not audited) or ``{brand: [logo images]}``; it reaches the logo
+            sanitizer, describe-then-embed, the logo check and the placebo. Default the
+            generated brand corpus's logo, none otherwise.
         delta: the resolution at which items are flagged and members flag a leak.
         top_k: witnesses kept per audit.
         leak_table: also compute the per-cue leak-detection table (generated corpus).
@@ -93,6 +119,8 @@ class ImageStudyConfig(StudyConfig):
 
     default_sanitizers: ClassVar[tuple[str, ...]] = ()
     folder_sanitizers: ClassVar[tuple[str, ...]] = ()
+    #: Added to the default sanitizers when a logo gallery is given.
+    logo_sanitizers: ClassVar[tuple[str, ...]] = ()
 
     n_images: int = 30
     seed: int = 0
@@ -102,6 +130,7 @@ class ImageStudyConfig(StudyConfig):
     sanitizers: tuple[str, ...] | None = None
     encoders: tuple[str, ...] = ()
     gallery: Any = field(default=None, repr=False)
+    logos: Any = field(default=None, repr=False)
     delta: float = 0.0
     top_k: int = 5
     leak_table: bool = True
@@ -115,6 +144,9 @@ class ImageStudyConfig(StudyConfig):
         self.folder = str(self.folder) if self.folder else None
         if self.sanitizers is None:
             self.sanitizers = self.folder_sanitizers if self.folder else self.default_sanitizers
+            if self.logos is not None:
+                self.sanitizers = tuple(self.sanitizers) + tuple(
+                    s for s in self.logo_sanitizers if s not in self.sanitizers)
         for label in ("sanitizers", "encoders"):
             value = getattr(self, label)
             if isinstance(value, str) or not isinstance(value, (list, tuple)) or not value:
@@ -136,6 +168,14 @@ class ImageStudyConfig(StudyConfig):
         if self.gallery is not None and not isinstance(self.gallery, (str, Path, dict)):
             raise wrong_type("gallery", caller, "a folder of face crops or a dict of name -> "
                              "face images", self.gallery)
+        if self.logos is not None and not isinstance(self.logos, (str, Path, Mapping)):
+            raise wrong_type("logos", caller, LOGO_GALLERY_HOWTO, self.logos)
+        if isinstance(self.logos, Path):
+            self.logos = str(self.logos)
+        needs = [s for s in self.sanitizers if s in LOGO_SANITIZERS]
+        if needs and self.logos is None and self.folder:
+            raise invalid("logos", caller, f"a logo gallery for {needs}", None,
+                          f"Pass logos= {LOGO_GALLERY_HOWTO}; or untick {needs}.")
 
     @classmethod
     def smoke_settings(cls) -> dict:
@@ -166,11 +206,14 @@ class ImageStudyConfig(StudyConfig):
         return cls._build({**settings, **overrides}, "like")
 
 
-def load_gallery(folder: str | Path) -> dict[str, list[np.ndarray]]:
-    """Named face crops from a folder: ``<name>/*.jpg`` (several each) or ``<name>.jpg``.
+def load_gallery(folder: str | Path, *, parameter: str = "gallery",
+                 what: str = "face crops") -> dict[str, list[np.ndarray]]:
+    """Named crops from a folder: ``<name>/*.jpg`` (several each) or ``<name>.jpg``.
 
     Args:
         folder: the gallery folder.
+        parameter: the parameter named in errors (``"gallery"`` or ``"logos"``).
+        what: what the crops show, for errors.
 
     Returns:
         ``{name: [RGB images]}``, names in sorted order.
@@ -182,7 +225,7 @@ def load_gallery(folder: str | Path) -> dict[str, list[np.ndarray]]:
 
     root = Path(folder)
     if not root.is_dir():
-        raise invalid("gallery", "load_gallery", "an existing folder of face crops", str(root),
+        raise invalid(parameter, "load_gallery", f"an existing folder of {what}", str(root),
                       given_is_text=True)
     gallery: dict[str, list[np.ndarray]] = {}
     for entry in sorted(p for p in root.iterdir() if not p.name.startswith(".")):
@@ -194,13 +237,51 @@ def load_gallery(folder: str | Path) -> dict[str, list[np.ndarray]]:
         elif entry.suffix.lower() in IMAGE_SUFFIXES:
             gallery.setdefault(entry.stem, []).append(read_image(entry))
     if not gallery:
-        raise invalid("gallery", "load_gallery", "a folder with <name>/*.jpg or <name>.jpg face "
-                      "crops", f"{root} without images", given_is_text=True)
+        raise invalid(parameter, "load_gallery", f"a folder with <name>/*.jpg or <name>.jpg "
+                      f"{what}", f"{root} without images", given_is_text=True)
     return gallery
 
 
-def build_encoders(names: Sequence[str], gallery: Mapping[str, Sequence[Any]] | None) -> list:
-    """Registry members by name; describe-then-embed gets the study's face gallery."""
+def resolve_logos(logos: Any, corpus: Any | None = None, default: Any = None
+                  ) -> dict[str, list[np.ndarray]]:
+    """The logo gallery a run uses: a loaded folder, a mapping, or ``default(corpus)``.
+
+    Args:
+        logos: a folder (one sub-folder or file stem per brand), ``{brand: [images]}``
+            or None.
+        corpus: the generated corpus (for ``default``).
+        default: ``corpus -> gallery`` used when ``logos`` is None and a corpus is given.
+
+    Returns:
+        ``{brand: [RGB images]}`` (empty: no logo gallery).
+
+    Raises:
+        ValueError: an empty folder or entry (the message says how to make a gallery).
+
+    Example:
+        >>> from skimage import data
+        >>> sorted(resolve_logos({"skimage": [data.logo()]})), resolve_logos(None)
+        (['skimage'], {})
+    """
+    from privlab.vision.images import as_rgb
+
+    if logos is None:
+        return dict(default(corpus)) if default is not None and corpus is not None else {}
+    if isinstance(logos, (str, Path)):
+        return load_gallery(logos, parameter="logos", what="logo crops")
+    out = {}
+    for brand, images in dict(logos).items():
+        if (not isinstance(brand, str) or not brand.strip() or isinstance(images, np.ndarray)
+                or not hasattr(images, "__len__") or not len(images)):
+            raise invalid("logos", "resolve_logos", LOGO_GALLERY_HOWTO,
+                          f"{brand!r}: {type(images).__name__}", given_is_text=True)
+        out[brand] = [as_rgb(im, "logos", "resolve_logos") for im in images]
+    return out
+
+
+def build_encoders(names: Sequence[str], gallery: Mapping[str, Sequence[Any]] | None,
+                   logos: Mapping[str, Sequence[Any]] | None = None) -> list:
+    """Registry members by name; describe-then-embed gets the study's face and logo galleries."""
     from privlab.encoders import registry
 
     if isinstance(names, str) or not names:
@@ -208,19 +289,21 @@ def build_encoders(names: Sequence[str], gallery: Mapping[str, Sequence[Any]] | 
     out = []
     for name in names:
         if name == "describe-then-embed":
-            out.append(registry.create(name, gallery=dict(gallery or {})))
+            out.append(registry.create(name, gallery=dict(gallery or {}),
+                                       logos=dict(logos or {}) or None))
         else:
             out.append(registry.create(name))
     return out
 
 
 def build_sanitizers(specs: Sequence[str], presets: Mapping[str, Sequence[str]],
-                     corpus: Any | None) -> list:
-    """Sanitizers from preset cue blackouts (``"cues:<preset>"``) and registry names.
+                     corpus: Any | None, logos: Mapping[str, Sequence[Any]] | None = None) -> list:
+    """Sanitizers from preset cue blackouts (``"cues:<preset>"``) and registry names; the
+    logo sanitizers get ``logos``.
 
     Raises:
-        ValueError: a cue preset without a generated corpus (with the reason), or an
-            unknown preset.
+        ValueError: a cue preset without a generated corpus (with the reason), an
+            unknown preset, or a logo sanitizer without a logo gallery.
     """
     from privlab.datasets.scene_cues import cue_blackout
     from privlab.sanitizers import registry
@@ -239,9 +322,65 @@ def build_sanitizers(specs: Sequence[str], presets: Mapping[str, Sequence[str]],
                               "(cue presets need a generated corpus)", spec, GROUND_TRUTH_REASON
                               + ".")
             out.append(cue_blackout(corpus, list(presets[key]), name=spec))
+        elif spec in LOGO_SANITIZERS:
+            if not logos:
+                raise invalid("logos", "build_sanitizers", f"a logo gallery for {spec!r}", None,
+                              f"Pass logos= {LOGO_GALLERY_HOWTO}.")
+            out.append(registry.create(spec, logos=dict(logos)))
         else:
             out.append(registry.create(spec))
     return out
+
+
+@dataclass
+class Fidelity:
+    """The operational-condition checks of a run (:mod:`privlab.vision.concepts`).
+
+    Attributes:
+        checks: the checks' names, in order.
+        notes: why a check could not run (empty when all ran), or why none did.
+        before: ``{check: evidence per original}`` (an empty tuple: not found).
+        after: ``{sanitizer: {check: evidence per sanitized image}}``, None where the
+            concept was not found in the original (a sanitizer does not add it).
+    """
+
+    checks: list[str]
+    notes: list[str]
+    before: dict[str, list[tuple[str, ...]]] = field(repr=False)
+    after: dict[str, dict[str, list[tuple[str, ...] | None]]] = field(repr=False)
+
+    def left(self, sanitizer: str) -> list[int]:
+        """Indices of the images in which some check still finds the concept."""
+        per = self.after.get(sanitizer, {})
+        return sorted({i for found in per.values() for i, ev in enumerate(found) if ev})
+
+
+def check_fidelity(images: Sequence[Any], sanitized: Mapping[str, Sequence[Any]],
+                   checks: Sequence[Any], notes: Sequence[str] = ()) -> Fidelity:
+    """Run the concept checks on the originals and on every sanitizer's outputs.
+
+    Each check runs on every original; on a sanitized image only where it found the
+    concept in that image's original (a sanitizer removes, it does not add; this also
+    keeps the cost to the images that matter).
+
+    Args:
+        images: the originals.
+        sanitized: ``{sanitizer name: outputs, one per original}``.
+        checks: :class:`privlab.vision.concepts.ConceptCheck` objects.
+        notes: carried into :attr:`Fidelity.notes`.
+
+    Returns:
+        A :class:`Fidelity`.
+    """
+    before = {c.name: [c.find(im) for im in images] for c in checks}
+    after = {}
+    for name, outputs in sanitized.items():
+        if len(outputs) != len(images):
+            raise invalid("sanitized", "check_fidelity", f"one output per image ({len(images)})",
+                          f"{len(outputs)} for {name!r}", given_is_text=True)
+        after[name] = {c.name: [c.find(out) if before[c.name][i] else None
+                                for i, out in enumerate(outputs)] for c in checks}
+    return Fidelity([c.name for c in checks], list(notes), before, after)
 
 
 @dataclass
@@ -261,6 +400,9 @@ class ImageStudyResult:
         seconds: wall time.
         provenance: corpus hash, members, sanitizers, settings.
         status: what kind of numbers these are.
+        conditions: the :class:`Fidelity` checks (None: not run).
+        placements: ``{sanitizer: one placebo Placement per image}`` (where the placebo
+            put its marks and what it avoided).
     """
 
     study: str
@@ -275,6 +417,8 @@ class ImageStudyResult:
     provenance: dict = field(default_factory=dict)
     status: str = ("descriptive: exact resolution on this audited set against this proxy set "
                    "under these members; not an unconditional guarantee")
+    conditions: Fidelity | None = field(default=None, repr=False)
+    placements: dict = field(default_factory=dict, repr=False)
 
     # -- names ------------------------------------------------------------------------
     @property
@@ -300,6 +444,99 @@ class ImageStudyResult:
     def folder_mode(self) -> bool:
         """Whether these are photos from a folder (no ground truth)."""
         return self.corpus is None
+
+    # -- the operational conditions ----------------------------------------------------
+    def fidelity(self):
+        """Per sanitizer and check: is the concept still there after sanitization?
+
+        Returns:
+            DataFrame with ``sanitizer, check, present before`` (originals in which the
+            check finds the concept), ``still present`` (of those, the sanitized images
+            in which it still does) and ``images`` (their labels); empty when no check
+            ran (:meth:`fidelity_notes` says why).
+        """
+        import pandas as pd
+
+        rows = []
+        fid = self.conditions
+        if fid is not None:
+            for audit in self.table:
+                for check in fid.checks:
+                    found = fid.after.get(audit.name, {}).get(check, [])
+                    left = [i for i, ev in enumerate(found) if ev]
+                    rows.append({"sanitizer": audit.name, "check": check,
+                                 "present before": sum(bool(e) for e in fid.before[check]),
+                                 "still present": len(left),
+                                 "images": ", ".join(self.labels[i] for i in left)})
+        return pd.DataFrame(rows, columns=["sanitizer", "check", "present before",
+                                           "still present", "images"])
+
+    def fidelity_notes(self) -> list[str]:
+        """Why a check did not run (dlib missing, no gallery ...), empty when all ran."""
+        return list(self.conditions.notes) if self.conditions is not None else [
+            "the operational conditions were not checked"]
+
+    def fidelity_evidence(self, sanitizer: str):
+        """Per image: what each check found before and after ``sanitizer`` (for inspection)."""
+        import pandas as pd
+
+        fid = self.conditions
+        if fid is None:
+            return pd.DataFrame(index=self.labels)
+        cols = {}
+        for check in fid.checks:
+            cols[f"{check} · before"] = ["; ".join(e) for e in fid.before[check]]
+            cols[f"{check} · after"] = ["" if e is None else "; ".join(e) or "—"
+                                        for e in fid.after[sanitizer][check]]
+        return pd.DataFrame(cols, index=self.labels)
+
+    def condition_failures(self) -> dict[str, int]:
+        """``{sanitizer: images in which it left the concept}`` for the sanitizers that did."""
+        if self.conditions is None:
+            return {}
+        out = {}
+        for audit in self.table:
+            left = self.conditions.left(audit.name)
+            if left:
+                out[audit.name] = len(left)
+        return out
+
+    def condition(self, sanitizer: str) -> str:
+        """``"met"``, ``"failed: concept left in k of n"`` or ``"not checked"``."""
+        if self.conditions is None or not self.conditions.checks:
+            return "not checked"
+        left = self.conditions.left(sanitizer)
+        if left:
+            return f"failed: concept left in {len(left)} of {len(self.images)}"
+        return "met"
+
+    def marked(self, frame):
+        """``frame`` (indexed by sanitizer) with each failing sanitizer's row marked
+        conditional: ``"face-blur-yunet (conditional: concept left in 10)"``."""
+        fails = self.condition_failures()
+        out = frame.copy()
+        out.index = [f"{s} (conditional: concept left in {fails[s]})" if s in fails else s
+                     for s in frame.index]
+        return out
+
+    def placebo_avoided(self):
+        """Per image and sanitizer: what the placebo kept clear of, and its coverage.
+
+        Returns:
+            DataFrame indexed by image label, one column per sanitizer holding
+            ``"avoided 2 faces, 5 text lines, 1 logos, 1 sanitizer regions; marked 100%"``
+            (the placebo's marked area over the sanitizer's); empty without a placebo.
+        """
+        import pandas as pd
+
+        cols = {}
+        for name, placements in self.placements.items():
+            cells = []
+            for p in placements:
+                share = f"{p.placebo_area / p.area:.0%}" if p.area else "nothing to move"
+                cells.append(f"avoided {p.avoided_text}; marked {share}")
+            cols[name] = cells
+        return pd.DataFrame(cols, index=self.labels if cols else None)
 
     # -- tables -----------------------------------------------------------------------
     def to_frame(self):
@@ -352,9 +589,12 @@ class ImageStudyResult:
 
     def comparison(self):
         """Long table: sanitizer, member, resolution, placebo, excess (and placebo coverage)."""
+        frame = self.to_frame()
         cols = [c for c in ("sanitizer", "encoder", "resolution", "placebo", "excess",
-                            "placebo_coverage") if c in self.to_frame().columns]
-        return self.to_frame()[cols].rename(columns={"encoder": "member"})
+                            "placebo_coverage") if c in frame.columns]
+        out = frame[cols].rename(columns={"encoder": "member"})
+        out["condition"] = [self.condition(s) for s in out["sanitizer"]]
+        return out
 
     def agreement(self):
         """Pairwise Spearman rho between members across sanitizers (of the raw resolutions).
@@ -428,7 +668,8 @@ class ImageStudyResult:
 
         Returns:
             DataFrame with ``sanitizer, member, resolution, placebo, excess, released x,
-            reference y`` (the last two are file names in folder mode).
+            reference y`` (file names in folder mode) and ``condition``
+            (:meth:`condition`: a failed one makes the row conditional).
         """
         import pandas as pd
 
@@ -439,7 +680,8 @@ class ImageStudyResult:
                 rows.append({"sanitizer": a.name, "member": self._short(m.encoder),
                              "resolution": m.value, "placebo": m.placebo, "excess": m.excess,
                              "released x": self.labels[w.audited],
-                             "reference y": self.labels[w.reference]})
+                             "reference y": self.labels[w.reference],
+                             "condition": self.condition(a.name)})
         return pd.DataFrame(rows)
 
     def witness_title(self, sanitizer: str, encoder: str) -> str:
@@ -460,6 +702,10 @@ class ImageStudyResult:
             encoder: whose decisive witness, short or full name (default the
                 describe-then-embed member).
 
+        Readings the sanitizer made (text OCR reads in a sanitized image but not in its
+        original, or a differing reading at a mark) are not among the words; they are
+        listed after them as ``[sanitizer-induced, not read: ...]``.
+
         Returns:
             ``{"sanitized x", "original y", "sanitized y": words}``; empty without such a member.
         """
@@ -475,8 +721,38 @@ class ImageStudyResult:
         w = member.witness
         texts = describer.describe_images([w.audited_sanitized, w.reference_original,
                                            w.reference_sanitized])
-        return {"sanitized x": texts[0].text, "original y": texts[1].text,
-                "sanitized y": texts[2].text}
+        def said(d) -> str:
+            if not d.induced:
+                return d.text
+            return (d.text + " " if d.text else "") + ("[sanitizer-induced, not read: "
+                                                       + ", ".join(d.induced) + "]")
+
+        return {"sanitized x": said(texts[0]), "original y": said(texts[1]),
+                "sanitized y": said(texts[2])}
+
+    def induced(self, sanitizer: str):
+        """Per image: the readings ``sanitizer`` (and its placebo) made, kept out of the
+        text members' words (:meth:`DescribeThenEmbedEncoder.induced_text`).
+
+        Returns:
+            DataFrame indexed by image label: ``sanitized``, ``placebo`` (the induced
+            readings with why, "" for none).
+        """
+        import pandas as pd
+
+        from privlab.encoders.image import DescribeThenEmbedEncoder
+
+        reader = next((e for e in self.encoders if isinstance(e, DescribeThenEmbedEncoder)),
+                      None) or DescribeThenEmbedEncoder(use_faces=False)
+        audit = self.table[sanitizer]
+
+        def cell(image) -> str:
+            return "; ".join(f"{w.text!r} ({why})" for w, why in reader.induced_text(image))
+
+        data = {"sanitized": [cell(im) for im in audit.sanitized]}
+        if audit.placebo_sanitized is not None:
+            data["placebo"] = [cell(im) for im in audit.placebo_sanitized]
+        return pd.DataFrame(data, index=self.labels)
 
     # -- the headline -----------------------------------------------------------------
     def _what(self) -> str:
@@ -503,19 +779,58 @@ class ImageStudyResult:
                        f"{controls} 'cues:' control{'s' if controls > 1 else ''} in the "
                        "tables, not here")
 
+    def condition_summary(self, rows: Sequence[str] | None = None) -> str:
+        """The operational condition in words, over ``rows`` (default the headline's
+        sanitizers): which sanitizers fail it, in how many images, by which check."""
+        rows = list(rows if rows is not None else self.headline_sanitizers()[0])
+        fid = self.conditions
+        if fid is None or not fid.checks:
+            why = "; ".join(self.fidelity_notes()) or "no check"
+            return f"operational condition not checked ({why})"
+        noun = "photos" if self.folder_mode else "images"
+        fails = self.condition_failures()
+        parts = []
+        for name in rows:
+            if name not in fails:
+                continue
+            by = ", ".join(f"{check.split(' · ')[0]} {check.split(' · ')[1].split()[0]} "
+                           f"{sum(bool(e) for e in fid.after[name][check])}"
+                           for check in fid.checks
+                           if any(fid.after[name][check]))
+            parts.append(f"{name} FAILS (concept still found in {fails[name]} of "
+                         f"{len(self.images)} {noun}: {by})")
+        met = [n for n in rows if n not in fails]
+        text = "operational condition: " + ("; ".join(parts) if parts else "")
+        if met:
+            text += ("; " if parts else "") + f"met by {', '.join(met)}"
+        return text
+
     def summary(self) -> str:
-        """Each member's worst excess over its placebo (and the raw worst resolution), over
-        the detector-based sanitizers (:meth:`headline_sanitizers`), each naming the
-        sanitizer it comes from."""
+        """The operational condition per sanitizer (:meth:`condition_summary`: a sanitizer
+        that leaves the concept in any image fails, with the count), then each member's
+        worst excess over its placebo (and the raw worst resolution) over the
+        detector-based sanitizers that met it (:meth:`headline_sanitizers`), each naming
+        the sanitizer it comes from. With none meeting it, the worst values are over all
+        and marked conditional: they are not a pass."""
         rows, scope = self.headline_sanitizers()
+        condition = self.condition_summary(rows)
+        fails = self.condition_failures()
+        met = [r for r in rows if r not in fails]
+        if fails and met:
+            scope = "; ".join(p for p in (f"over {len(met)} that met the condition", scope) if p)
+        elif fails:
+            met = rows
+            scope = "; ".join(p for p in ("CONDITIONAL: no sanitizer here met the condition, "
+                                          "so none of these is a pass", scope) if p)
+        rows = met
         scope = f" ({scope})" if scope else ""
         raw = self.members().loc[rows]
         if not self.has_placebo:
-            return (f"worst resolution per member{scope}: {_worst_per_member(raw)} "
-                    f"({self._what()}; no placebo run)")
+            return (f"{condition}. worst resolution per member{scope}: "
+                    f"{_worst_per_member(raw)} ({self._what()}; no placebo run)")
         worst_raw = ", ".join(f"{m} {v:.3f}" for m, v in raw.max().items())
         floors = ", ".join(f"{m} {v:.3f}" for m, v in self.placebo_floors().items())
-        return (f"worst excess over placebo per member{scope}: "
+        return (f"{condition}. worst excess over placebo per member{scope}: "
                 f"{_worst_per_member(self.excess().loc[rows])} (raw worst resolution: "
                 f"{worst_raw}; placebo floor: {floors}; {self._what()})")
 
@@ -530,11 +845,17 @@ class ImageStudyResult:
                     "(no ground truth: no 'cues:' controls, no leak table)")
         notes = [data, "members: " + ", ".join(self.config.encoders)
                  + " (offline stand-ins; the paper's CLIP members need a download)"]
+        fid = self.conditions
+        if fid is not None and fid.checks:
+            notes.append("operational condition: " + ", ".join(fid.checks) + " checked on every "
+                         "sanitized image whose original showed the concept; a sanitizer that "
+                         "leaves it in any image fails, and its rows are conditional")
+        notes += [f"operational condition: {n}" for n in self.fidelity_notes()]
         if self.has_placebo:
             audits = list(self.table)
             coverage = [a.placebo_coverage for a in audits if a.placebo_coverage is not None]
-            avoided = "detected faces, OCR text" + (", ground-truth cues"
-                                                    if self.corpus is not None else "")
+            avoided = "detected faces, OCR text" + (", gallery logos" if self.provenance.get(
+                "logos") else "") + (", ground-truth cues" if self.corpus is not None else "")
             note = ("excess = max(0, resolution - placebo), where the placebo moves each "
                     f"sanitizer's marks (same kind and sizes) off {avoided} and its own regions")
             if coverage and min(coverage) < 0.999:
@@ -591,24 +912,55 @@ def resolve_gallery(gallery: Any, corpus: Any | None) -> dict:
     return dict(gallery)
 
 
-def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping[str, Sequence[str]]
-                    ) -> ImageStudyResult:
+def target_checks(gallery: Mapping[str, Sequence[Any]], logos: Mapping[str, Sequence[Any]],
+                  corpus: Any | None) -> tuple[list, list[str]]:
+    """The concept checks of a run: the target's faces and name, the brands' logos and names.
+
+    The target is the generated corpus's (its gallery also holds a second person, who is
+    not the target), else every name of the face gallery; brands are the logo gallery's
+    names (and, on a generated brand corpus, its brand name).
+    """
+    from privlab.vision.concepts import concept_checks
+
+    faces = dict(gallery)
+    names: list[str] = []
+    if corpus is not None and corpus.target in faces:
+        faces = {corpus.target: faces[corpus.target]}
+    names += list(faces)
+    names += [b for b in logos if b not in names]
+    checks, notes = concept_checks(faces=faces or None, names=names, logos=logos or None)
+    if not checks:
+        notes.append("no check: give a face gallery (gallery=) or a logo gallery (logos=) "
+                     "naming the target")
+    return checks, notes
+
+
+def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping[str, Sequence[str]],
+                    default_logos=None, fidelity: bool = True) -> ImageStudyResult:
     """Run an image study from its config (used by the DiCaprio and McDonald's modules).
+
+    Each image is read once: the originals' OCR readings and faces are memoised by
+    pixels, every sanitized and placebo output is read near its marks only
+    (:func:`privlab.vision.ocr.read_rendering`), and sanitizers, placebos, members and
+    the concept checks share those readings.
 
     Args:
         study: display name.
         config: the study's Config (see :class:`ImageStudyConfig`).
         corpus_factory: ``(n, seed) -> SceneCorpus`` for the generated corpus.
         presets: cue presets ``{name: kinds removed}``.
+        default_logos: ``corpus -> {brand: [logo images]}`` for a generated corpus when
+            the config gives no ``logos``.
+        fidelity: run the concept checks (:meth:`ImageStudyResult.fidelity`).
 
     Returns:
         An :class:`ImageStudyResult`.
     """
-    from functools import partial
-
     from privlab.contrastive import AuditTable, audit_many, corpus_hash
     from privlab.contrastive.ensemble import leak_detection
     from privlab.contrastive.placebo import ImagePlacebo
+    from privlab.encoders.image import DescribeThenEmbedEncoder
+    from privlab.vision.ocr import read_rendering
 
     start = time.perf_counter()
     corpus = None
@@ -622,27 +974,53 @@ def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping
         images = corpus.images
         labels = [f"{s.index}: {'+'.join(sorted(s.kinds()))}" for s in corpus.scenes]
     gallery = resolve_gallery(config.gallery, corpus)
-    encoders = build_encoders(config.encoders, gallery)
-    sanitizers = build_sanitizers(config.sanitizers, presets, corpus)
+    logos = resolve_logos(config.logos, corpus, default_logos)
+    encoders = build_encoders(config.encoders, gallery, logos)
+    sanitizers = build_sanitizers(config.sanitizers, presets, corpus, logos)
+    readers = any(isinstance(e, DescribeThenEmbedEncoder) and e.use_ocr for e in encoders)
+    twins: list = []
     twin = False
     if config.placebo:
-        avoid = []
+        avoid: list = []
         if corpus is not None:
             from privlab.datasets.scene_cues import CueRegions
 
             avoid = [CueRegions(corpus, corpus.kinds)]
-        twin = partial(ImagePlacebo, avoid=avoid, seed=config.placebo_seed)
+        if logos:
+            avoid.append(_LogoBoxes(logos))
+
+        def twin(sanitizer):
+            made = ImagePlacebo(sanitizer, avoid=avoid, seed=config.placebo_seed,
+                                read_renderings=readers)
+            twins.append(made)
+            return made
+    checks, notes = target_checks(gallery, logos, corpus) if fidelity else ([], [])
     leak_stage = corpus is not None and config.leak_table
-    stages = len(encoders) + len(sanitizers) + int(leak_stage)
+    stages = len(encoders) + len(sanitizers) + int(leak_stage) + int(bool(checks))
     for i, encoder in enumerate(encoders):  # the originals once per member (then cached)
         step(f"encoding the originals with {config.encoders[i]}", i, stages)
         encoder.encode(images)
-    audits = []
+    audits, outputs, placements = [], {}, {}
     for i, sanitizer in enumerate(sanitizers):
         step(f"sanitizing and auditing {config.sanitizers[i]}", len(encoders) + i, stages)
-        audits.append(audit_many(images, [sanitizer], encoders=encoders, top_k=config.top_k,
-                                 placebo=twin).audits[0])
+        sanitized = sanitizer.sanitize(images)
+        if readers:  # each output read once, near its marks
+            for x, out in zip(images, sanitized):
+                read_rendering(x, out)
+        twins.clear()
+        audit = audit_many(images, [sanitizer], sanitized=sanitized, encoders=encoders,
+                           top_k=config.top_k, placebo=twin).audits[0]
+        audits.append(audit)
+        outputs[audit.name] = sanitized
+        if twins:
+            placements[audit.name] = list(twins[-1].placements)
     table = AuditTable(tuple(audits))
+    conditions = None
+    if fidelity:
+        if checks:
+            step("checking whether each concept is still there", stages - 1 - int(leak_stage),
+                 stages)
+        conditions = check_fidelity(images, outputs, checks, notes)
     leaks = None
     if leak_stage:
         step("leak detection per cue", stages - 1, stages)
@@ -653,14 +1031,31 @@ def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping
         "max_side": config.max_side, "sha": corpus_hash(images)},
         "members": [e.describe() for e in encoders],
         "sanitizers": [s.describe() for s in sanitizers],
-        "gallery": sorted(gallery), "placebo": bool(config.placebo),
-        "placebo_seed": config.placebo_seed}
+        "gallery": sorted(gallery), "logos": sorted(logos), "placebo": bool(config.placebo),
+        "placebo_seed": config.placebo_seed,
+        "checks": [c.describe() for c in checks]}
     step("audit done", stages, stages)
     return ImageStudyResult(study, config, images, labels, corpus, table, encoders, leaks,
-                            time.perf_counter() - start, provenance)
+                            time.perf_counter() - start, provenance, conditions=conditions,
+                            placements=placements)
 
 
-__all__ = ["CORPUS_FIELDS", "CUE_PREFIX", "GROUND_TRUTH_REASON", "ImageStudyConfig",
-           "ImageStudyResult", "LEAK_REASON", "MIN_RANK_SANITIZERS", "build_encoders",
-           "build_sanitizers", "folder_reason", "load_gallery", "resolve_gallery",
-           "run_image_study"]
+class _LogoBoxes:
+    """The placebo's logo avoid entry: boxes of every gallery logo found in an image."""
+
+    name = "logos"
+
+    def __init__(self, logos: Mapping[str, Sequence[Any]]):
+        self.logos = logos
+
+    def __call__(self, rgb: np.ndarray) -> list:
+        from privlab.vision.logos import match_logos
+
+        return [m.box for m in match_logos(rgb, self.logos)]
+
+
+__all__ = ["CORPUS_FIELDS", "CUE_PREFIX", "Fidelity", "GROUND_TRUTH_REASON",
+           "ImageStudyConfig", "ImageStudyResult", "LEAK_REASON", "LOGO_GALLERY_HOWTO",
+           "LOGO_SANITIZERS", "MIN_RANK_SANITIZERS", "build_encoders", "build_sanitizers",
+           "check_fidelity", "folder_reason", "load_gallery", "resolve_gallery",
+           "resolve_logos", "run_image_study", "target_checks"]
