@@ -62,6 +62,18 @@ LOGO_GALLERY_HOWTO = ("a folder with one sub-folder or one image per brand (<bra
                       "{brand: [logo images]}")
 
 
+def _short_check(name: str) -> str:
+    """A check's short label in the headline: ``"face (SFace)"``, ``"name (OCR)"`` ...
+
+    Example:
+        >>> _short_check("face · dlib distance ≤ 0.6"), _short_check("name · OCR reads X")
+        ('face (dlib)', 'name (OCR)')
+    """
+    kind, _, rest = name.partition(" · ")
+    how = {"face": rest.split()[0] if rest else "", "name": "OCR", "cue": "ground truth"}
+    return f"{kind} ({how[kind]})" if how.get(kind) else kind
+
+
 def _worst_per_member(frame) -> str:
     """``"member value (sanitizer); ..."`` from a sanitizer x member table; the sanitizer is
     named where the worst value is above 0."""
@@ -355,6 +367,53 @@ class Fidelity:
         return sorted({i for found in per.values() for i, ev in enumerate(found) if ev})
 
 
+class CueCheck:
+    """A generated corpus's ground truth as a concept check: a cue of the concept's kinds
+    that the sanitizer left (under half of its box's pixels changed).
+
+    Detectors can miss a generated glyph (SIFT finds few keypoints on flat colours); the
+    ground truth cannot, so on generated scenes a sanitizer that leaves the logo, the
+    caption or the face in place fails the condition whatever the detectors see.
+
+    Args:
+        corpus: the generated corpus.
+        kinds: the cue kinds that carry the concept (e.g. ``("logo", "brand_text")``).
+    """
+
+    kind = "cue"
+    paired = True
+
+    def __init__(self, corpus: Any, kinds: Sequence[str]):
+        from privlab.datasets.scenes import cue_lookup
+
+        self.kinds = tuple(k for k in kinds if k in corpus.kinds)
+        self.scenes = cue_lookup(corpus)
+        self.name = f"cue · ground truth ({', '.join(self.kinds)})"
+
+    def _cues(self, original: np.ndarray) -> list:
+        from privlab.hashing import content_hash
+
+        scene = self.scenes.get(content_hash(np.asarray(original)))
+        return [c for c in scene.cues if c.kind in self.kinds] if scene is not None else []
+
+    def find(self, image: Any) -> tuple[str, ...]:
+        return tuple(f"{c.kind} at {c.box}" for c in self._cues(np.asarray(image)))
+
+    def find_pair(self, original: Any, sanitized: Any) -> tuple[str, ...]:
+        """The cues of ``original`` that ``sanitized`` left (under half their box changed)."""
+        x, y = np.asarray(original), np.asarray(sanitized)
+        left = []
+        for cue in self._cues(x):
+            x0, y0, x1, y1 = cue.box
+            changed = np.any(x[y0:y1, x0:x1] != y[y0:y1, x0:x1], axis=2).mean()
+            if changed < 0.5:
+                left.append(f"{cue.kind} at {cue.box} ({changed:.0%} changed)")
+        return tuple(left)
+
+    def describe(self) -> dict[str, Any]:
+        return {"check": self.name, "kind": self.kind}
+
+
 def check_fidelity(images: Sequence[Any], sanitized: Mapping[str, Sequence[Any]],
                    checks: Sequence[Any], notes: Sequence[str] = ()) -> Fidelity:
     """Run the concept checks on the originals and on every sanitizer's outputs.
@@ -378,7 +437,9 @@ def check_fidelity(images: Sequence[Any], sanitized: Mapping[str, Sequence[Any]]
         if len(outputs) != len(images):
             raise invalid("sanitized", "check_fidelity", f"one output per image ({len(images)})",
                           f"{len(outputs)} for {name!r}", given_is_text=True)
-        after[name] = {c.name: [c.find(out) if before[c.name][i] else None
+        after[name] = {c.name: [None if not before[c.name][i] else
+                                (c.find_pair(images[i], out) if getattr(c, "paired", False)
+                                 else c.find(out))
                                 for i, out in enumerate(outputs)] for c in checks}
     return Fidelity([c.name for c in checks], list(notes), before, after)
 
@@ -793,10 +854,8 @@ class ImageStudyResult:
         for name in rows:
             if name not in fails:
                 continue
-            by = ", ".join(f"{check.split(' · ')[0]} {check.split(' · ')[1].split()[0]} "
-                           f"{sum(bool(e) for e in fid.after[name][check])}"
-                           for check in fid.checks
-                           if any(fid.after[name][check]))
+            by = ", ".join(f"{_short_check(check)} {sum(bool(e) for e in fid.after[name][check])}"
+                           for check in fid.checks if any(fid.after[name][check]))
             parts.append(f"{name} FAILS (concept still found in {fails[name]} of "
                          f"{len(self.images)} {noun}: {by})")
         met = [n for n in rows if n not in fails]
@@ -913,12 +972,13 @@ def resolve_gallery(gallery: Any, corpus: Any | None) -> dict:
 
 
 def target_checks(gallery: Mapping[str, Sequence[Any]], logos: Mapping[str, Sequence[Any]],
-                  corpus: Any | None) -> tuple[list, list[str]]:
-    """The concept checks of a run: the target's faces and name, the brands' logos and names.
+                  corpus: Any | None, concept_cues: Sequence[str] = ()) -> tuple[list, list[str]]:
+    """The concept checks of a run: the target's faces and name, the brands' logos and
+    names, and on a generated corpus the ground-truth cues that carry the concept.
 
     The target is the generated corpus's (its gallery also holds a second person, who is
     not the target), else every name of the face gallery; brands are the logo gallery's
-    names (and, on a generated brand corpus, its brand name).
+    names.
     """
     from privlab.vision.concepts import concept_checks
 
@@ -929,6 +989,8 @@ def target_checks(gallery: Mapping[str, Sequence[Any]], logos: Mapping[str, Sequ
     names += list(faces)
     names += [b for b in logos if b not in names]
     checks, notes = concept_checks(faces=faces or None, names=names, logos=logos or None)
+    if corpus is not None and concept_cues:
+        checks.append(CueCheck(corpus, concept_cues))
     if not checks:
         notes.append("no check: give a face gallery (gallery=) or a logo gallery (logos=) "
                      "naming the target")
@@ -936,7 +998,8 @@ def target_checks(gallery: Mapping[str, Sequence[Any]], logos: Mapping[str, Sequ
 
 
 def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping[str, Sequence[str]],
-                    default_logos=None, fidelity: bool = True) -> ImageStudyResult:
+                    default_logos=None, concept_cues: Sequence[str] = (),
+                    fidelity: bool = True) -> ImageStudyResult:
     """Run an image study from its config (used by the DiCaprio and McDonald's modules).
 
     Each image is read once: the originals' OCR readings and faces are memoised by
@@ -951,6 +1014,8 @@ def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping
         presets: cue presets ``{name: kinds removed}``.
         default_logos: ``corpus -> {brand: [logo images]}`` for a generated corpus when
             the config gives no ``logos``.
+        concept_cues: on a generated corpus, the cue kinds that carry the concept
+            (checked against the ground truth, :class:`CueCheck`).
         fidelity: run the concept checks (:meth:`ImageStudyResult.fidelity`).
 
     Returns:
@@ -994,7 +1059,8 @@ def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping
                                 read_renderings=readers)
             twins.append(made)
             return made
-    checks, notes = target_checks(gallery, logos, corpus) if fidelity else ([], [])
+    checks, notes = (target_checks(gallery, logos, corpus, concept_cues) if fidelity
+                     else ([], []))
     leak_stage = corpus is not None and config.leak_table
     stages = len(encoders) + len(sanitizers) + int(leak_stage) + int(bool(checks))
     for i, encoder in enumerate(encoders):  # the originals once per member (then cached)
@@ -1054,7 +1120,7 @@ class _LogoBoxes:
         return [m.box for m in match_logos(rgb, self.logos)]
 
 
-__all__ = ["CORPUS_FIELDS", "CUE_PREFIX", "Fidelity", "GROUND_TRUTH_REASON",
+__all__ = ["CORPUS_FIELDS", "CUE_PREFIX", "CueCheck", "Fidelity", "GROUND_TRUTH_REASON",
            "ImageStudyConfig", "ImageStudyResult", "LEAK_REASON", "LOGO_GALLERY_HOWTO",
            "LOGO_SANITIZERS", "MIN_RANK_SANITIZERS", "build_encoders", "build_sanitizers",
            "check_fidelity", "folder_reason", "load_gallery", "resolve_gallery",

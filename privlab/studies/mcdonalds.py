@@ -40,6 +40,8 @@ DEFAULT_SANITIZERS = tuple(f"cues:{k}" for k in PRESETS) + ("text-blackout-ocr",
 FOLDER_SANITIZERS = ("text-blackout-ocr", "faces-and-text-blackout", "face-blackout-yunet",
                      "face-blur-yunet")
 DEFAULT_ENCODERS = ("describe-then-embed", "ocr-text", "efficientnet-lite0", "sface")
+#: The generated cues that carry the brand (checked against the ground truth).
+CONCEPT_CUES = ("logo", "small_logo", "brand_text")
 #: Added to the default sanitizers when a logo gallery is given.
 LOGO_SANITIZERS = ("logo-blackout",)
 #: Side of the generated brand's glyph in its default logo gallery.
@@ -93,8 +95,8 @@ def run(config: Config | None = None) -> ImageStudyResult:
     """
     config = config or Config.for_notebook()
     return run_image_study(STUDY, config, corpus_factory=brand_scenes, presets=PRESETS,
-                           default_logos=default_logos)
+                           default_logos=default_logos, concept_cues=CONCEPT_CUES)
 
 
 __all__ = ["STUDY", "Config", "DEFAULT_ENCODERS", "DEFAULT_SANITIZERS", "FOLDER_SANITIZERS",
-           "LOGO_SANITIZERS", "LOGO_SIDE", "PRESETS", "default_logos", "run"]
+           "CONCEPT_CUES", "LOGO_SANITIZERS", "LOGO_SIDE", "PRESETS", "default_logos", "run"]

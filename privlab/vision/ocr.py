@@ -192,7 +192,8 @@ def _overlaps(box: tuple[int, int, int, int], crop: tuple[int, int, int, int]) -
     return not (box[2] <= crop[0] or crop[2] <= box[0] or box[3] <= crop[1] or crop[3] <= box[1])
 
 
-def _crops(marks: np.ndarray, words: Sequence[OCRWord], margin: int) -> list[tuple[int, int, int, int]]:
+def _crops(marks: np.ndarray, words: Sequence[OCRWord], margin: int
+           ) -> list[tuple[int, int, int, int]]:
     """Boxes to read again: each mark grown by ``margin``, joined with the original lines it
     touches, overlapping boxes merged."""
     import cv2
@@ -316,5 +317,5 @@ def filter_words(words: Sequence[OCRWord], min_confidence: float = 0.8,
             and sum(ch.isalnum() for ch in w.text) >= min_chars]
 
 
-__all__ = ["DET_SHORT_SIDE", "OCRWord", "RENDERING_MARGIN", "Rendering", "filter_words", "read_rendering",
-           "read_text", "rendering_of"]
+__all__ = ["DET_SHORT_SIDE", "OCRWord", "RENDERING_MARGIN", "Rendering", "filter_words",
+           "read_rendering", "read_text", "rendering_of"]

@@ -8,8 +8,9 @@ from a DiCaprio photo that is *not* audited, as a new user would make it.
 
 What is held:
 
-* face blur leaves the actor's face matchable (SFace cosine above OpenCV's 0.363) and
-  fails the operational condition, named with its count in the headline;
+* face blur leaves the actor's face matchable in full-size photos (SFace cosine
+  0.40-0.58 to the gallery, above OpenCV's 0.363) and fails the operational condition,
+  named with its count in the headline;
 * the faces-and-text blackout leaves no matching face and no name: it meets it;
 * the face blackout's decisive witness under describe-then-embed rests on real text
   of the photo (a caption or a poster, read in the original too), never on a reading
@@ -26,17 +27,22 @@ import pytest
 
 from privlab.studies import dicaprio
 
-#: The gallery photo (not audited) and the audited ones: close-ups, a premiere with a
-#: backdrop full of text, meetings with captions and signs.
+#: The gallery photo (not audited) and the audited ones: meetings, a conference, a
+#: premiere; in four of them (065, 071, 097, 119) SFace still matches the blurred face.
 GALLERY_PHOTO = "Leonardo_DiCaprio_053_Leonardo DiCaprio 15329219761.jpg"
 AUDITED = (
-    "Leonardo_DiCaprio_049_Leonardo DiCaprio  69th Annual Golden Globes Awards.jpg",
-    "Leonardo_DiCaprio_068_Leonardo di Caprio 23318179670.jpg",
-    "Leonardo_DiCaprio_031_InceptionCast2July10.jpg",
+    "Leonardo_DiCaprio_065_Secretary Kerry Poses for a photo with Leonardo DiCaprio 2014.jpg",
+    "Leonardo_DiCaprio_071_LPAA Action Day - Christiana Figueres Leonardo di Caprio "
+    "23587789576.jpg",
+    "Leonardo_DiCaprio_097_Leonardo DiCaprio visited Goddard Saturday to discuss Earth science "
+    "with Piers Sellers 26105091624.jpg",
+    "Leonardo_DiCaprio_119_Reunión con Leonardo DiCaprio y Carlos Slim 34377676623.jpg",
     "Leonardo_DiCaprio_116_Reunión con Leonardo DiCaprio y Carlos Slim 34377670233.jpg",
     "Leonardo_DiCaprio_145_Killers of the Flower Moon Cannes Film Festival cropped.jpg",
-    "Leonardo_DiCaprio_057_Leonardo DiCaprio Attends an Exhibit at the Our Ocean Conference.jpg",
 )
+#: The photos' own size (their longest side is 1,024 pixels): at 640 a radius-12 blur
+#: covers these faces entirely; at full size it leaves four of them matchable.
+MAX_SIDE = 1024
 TARGET = "Leonardo DiCaprio"
 SANITIZERS = ("face-blur-yunet", "faces-and-text-blackout", "face-blackout-yunet")
 
@@ -51,7 +57,7 @@ def _paper_photos(shared: Path) -> Path:
     return folder
 
 
-def face_crop(path: Path, max_side: int = 640) -> np.ndarray:
+def face_crop(path: Path, max_side: int = MAX_SIDE) -> np.ndarray:
     """The largest face YuNet finds in a photo, cut with a margin (how a user makes a gallery)."""
     from PIL import Image
 
@@ -85,7 +91,7 @@ def audit(tmp_path_factory):
     for name in AUDITED:
         shutil.copy(source / name, photos / name)
     Image.fromarray(face_crop(source / GALLERY_PHOTO)).save(gallery / "crop.jpg", quality=95)
-    config = dicaprio.Config(folder=str(photos), gallery=str(root / "gallery"),
+    config = dicaprio.Config(folder=str(photos), gallery=str(root / "gallery"), max_side=MAX_SIDE,
                              sanitizers=SANITIZERS, encoders=("sface", "describe-then-embed"))
     return dicaprio.run(config)
 
@@ -98,16 +104,17 @@ def _rows(result, sanitizer: str):
 def test_the_face_is_in_the_originals(audit):
     frame = _rows(audit, "face blur (YuNet)")
     sface = frame[frame["check"].str.startswith("face · SFace")].iloc[0]
-    assert sface["present before"] >= 4, audit.fidelity_evidence("face blur (YuNet)")
+    assert sface["present before"] == len(AUDITED), audit.fidelity_evidence("face blur (YuNet)")
 
 
 def test_face_blur_fails_the_condition(audit):
     name = "face blur (YuNet)"
     frame = _rows(audit, name)
     sface = frame[frame["check"].str.startswith("face · SFace")].iloc[0]
-    assert sface["still present"] >= 1, audit.fidelity_evidence(name)
+    assert sface["still present"] >= 3, audit.fidelity_evidence(name)
     left = audit.condition_failures()[name]
-    assert f"{name} FAILS (concept still found in {left} of {len(AUDITED)} photos" in audit.summary()
+    summary = audit.summary()
+    assert f"{name} FAILS (concept still found in {left} of {len(AUDITED)} photos" in summary
     assert audit.condition(name).startswith("failed")
     marked = audit.marked(audit.members()).index
     assert f"{name} (conditional: concept left in {left})" in marked
