@@ -192,6 +192,14 @@ def _overlaps(box: tuple[int, int, int, int], crop: tuple[int, int, int, int]) -
     return not (box[2] <= crop[0] or crop[2] <= box[0] or box[3] <= crop[1] or crop[3] <= box[1])
 
 
+def _inside(box: tuple[int, int, int, int], other: tuple[int, int, int, int]) -> float:
+    """The share of ``box`` that lies inside ``other``."""
+    ix = max(0, min(box[2], other[2]) - max(box[0], other[0]))
+    iy = max(0, min(box[3], other[3]) - max(box[1], other[1]))
+    area = max(1, (box[2] - box[0]) * (box[3] - box[1]))
+    return ix * iy / area
+
+
 def _crops(marks: np.ndarray, words: Sequence[OCRWord], margin: int
            ) -> list[tuple[int, int, int, int]]:
     """Boxes to read again: each mark grown by ``margin``, joined with the original lines it
@@ -235,7 +243,10 @@ def read_rendering(original: Any, rendering: Any, marks: np.ndarray | None = Non
 
     Every connected piece of ``marks`` (default: the pixels that differ) is grown by
     ``margin`` pixels and by every original line of text it touches; those crops are read
-    again, and the original's readings outside them are kept. The result is stored as
+    again. Every original reading that no mark touches is kept as it was (its pixels are
+    unchanged), and so are readings of it in a crop dropped; what remains of the crops'
+    readings is the text near the marks: what is left of a word a mark cut, or text
+    that was not read before. The result is stored as
     the rendering's reading (what :func:`read_text` returns for it in this process) and
     :func:`rendering_of` gives its original and marks.
 
@@ -277,14 +288,21 @@ def read_rendering(original: Any, rendering: Any, marks: np.ndarray | None = Non
         words = list(base)
     else:
         crops = _crops(marks, base, int(margin))
-        words = [w for w in base if not any(_overlaps(w.box, c) for c in crops)]
+        h, w = marks.shape
+        # an original line that no mark touches has the same pixels: it keeps its reading
+        # (a re-reading in a new context would only add OCR jitter)
+        words = [wd for wd in base if not marks[max(0, wd.box[1] - 2):min(h, wd.box[3] + 2),
+                                                 max(0, wd.box[0] - 2):min(w, wd.box[2] + 2)].any()]
+        kept = list(words)
         # the scale the whole-image reading had, so text is read at the same size
         scale = max(1.0, DET_SHORT_SIDE / min(rgb.shape[:2]))
         for x0, y0, x1, y1 in crops:
             for word in _read_pixels(out[y0:y1, x0:x1], scale):
                 b = word.box
-                words.append(OCRWord(word.text, (b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0),
-                                     word.confidence))
+                box = (b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0)
+                if any(_inside(box, k.box) >= 0.5 for k in kept):
+                    continue  # unchanged text, read again
+                words.append(OCRWord(word.text, box, word.confidence))
         words.sort(key=lambda w: (w.box[1] // 8, w.box[0]))
     _OCR_MEMO[key] = words
     if len(_RENDERINGS) >= _RENDERINGS_LIMIT:
