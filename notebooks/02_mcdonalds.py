@@ -61,7 +61,35 @@
 # matters most for the generic CNN, which reacts to any black box: a raw violation at or
 # under its floor does not show a leaked brand. An excess of 0 does not show privacy
 # either; it shows only that this member cannot tell the sanitizer from its placebo here.
-# The raw $\delta^*$ stays in every table.
+# The raw $\delta^*$ stays in every table. The placebo also keeps clear of every logo of
+# the logo gallery, so its floor holds no real removal; the output lists, per image, what
+# it avoided.
+#
+# **The operational condition.** The paper's pass is conditional on reliable
+# sanitization of the concept. Each sanitizer is therefore checked directly, image by
+# image, wherever the concept was found before sanitization: a gallery logo still
+# matched, the brand's name still read by OCR (and, with a face gallery, a gallery face
+# still matched under SFace and dlib). The fidelity table (`result.fidelity()`) comes
+# first in the output; a sanitizer that leaves the brand in any image is named in the
+# headline as *failing the condition*, with the count, and its resolutions are marked
+# *conditional*: a text blackout that leaves the arches in plain view is not a pass
+# whatever the members read.
+#
+# **Text a sanitizer made is not read as content.** A reading with no counterpart in
+# the original (a sign at the photo's edge read differently once a box sits beside it,
+# a letter read off a box's edge) is listed as *sanitizer-induced* under the witness and
+# kept out of describe-then-embed's words (`result.induced(sanitizer)` per image).
+#
+# **A logo gallery.** Set `LOGOS` (or the panel's *Logo gallery* box) to a folder with
+# one sub-folder or one image per brand — `logos/McDonald's/arches.jpg`, or
+# `logos/McDonald's.jpg` — or pass `mcdonalds.Config(logos={"McDonald's": [image, ...]})`.
+# Make a crop from a photo that is **not** audited (a gallery crop cut from an audited
+# photo would match that photo by its own pixels): open the photo, cut a tight box around
+# the logo, save it as a JPEG or PNG; two or three crops of different views help. The
+# gallery reaches the logo sanitizer (`logo-blackout`, added to the sanitizers when a
+# gallery is given), describe-then-embed (a logo found adds the brand to its words), the
+# logo check above and the placebo. On the generated scenes the gallery defaults to the
+# fictional brand's glyph.
 
 # %% tags=["parameters"]
 ENCODERS = ["describe-then-embed", "ocr-text", "efficientnet-lite0", "sface"]
@@ -70,6 +98,7 @@ FOLDER = ""                # a folder of real photos instead of the generated co
 RECURSIVE = False          # with FOLDER: include its sub-folders
 MAX_SIDE = None            # with FOLDER: downscale photos to this longer side (None: 640)
 GALLERY = ""               # known faces: a folder of <name>/*.jpg or <name>.jpg crops
+LOGOS = ""                 # logo gallery: a folder of <brand>/*.jpg or <brand>.jpg logo crops
 DELTA = 0.0                # flag images whose worst trial reaches this resolution
 PLACEBO = True             # audit each sanitizer's placebo twin and report the excess
 PROJECTOR = False          # True: large print for a projector (every figure below)
@@ -86,17 +115,19 @@ plots.projector(PROJECTOR)
 # OCR readings are cached by image content, so changing one member re-encodes only that
 # member. Typing a folder greys out the `cues:` sanitizers, with the reason beside them:
 # they black out the generated scenes' ground-truth boxes, and a folder of photos has
-# none. The output holds, in order: the headline; the raw resolutions $\delta^*$; the
-# placebo floor and the excess; the privacy–utility scatter; the decisive witnesses;
+# none. The output holds, in order: the headline; the fidelity table (the operational
+# condition); the raw resolutions $\delta^*$; the placebo floor and the excess (and what
+# the placebo avoided per image); the privacy–utility scatter; the decisive witnesses;
 # which images to withhold; the members' agreement; the leak detection per cue; and
-# this run in words. The headline gives each member's worst excess over the
-# detector-based sanitizers only (the `cues:` controls leave cues on purpose: they stay
+# this run in words. The headline first names every detector-based sanitizer that fails
+# the operational condition, then gives each member's worst excess over the
+# detector-based sanitizers that met it (the `cues:` controls leave cues on purpose: they stay
 # in the tables).
 
 # %%
 panel = panels.mcdonalds_panel(encoders=ENCODERS, sanitizers=SANITIZERS, folder=FOLDER or None,
                                recursive=RECURSIVE, max_side=MAX_SIDE, gallery=GALLERY or None,
-                               delta=DELTA, placebo=PLACEBO)
+                               logos=LOGOS or None, delta=DELTA, placebo=PLACEBO)
 panel.show()
 
 # %% [markdown]
@@ -142,8 +173,8 @@ panel.show()
 # Type a folder in the panel (or set `FOLDER`) to audit your own photos. The `cues:`
 # rows and the leak table are gone — a folder has no ground truth — and the study
 # defaults to four detector-based sanitizers (text blackout, faces and text, face
-# blackout, face blur), enough for the members' rank agreement to be read; a logo
-# sanitizer from the registry can be ticked in the panel. File names label every
+# blackout, face blur), enough for the members' rank agreement to be read, and the logo
+# blackout when a logo gallery is given (ticking it without one says what to give). File names label every
 # witness and every flag. A positive excess says that some released photo still points
 # toward what was removed from another, beyond the placebo floor; it cannot say which
 # cue. The last part of the output describes the run.

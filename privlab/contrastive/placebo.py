@@ -11,8 +11,9 @@ beyond the floor.
 
 * :class:`ImagePlacebo` — the sanitizer's regions (connected pieces of what it changed,
   each kept at its shape and size) moved to places that hold no detected face, no text
-  OCR reads, none of the sanitizer's own regions and nothing in ``avoid`` (for a
-  generated corpus: its ground-truth cues). Blackout stays blackout (edge feathering
+  OCR reads, none of the sanitizer's own regions and nothing in ``avoid`` (the image
+  studies add every logo of their logo gallery and, on a generated corpus, its
+  ground-truth cues). :attr:`Placement.avoided_parts` counts what was avoided per image. Blackout stays blackout (edge feathering
   included), blur stays blur, inpainting stays inpainting. Placement is seeded by
   ``seed`` and the image's pixels. A piece for which no cue-free room exists is left
   out (``room="skip"``, the default: a placebo never touches a cue) or put where it
@@ -69,12 +70,21 @@ class Placement:
         placebo: the boolean region the placebo marks (same pieces, moved).
         avoided: the region the placebo had to avoid (faces, text, cues, the real region).
         pieces: how many connected pieces were moved.
+        avoided_parts: what was avoided, counted: ``{"faces": n, "text lines": n,
+            "sanitizer regions": n, <each avoid entry's name>: n}``.
     """
 
     real: np.ndarray = field(repr=False)
     placebo: np.ndarray = field(repr=False)
     avoided: np.ndarray = field(repr=False)
     pieces: int
+    avoided_parts: dict = field(default_factory=dict)
+
+    @property
+    def avoided_text(self) -> str:
+        """What the placebo kept clear of, in words (``"2 faces, 3 text lines, ..."``)."""
+        parts = [f"{n} {what}" for what, n in self.avoided_parts.items() if n]
+        return ", ".join(parts) if parts else "nothing detected"
 
     @property
     def area(self) -> int:
@@ -141,6 +151,9 @@ class ImagePlacebo(ImageSanitizer):
             puts it where it covers the fewest avoided pixels.
         seed: placement seed (combined with each image's pixels).
         name: display name (default ``"placebo of <sanitizer>"``).
+        read_renderings: read each placebo output's text near its marks once
+            (:func:`privlab.vision.ocr.read_rendering`), so text members share that
+            reading instead of reading the whole output again.
 
     Raises:
         TypeError: ``sanitizer`` is not an image sanitizer, or ``avoid`` holds something
@@ -158,7 +171,8 @@ class ImagePlacebo(ImageSanitizer):
 
     def __init__(self, sanitizer: Any = None, *, avoid: Sequence[Any] = (),
                  avoid_faces: bool = True, avoid_text: bool = True, margin: int = 4,
-                 room: str = "skip", seed: int = 0, name: str | None = None):
+                 room: str = "skip", seed: int = 0, name: str | None = None,
+                 read_renderings: bool = False):
         caller = "ImagePlacebo"
         if sanitizer is not None and (not isinstance(sanitizer, Sanitizer)
                                       or sanitizer.modality != "image"):
@@ -178,6 +192,7 @@ class ImagePlacebo(ImageSanitizer):
         self.avoid = avoid
         self.avoid_faces, self.avoid_text = bool(avoid_faces), bool(avoid_text)
         self.margin, self.seed = int(margin), int(seed)
+        self.read_renderings = bool(read_renderings)
         base = sanitizer.name if sanitizer is not None else "given outputs"
         self.name = name or f"placebo of {base}"
         self.placements: list[Placement] = []
@@ -224,32 +239,49 @@ class ImagePlacebo(ImageSanitizer):
 
     def avoided_region(self, original: np.ndarray, real: np.ndarray) -> np.ndarray:
         """Faces, text, ``avoid`` and the real region, grown by ``margin`` pixels."""
+        return self._avoided(original, real)[0]
+
+    @staticmethod
+    def _entry_name(entry: Any) -> str:
+        return str(getattr(entry, "name", getattr(entry, "__name__", type(entry).__name__)))
+
+    def _avoided(self, original: np.ndarray, real: np.ndarray) -> tuple[np.ndarray, dict]:
+        """:meth:`avoided_region` and what it holds, counted."""
         import cv2
 
         h, w = original.shape[:2]
         out = real.copy()
+        parts: dict[str, int] = {}
+        if real.any():
+            parts["sanitizer regions"] = int(cv2.connectedComponents(real.astype(np.uint8))[0] - 1)
         if self.avoid_faces:
             from privlab.vision.faces import detect_faces
 
-            for face in detect_faces(original, 0.5):
+            faces = detect_faces(original, 0.5)
+            parts["faces"] = len(faces)
+            for face in faces:
                 x0, y0, x1, y1 = face.box
                 gx, gy = (x1 - x0) // 4, (y1 - y0) // 4
                 out[max(0, y0 - gy):min(h, y1 + gy), max(0, x0 - gx):min(w, x1 + gx)] = True
         if self.avoid_text:
             from privlab.vision.ocr import read_text
 
-            for word in read_text(original):
+            words = read_text(original)
+            parts["text lines"] = len(words)
+            for word in words:
                 x0, y0, x1, y1 = word.box
                 out[max(0, y0):min(h, y1), max(0, x0):min(w, x1)] = True
         for entry in self.avoid:
             found = ([r.mask for r in entry.regions(original)] if isinstance(entry, Detector)
                      else list(entry(original) or []))
+            label = self._entry_name(entry)
+            parts[label] = parts.get(label, 0) + len(found)
             for value in found:
                 out |= _box_or_mask(value, (h, w), "ImagePlacebo")
         if self.margin and out.any():
             kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * self.margin + 1,) * 2)
             out = cv2.dilate(out.astype(np.uint8), kernel).astype(bool)
-        return out
+        return out, parts
 
     # -- placement --------------------------------------------------------------------
     def plan(self, original: Any, sanitized: Any | None = None) -> Placement:
@@ -270,10 +302,10 @@ class ImagePlacebo(ImageSanitizer):
             sanitized = self.sanitizer.sanitize([rgb])[0]
         san = as_rgb(sanitized, "sanitized", "ImagePlacebo.plan")
         real = self.real_region(rgb, san)
-        avoided = self.avoided_region(rgb, real)
+        avoided, parts = self._avoided(rgb, real)
         placebo = np.zeros_like(real)
         if not real.any():
-            return Placement(real, placebo, avoided, 0)
+            return Placement(real, placebo, avoided, 0, parts)
         count, labels, stats, _ = cv2.connectedComponentsWithStats(real.astype(np.uint8), 8)
         order = sorted(range(1, count), key=lambda k: -int(stats[k, cv2.CC_STAT_AREA]))
         rng = np.random.default_rng([self.seed, int(content_hash(rgb)[:12], 16)])
@@ -291,7 +323,7 @@ class ImagePlacebo(ImageSanitizer):
                 flat = int(rng.choice(np.flatnonzero(cost == cost.min())))
             py, px = divmod(flat, cost.shape[1])
             placebo[py:py + h, px:px + w] |= shape
-        return Placement(real, placebo, avoided, len(order))
+        return Placement(real, placebo, avoided, len(order), parts)
 
     @staticmethod
     def _paint(rgb: np.ndarray, region: np.ndarray, mode: str, blur: float,
@@ -318,7 +350,12 @@ class ImagePlacebo(ImageSanitizer):
             rgb = as_rgb(x, f"originals[{index}]", caller)
             san = as_rgb(s, f"sanitized[{index}]", caller)
             plan = self.plan(rgb, san)
-            out.append(self._paint(rgb, plan.placebo, *self._mode(rgb, san, plan.real)))
+            painted = self._paint(rgb, plan.placebo, *self._mode(rgb, san, plan.real))
+            if self.read_renderings:
+                from privlab.vision.ocr import read_rendering
+
+                read_rendering(rgb, painted)
+            out.append(painted)
             placements.append(plan)
         self.placements = placements
         return out
@@ -345,8 +382,7 @@ class ImagePlacebo(ImageSanitizer):
         return {**super().describe(), "placebo_of": (self.sanitizer.describe() if self.sanitizer
                                                      is not None else "given outputs"),
                 "avoid_faces": self.avoid_faces, "avoid_text": self.avoid_text,
-                "avoid": [getattr(a, "name", getattr(a, "__name__", type(a).__name__))
-                          for a in self.avoid],
+                "avoid": [self._entry_name(a) for a in self.avoid],
                 "margin": self.margin, "room": self.room, "seed": self.seed}
 
 

@@ -18,6 +18,13 @@ What the member reads in an image (:meth:`DescribeThenEmbedEncoder.describe_imag
   nothing. On request they are read on the rendering with its blank marks inpainted
   (:func:`privlab.vision.marks.inpaint_marks`).
 
+Text a sanitizer made is not read as content: for a rendering read by
+:func:`privlab.vision.ocr.read_rendering` (the image studies read every sanitized and
+placebo output that way), a reading with no counterpart in the original's readings
+(text that appeared, or a remnant of a word cut by a mark) is *sanitizer-induced*
+(:meth:`DescribeThenEmbedEncoder.induced_text`) and kept out of the words;
+:attr:`Description.raw_words` keeps every reading for inspection.
+
 Faces and labels ignore what a sanitizer painted: blurred faces and faces on the edge
 of a black box are not matched (:func:`privlab.vision.faces.usable_faces`).
 """
@@ -60,6 +67,10 @@ class Description:
         text: the string that is embedded.
         read_names: gallery identities whose name the words spell.
         brands: logo-gallery brands found in the image.
+        raw_words: every OCR reading of the image as read (before filtering and before
+            sanitizer-induced readings are set aside).
+        induced: readings set aside as sanitizer-induced, each with why
+            (``"'SAMSUNG' (not in the original)"``, ``"'M' (at a mark)"``).
     """
 
     words: tuple[str, ...]
@@ -68,6 +79,8 @@ class Description:
     text: str
     read_names: tuple[str, ...] = ()
     brands: tuple[str, ...] = ()
+    raw_words: tuple[str, ...] = ()
+    induced: tuple[str, ...] = ()
 
 
 def description_text(words: Sequence[str], names: Sequence[str], labels: Sequence[str],
@@ -217,10 +230,51 @@ class DescribeThenEmbedEncoder(ImageEncoder):
             self._gallery_vectors = (names, np.array(vecs).reshape(len(vecs), FACE_DIM))
         return self._gallery_vectors
 
-    def _words(self, rgb: np.ndarray) -> list[str]:
+    def induced_text(self, image: Any) -> list[tuple[Any, str]]:
+        """Readings of a rendering that its sanitizer (or placebo) made, and why.
+
+        Only a rendering read by :func:`privlab.vision.ocr.read_rendering` has a known
+        original; its readings that align with no reading of the original (up to OCR
+        jitter, :func:`privlab.vision.text_changes.align_readings`) are induced: text
+        that appeared (``"not in the original"``), or a reading inside or touching a
+        mark that differs from what the original read there (``"at a mark"``). A
+        reading the original had too (a caption beside a blackout) is not induced.
+
+        Returns:
+            ``[(OCRWord, reason)]``; empty for an image with no known original.
+        """
+        from privlab.vision.ocr import rendering_of
+        from privlab.vision.text_changes import align_readings
+
+        rgb = as_rgb(image, "image", "DescribeThenEmbedEncoder.induced_text")
+        origin = rendering_of(content_hash(rgb))
+        if origin is None or origin.original == content_hash(rgb):
+            return []
         raw = read_text(rgb)
+        aligned = {j for a in align_readings(list(origin.original_words), raw) for j in a.observed}
+        h, w = origin.marks.shape
+        out = []
+        for j, word in enumerate(raw):
+            if j in aligned:
+                continue
+            x0, y0, x1, y1 = word.box
+            near = origin.marks[max(0, y0 - 2):min(h, y1 + 2), max(0, x0 - 2):min(w, x1 + 2)]
+            out.append((word, "at a mark" if near.any() else "not in the original"))
+        return out
+
+    def _readings(self, rgb: np.ndarray) -> tuple[list, list[str]]:
+        """``(readings used, sanitizer-induced readings with why)``."""
+        raw = read_text(rgb)
+        induced = self.induced_text(rgb)
+        if induced:
+            skip = {id(word) for word, _ in induced}
+            raw = [w for w in raw if id(w) not in skip]
         if self.carry_readings:
             raw = self._book.read(content_hash(rgb), rgb.shape, raw)
+        return raw, [f"{word.text!r} ({why})" for word, why in induced]
+
+    def _words(self, rgb: np.ndarray) -> list[str]:
+        raw, _ = self._readings(rgb)
         return [w.text for w in filter_words(raw, self.min_confidence, self.min_chars)]
 
     def _face_names(self, rgb: np.ndarray) -> list[str]:
@@ -246,7 +300,11 @@ class DescribeThenEmbedEncoder(ImageEncoder):
             labels = imagenet_labels(seen, self.label_threshold)
         out = []
         for rgb, labs in track(list(zip(rgbs, labels)), "images read", detail=True):
-            words = self._words(rgb) if self.use_ocr else []
+            induced: list[str] = []
+            words = []
+            if self.use_ocr:
+                kept, induced = self._readings(rgb)
+                words = [w.text for w in filter_words(kept, self.min_confidence, self.min_chars)]
             names = self._face_names(rgb) if self.use_faces and self.gallery else []
             read = names_in_text(words, list(self.gallery), min_similarity=self.name_similarity) \
                 if self.gallery else []
@@ -257,9 +315,10 @@ class DescribeThenEmbedEncoder(ImageEncoder):
                        if b not in brands] if self.logos else []
             everyone = names + [n for n in read if n not in names]
             lab = [name for name, _ in labs]
+            raw_words = tuple(w.text for w in read_text(rgb)) if self.use_ocr else ()
             out.append(Description(tuple(words), tuple(names), tuple(lab),
                                    description_text(words, everyone, lab, brands),
-                                   tuple(read), tuple(brands)))
+                                   tuple(read), tuple(brands), raw_words, tuple(induced)))
         return out
 
     def _encode(self, items: Sequence[Any]) -> np.ndarray:

@@ -10,6 +10,20 @@ placebo floor and the excess over it, rank agreement, resolution-0 counts, per-i
 flags, the describe-then-embed member's words for a witness, and the leak-detection
 table on generated corpora.
 
+The paper's pass is conditional on reliable sanitization of the concept, so every
+sanitizer is also checked for it directly (:mod:`privlab.vision.concepts`): in each image
+where the concept was found before sanitization (a face matching the gallery under SFace
+and under dlib, the target's name read by OCR, a gallery logo), is it still found after?
+:meth:`ImageStudyResult.fidelity` is that table; a sanitizer that leaves the concept in
+any image is named in the headline as failing the condition, and its resolutions stay in
+the tables marked conditional. A logo gallery (``logos=``) reaches the logo sanitizer,
+the describe-then-embed member, the logo check and the placebo (which keeps clear of
+every logo found).
+
+Every image is read (OCR), and its faces found, once: the originals are read whole, and
+each sanitized or placebo output only near its marks (:func:`privlab.vision.ocr.read_rendering`),
+a reading every member and check then shares.
+
 Folder mode (``folder=``) audits real photos. There is no ground truth there, so the
 ``cues:`` sanitizers are refused by the Config (with the reason), there is no leak table
 (:attr:`ImageStudyResult.leak_reason` says why) and images are labelled by file name.
@@ -26,20 +40,22 @@ import numpy as np
 
 from privlab.errors import invalid, wrong_type
 from privlab.progress import step
+from privlab.studies._image_setup import (CUE_PREFIX, GROUND_TRUTH_REASON, LOGO_GALLERY_HOWTO,
+                                          LOGO_SANITIZERS, build_encoders, build_sanitizers,
+                                          folder_reason, load_gallery, resolve_gallery,
+                                          resolve_logos)
+from privlab.studies._image_conditions import (ConditionsMixin, CueCheck, Fidelity, _LogoBoxes,
+                                               check_fidelity, target_checks)
 from privlab.studies.contract import Headline, StudyConfig
 
-CUE_PREFIX = "cues:"
-#: Why a ``cues:`` sanitizer cannot run on a folder (one line, shown by the widgets too).
-GROUND_TRUTH_REASON = ("'cues:' sanitizers black out the generated scenes' ground-truth cue "
-                       "boxes; a folder of photos has no ground truth")
 #: Why a folder run has no leak table.
 LEAK_REASON = ("no leak table for a folder: it leaves one known cue kind in place at a time, "
                "and a folder of photos has no ground truth saying where each cue is")
 #: Fewest sanitizers for which the members' rank agreement is read.
 MIN_RANK_SANITIZERS = 4
 #: The settings :meth:`ImageStudyConfig.like` copies: the corpus and the controls.
-CORPUS_FIELDS = ("n_images", "seed", "folder", "recursive", "max_side", "gallery", "delta",
-                 "top_k", "placebo", "placebo_seed")
+CORPUS_FIELDS = ("n_images", "seed", "folder", "recursive", "max_side", "gallery", "logos",
+                 "delta", "top_k", "placebo", "placebo_seed")
 
 
 def _worst_per_member(frame) -> str:
@@ -51,16 +67,6 @@ def _worst_per_member(frame) -> str:
         where = f" ({frame[member].idxmax()})" if value > 0 else ""
         parts.append(f"{member} {value:.3f}{where}")
     return "; ".join(parts)
-
-
-def folder_reason(spec: str) -> str | None:
-    """Why sanitizer ``spec`` cannot run on a folder of photos (None when it can).
-
-    Example:
-        >>> folder_reason("face-blackout-yunet") is None, folder_reason("cues:every cue")[:9]
-        (True, "'cues:' s")
-    """
-    return GROUND_TRUTH_REASON if str(spec).startswith(CUE_PREFIX) else None
 
 
 @dataclass
@@ -79,7 +85,13 @@ class ImageStudyConfig(StudyConfig):
         encoders: registered image members.
         gallery: known faces for describe-then-embed: a folder of named face crops
             (``<name>/*.jpg`` or ``<name>.jpg``) or ``{name: [face images]}``; default
-            the generated corpus's shipped faces, none for a folder.
+            the generated corpus's shipped faces, none for a folder. Its names are the
+            target's: the fidelity checks look for these faces and names.
+        logos: a logo gallery: a folder with one sub-folder or file stem per brand
+            (``<brand>/*.jpg`` or ``<brand>.jpg``, crops of the logo from photos that
+            are not audited) or ``{brand: [logo images]}``; it reaches the logo
+            sanitizer, describe-then-embed, the logo check and the placebo. Default the
+            generated brand corpus's logo, none otherwise.
         delta: the resolution at which items are flagged and members flag a leak.
         top_k: witnesses kept per audit.
         leak_table: also compute the per-cue leak-detection table (generated corpus).
@@ -93,6 +105,8 @@ class ImageStudyConfig(StudyConfig):
 
     default_sanitizers: ClassVar[tuple[str, ...]] = ()
     folder_sanitizers: ClassVar[tuple[str, ...]] = ()
+    #: Added to the default sanitizers when a logo gallery is given.
+    logo_sanitizers: ClassVar[tuple[str, ...]] = ()
 
     n_images: int = 30
     seed: int = 0
@@ -102,6 +116,7 @@ class ImageStudyConfig(StudyConfig):
     sanitizers: tuple[str, ...] | None = None
     encoders: tuple[str, ...] = ()
     gallery: Any = field(default=None, repr=False)
+    logos: Any = field(default=None, repr=False)
     delta: float = 0.0
     top_k: int = 5
     leak_table: bool = True
@@ -116,6 +131,9 @@ class ImageStudyConfig(StudyConfig):
         self.folder = str(self.folder) if self.folder else None
         if self.sanitizers is None:
             self.sanitizers = self.folder_sanitizers if self.folder else self.default_sanitizers
+            if self.logos is not None:
+                self.sanitizers = tuple(self.sanitizers) + tuple(
+                    s for s in self.logo_sanitizers if s not in self.sanitizers)
         for label in ("sanitizers", "encoders"):
             value = getattr(self, label)
             if isinstance(value, str) or not isinstance(value, (list, tuple)) or not value:
@@ -137,6 +155,14 @@ class ImageStudyConfig(StudyConfig):
         if self.gallery is not None and not isinstance(self.gallery, (str, Path, dict)):
             raise wrong_type("gallery", caller, "a folder of face crops or a dict of name -> "
                              "face images", self.gallery)
+        if self.logos is not None and not isinstance(self.logos, (str, Path, Mapping)):
+            raise wrong_type("logos", caller, LOGO_GALLERY_HOWTO, self.logos)
+        if isinstance(self.logos, Path):
+            self.logos = str(self.logos)
+        needs = [s for s in self.sanitizers if s in LOGO_SANITIZERS]
+        if needs and self.logos is None and self.folder:
+            raise invalid("logos", caller, f"a logo gallery for {needs}", None,
+                          f"Pass logos= {LOGO_GALLERY_HOWTO}; or untick {needs}.")
 
     @classmethod
     def smoke_settings(cls) -> dict:
@@ -172,86 +198,8 @@ class ImageStudyConfig(StudyConfig):
         return cls._build({**settings, **overrides}, "like")
 
 
-def load_gallery(folder: str | Path) -> dict[str, list[np.ndarray]]:
-    """Named face crops from a folder: ``<name>/*.jpg`` (several each) or ``<name>.jpg``.
-
-    Args:
-        folder: the gallery folder.
-
-    Returns:
-        ``{name: [RGB images]}``, names in sorted order.
-
-    Raises:
-        ValueError: not a folder, no image in it, or an unreadable file (named).
-    """
-    from privlab.datasets.images import IMAGE_SUFFIXES, read_image
-
-    root = Path(folder)
-    if not root.is_dir():
-        raise invalid("gallery", "load_gallery", "an existing folder of face crops", str(root),
-                      given_is_text=True)
-    gallery: dict[str, list[np.ndarray]] = {}
-    for entry in sorted(p for p in root.iterdir() if not p.name.startswith(".")):
-        if entry.is_dir():
-            files = sorted(f for f in entry.iterdir() if f.is_file()
-                           and f.suffix.lower() in IMAGE_SUFFIXES)
-            if files:
-                gallery[entry.name] = [read_image(f) for f in files]
-        elif entry.suffix.lower() in IMAGE_SUFFIXES:
-            gallery.setdefault(entry.stem, []).append(read_image(entry))
-    if not gallery:
-        raise invalid("gallery", "load_gallery", "a folder with <name>/*.jpg or <name>.jpg face "
-                      "crops", f"{root} without images", given_is_text=True)
-    return gallery
-
-
-def build_encoders(names: Sequence[str], gallery: Mapping[str, Sequence[Any]] | None) -> list:
-    """Registry members by name; describe-then-embed gets the study's face gallery."""
-    from privlab.encoders import registry
-
-    if isinstance(names, str) or not names:
-        raise invalid("encoders", "build_encoders", "a non-empty list of registered names", names)
-    out = []
-    for name in names:
-        if name == "describe-then-embed":
-            out.append(registry.create(name, gallery=dict(gallery or {})))
-        else:
-            out.append(registry.create(name))
-    return out
-
-
-def build_sanitizers(specs: Sequence[str], presets: Mapping[str, Sequence[str]],
-                     corpus: Any | None) -> list:
-    """Sanitizers from preset cue blackouts (``"cues:<preset>"``) and registry names.
-
-    Raises:
-        ValueError: a cue preset without a generated corpus (with the reason), or an
-            unknown preset.
-    """
-    from privlab.datasets.scene_cues import cue_blackout
-    from privlab.sanitizers import registry
-
-    if isinstance(specs, str) or not specs:
-        raise invalid("sanitizers", "build_sanitizers", "a non-empty list of names", specs)
-    out = []
-    for spec in specs:
-        if spec.startswith(CUE_PREFIX):
-            key = spec[len(CUE_PREFIX):]
-            if key not in presets:
-                raise invalid("sanitizers", "build_sanitizers",
-                              f"cue presets among {[CUE_PREFIX + k for k in presets]}", spec)
-            if corpus is None:
-                raise invalid("sanitizers", "build_sanitizers", "sanitizers usable on a folder "
-                              "(cue presets need a generated corpus)", spec, GROUND_TRUTH_REASON
-                              + ".")
-            out.append(cue_blackout(corpus, list(presets[key]), name=spec))
-        else:
-            out.append(registry.create(spec))
-    return out
-
-
 @dataclass
-class ImageStudyResult:
+class ImageStudyResult(ConditionsMixin):
     """What an image study computed.
 
     Attributes:
@@ -267,6 +215,9 @@ class ImageStudyResult:
         seconds: wall time.
         provenance: corpus hash, members, sanitizers, settings.
         status: what kind of numbers these are.
+        conditions: the :class:`Fidelity` checks (None: not run).
+        placements: ``{sanitizer: one placebo Placement per image}`` (where the placebo
+            put its marks and what it avoided).
     """
 
     study: str
@@ -281,6 +232,8 @@ class ImageStudyResult:
     provenance: dict = field(default_factory=dict)
     status: str = ("descriptive: exact resolution on this audited set against this proxy set "
                    "under these members; not an unconditional guarantee")
+    conditions: Fidelity | None = field(default=None, repr=False)
+    placements: dict = field(default_factory=dict, repr=False)
 
     # -- names ------------------------------------------------------------------------
     @property
@@ -358,9 +311,12 @@ class ImageStudyResult:
 
     def comparison(self):
         """Long table: sanitizer, member, resolution, placebo, excess (and placebo coverage)."""
+        frame = self.to_frame()
         cols = [c for c in ("sanitizer", "encoder", "resolution", "placebo", "excess",
-                            "placebo_coverage") if c in self.to_frame().columns]
-        return self.to_frame()[cols].rename(columns={"encoder": "member"})
+                            "placebo_coverage") if c in frame.columns]
+        out = frame[cols].rename(columns={"encoder": "member"})
+        out["condition"] = [self.condition(s) for s in out["sanitizer"]]
+        return out
 
     def agreement(self):
         """Pairwise Spearman rho between members across sanitizers (of the raw resolutions).
@@ -434,7 +390,8 @@ class ImageStudyResult:
 
         Returns:
             DataFrame with ``sanitizer, member, resolution, placebo, excess, released x,
-            reference y`` (the last two are file names in folder mode).
+            reference y`` (file names in folder mode) and ``condition``
+            (:meth:`condition`: a failed one makes the row conditional).
         """
         import pandas as pd
 
@@ -445,7 +402,8 @@ class ImageStudyResult:
                 rows.append({"sanitizer": a.name, "member": self._short(m.encoder),
                              "resolution": m.value, "placebo": m.placebo, "excess": m.excess,
                              "released x": self.labels[w.audited],
-                             "reference y": self.labels[w.reference]})
+                             "reference y": self.labels[w.reference],
+                             "condition": self.condition(a.name)})
         return pd.DataFrame(rows)
 
     def witness_title(self, sanitizer: str, encoder: str) -> str:
@@ -466,6 +424,10 @@ class ImageStudyResult:
             encoder: whose decisive witness, short or full name (default the
                 describe-then-embed member).
 
+        Readings the sanitizer made (text OCR reads in a sanitized image but not in its
+        original, or a differing reading at a mark) are not among the words; they are
+        listed after them as ``[sanitizer-induced, not read: ...]``.
+
         Returns:
             ``{"sanitized x", "original y", "sanitized y": words}``; empty without such a member.
         """
@@ -481,10 +443,15 @@ class ImageStudyResult:
         w = member.witness
         texts = describer.describe_images([w.audited_sanitized, w.reference_original,
                                            w.reference_sanitized])
-        return {"sanitized x": texts[0].text, "original y": texts[1].text,
-                "sanitized y": texts[2].text}
+        def said(d) -> str:
+            if not d.induced:
+                return d.text
+            return (d.text + " " if d.text else "") + ("[sanitizer-induced, not read: "
+                                                       + ", ".join(d.induced) + "]")
 
-    # -- the headline -----------------------------------------------------------------
+        return {"sanitized x": said(texts[0]), "original y": said(texts[1]),
+                "sanitized y": said(texts[2])}
+
     def _what(self) -> str:
         noun = "photos" if self.folder_mode else "images"
         return f"{len(self.images)} {noun}, {len(self.table)} sanitizers"
@@ -510,18 +477,31 @@ class ImageStudyResult:
                        "tables, not here")
 
     def summary(self) -> str:
-        """Each member's worst excess over its placebo (and the raw worst resolution), over
-        the detector-based sanitizers (:meth:`headline_sanitizers`), each naming the
-        sanitizer it comes from."""
+        """The operational condition per sanitizer (:meth:`condition_summary`: a sanitizer
+        that leaves the concept in any image fails, with the count), then each member's
+        worst excess over its placebo (and the raw worst resolution) over the
+        detector-based sanitizers that met it (:meth:`headline_sanitizers`), each naming
+        the sanitizer it comes from. With none meeting it, the worst values are over all
+        and marked conditional: they are not a pass."""
         rows, scope = self.headline_sanitizers()
+        condition = self.condition_summary(rows)
+        fails = self.condition_failures()
+        met = [r for r in rows if r not in fails]
+        if fails and met:
+            scope = "; ".join(p for p in (f"over {len(met)} that met the condition", scope) if p)
+        elif fails:
+            met = rows
+            scope = "; ".join(p for p in ("CONDITIONAL: no sanitizer here met the condition, "
+                                          "so none of these is a pass", scope) if p)
+        rows = met
         scope = f" ({scope})" if scope else ""
         raw = self.members().loc[rows]
         if not self.has_placebo:
-            return (f"worst resolution per member{scope}: {_worst_per_member(raw)} "
-                    f"({self._what()}; no placebo run)")
+            return (f"{condition}. worst resolution per member{scope}: "
+                    f"{_worst_per_member(raw)} ({self._what()}; no placebo run)")
         worst_raw = ", ".join(f"{m} {v:.3f}" for m, v in raw.max().items())
         floors = ", ".join(f"{m} {v:.3f}" for m, v in self.placebo_floors().items())
-        return (f"worst excess over placebo per member{scope}: "
+        return (f"{condition}. worst excess over placebo per member{scope}: "
                 f"{_worst_per_member(self.excess().loc[rows])} (raw worst resolution: "
                 f"{worst_raw}; placebo floor: {floors}; {self._what()})")
 
@@ -541,11 +521,17 @@ class ImageStudyResult:
                          "after the first ...; listed in provenance['corpus']['skipped'])")
         notes = [data, "members: " + ", ".join(self.config.encoders)
                  + " (offline stand-ins; the paper's CLIP members need a download)"]
+        fid = self.conditions
+        if fid is not None and fid.checks:
+            notes.append("operational condition: " + ", ".join(fid.checks) + " checked on every "
+                         "sanitized image whose original showed the concept; a sanitizer that "
+                         "leaves it in any image fails, and its rows are conditional")
+        notes += [f"operational condition: {n}" for n in self.fidelity_notes()]
         if self.has_placebo:
             audits = list(self.table)
             coverage = [a.placebo_coverage for a in audits if a.placebo_coverage is not None]
-            avoided = "detected faces, OCR text" + (", ground-truth cues"
-                                                    if self.corpus is not None else "")
+            avoided = "detected faces, OCR text" + (", gallery logos" if self.provenance.get(
+                "logos") else "") + (", ground-truth cues" if self.corpus is not None else "")
             note = ("excess = max(0, resolution - placebo), where the placebo moves each "
                     f"sanitizer's marks (same kind and sizes) off {avoided} and its own regions")
             if coverage and min(coverage) < 0.999:
@@ -593,33 +579,35 @@ class ImageStudyResult:
                 f"{self.status})" + body + "</div>")
 
 
-def resolve_gallery(gallery: Any, corpus: Any | None) -> dict:
-    """The face gallery a run uses: a loaded folder, a dict, or the corpus's own faces."""
-    if gallery is None:
-        return dict(corpus.gallery) if corpus is not None else {}
-    if isinstance(gallery, (str, Path)):
-        return load_gallery(gallery)
-    return dict(gallery)
-
-
-def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping[str, Sequence[str]]
-                    ) -> ImageStudyResult:
+def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping[str, Sequence[str]],
+                    default_logos=None, concept_cues: Sequence[str] = (),
+                    fidelity: bool = True) -> ImageStudyResult:
     """Run an image study from its config (used by the DiCaprio and McDonald's modules).
+
+    Each image is read once: the originals' OCR readings and faces are memoised by
+    pixels, every sanitized and placebo output is read near its marks only
+    (:func:`privlab.vision.ocr.read_rendering`), and sanitizers, placebos, members and
+    the concept checks share those readings.
 
     Args:
         study: display name.
         config: the study's Config (see :class:`ImageStudyConfig`).
         corpus_factory: ``(n, seed) -> SceneCorpus`` for the generated corpus.
         presets: cue presets ``{name: kinds removed}``.
+        default_logos: ``corpus -> {brand: [logo images]}`` for a generated corpus when
+            the config gives no ``logos``.
+        concept_cues: on a generated corpus, the cue kinds that carry the concept
+            (checked against the ground truth, :class:`CueCheck`).
+        fidelity: run the concept checks (:meth:`ImageStudyResult.fidelity`).
 
     Returns:
         An :class:`ImageStudyResult`.
     """
-    from functools import partial
-
     from privlab.contrastive import AuditTable, audit_many, corpus_hash
     from privlab.contrastive.ensemble import leak_detection
     from privlab.contrastive.placebo import ImagePlacebo
+    from privlab.encoders.image import DescribeThenEmbedEncoder
+    from privlab.vision.ocr import read_rendering
 
     start = time.perf_counter()
     corpus, passed_over = None, []
@@ -633,27 +621,54 @@ def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping
         images = corpus.images
         labels = [f"{s.index}: {'+'.join(sorted(s.kinds()))}" for s in corpus.scenes]
     gallery = resolve_gallery(config.gallery, corpus)
-    encoders = build_encoders(config.encoders, gallery)
-    sanitizers = build_sanitizers(config.sanitizers, presets, corpus)
+    logos = resolve_logos(config.logos, corpus, default_logos)
+    encoders = build_encoders(config.encoders, gallery, logos)
+    sanitizers = build_sanitizers(config.sanitizers, presets, corpus, logos)
+    readers = any(isinstance(e, DescribeThenEmbedEncoder) and e.use_ocr for e in encoders)
+    twins: list = []
     twin = False
     if config.placebo:
-        avoid = []
+        avoid: list = []
         if corpus is not None:
             from privlab.datasets.scene_cues import CueRegions
 
             avoid = [CueRegions(corpus, corpus.kinds)]
-        twin = partial(ImagePlacebo, avoid=avoid, seed=config.placebo_seed)
+        if logos:
+            avoid.append(_LogoBoxes(logos))
+
+        def twin(sanitizer):
+            made = ImagePlacebo(sanitizer, avoid=avoid, seed=config.placebo_seed,
+                                read_renderings=readers)
+            twins.append(made)
+            return made
+    checks, notes = (target_checks(gallery, logos, corpus, concept_cues) if fidelity
+                     else ([], []))
     leak_stage = corpus is not None and config.leak_table
-    stages = len(encoders) + len(sanitizers) + int(leak_stage)
+    stages = len(encoders) + len(sanitizers) + int(leak_stage) + int(bool(checks))
     for i, encoder in enumerate(encoders):  # the originals once per member (then cached)
         step(f"encoding the originals with {config.encoders[i]}", i, stages)
         encoder.encode(images)
-    audits = []
+    audits, outputs, placements = [], {}, {}
     for i, sanitizer in enumerate(sanitizers):
         step(f"sanitizing and auditing {config.sanitizers[i]}", len(encoders) + i, stages)
-        audits.append(audit_many(images, [sanitizer], encoders=encoders, top_k=config.top_k,
-                                 placebo=twin).audits[0])
+        sanitized = sanitizer.sanitize(images)
+        if readers:  # each output read once, near its marks
+            for x, out in zip(images, sanitized):
+                read_rendering(x, out)
+        twins.clear()
+        audit = audit_many(images, [sanitizer], sanitized=sanitized, encoders=encoders,
+                           top_k=config.top_k, placebo=twin).audits[0]
+        audits.append(audit)
+        outputs[audit.name] = sanitized
+        if twins:
+            placements[audit.name] = list(twins[-1].placements)
     table = AuditTable(tuple(audits))
+    conditions = None
+    if fidelity:
+        if checks:
+            step("checking whether each concept is still there", stages - 1 - int(leak_stage),
+                 stages)
+        conditions = check_fidelity(images, outputs, checks, notes)
     leaks = None
     if leak_stage:
         step("leak detection per cue", stages - 1, stages)
@@ -665,14 +680,17 @@ def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping
         "skipped": [dict(s) for s in passed_over]},
         "members": [e.describe() for e in encoders],
         "sanitizers": [s.describe() for s in sanitizers],
-        "gallery": sorted(gallery), "placebo": bool(config.placebo),
-        "placebo_seed": config.placebo_seed}
+        "gallery": sorted(gallery), "logos": sorted(logos), "placebo": bool(config.placebo),
+        "placebo_seed": config.placebo_seed,
+        "checks": [c.describe() for c in checks]}
     step("audit done", stages, stages)
     return ImageStudyResult(study, config, images, labels, corpus, table, encoders, leaks,
-                            time.perf_counter() - start, provenance)
+                            time.perf_counter() - start, provenance, conditions=conditions,
+                            placements=placements)
 
 
-__all__ = ["CORPUS_FIELDS", "CUE_PREFIX", "GROUND_TRUTH_REASON", "ImageStudyConfig",
-           "ImageStudyResult", "LEAK_REASON", "MIN_RANK_SANITIZERS", "build_encoders",
-           "build_sanitizers", "folder_reason", "load_gallery", "resolve_gallery",
-           "run_image_study"]
+__all__ = ["CORPUS_FIELDS", "CUE_PREFIX", "CueCheck", "Fidelity", "GROUND_TRUTH_REASON",
+           "ImageStudyConfig", "ImageStudyResult", "LEAK_REASON", "LOGO_GALLERY_HOWTO",
+           "LOGO_SANITIZERS", "MIN_RANK_SANITIZERS", "build_encoders", "build_sanitizers",
+           "check_fidelity", "folder_reason", "load_gallery", "resolve_gallery",
+           "resolve_logos", "run_image_study", "target_checks"]

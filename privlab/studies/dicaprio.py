@@ -50,6 +50,10 @@ DEFAULT_SANITIZERS = ("cues:every cue", "cues:faces only", "cues:second face lef
 FOLDER_SANITIZERS = ("face-blackout-yunet", "faces-and-text-blackout", "face-blur-yunet",
                      "text-blackout-ocr")
 DEFAULT_ENCODERS = ("sface", "describe-then-embed", "ocr-text", "efficientnet-lite0")
+#: The generated cues that carry the target's identity, checked against the ground truth
+#: (the face is checked by SFace and dlib: its ground-truth box is the whole portrait,
+#: of which a face blackout covers only the face).
+CONCEPT_CUES = ("caption",)
 
 
 @dataclass
@@ -87,7 +91,8 @@ def run(config: Config | None = None) -> ImageStudyResult:
         An :class:`privlab.studies._images.ImageStudyResult`.
     """
     config = config or Config.for_notebook()
-    return run_image_study(STUDY, config, corpus_factory=celebrity_scenes, presets=PRESETS)
+    return run_image_study(STUDY, config, corpus_factory=celebrity_scenes, presets=PRESETS,
+                           concept_cues=CONCEPT_CUES)
 
 
 
@@ -573,7 +578,7 @@ def _tilted_scenes(n: int, seed: int, *, angle: float) -> SceneCorpus:
     return tilt_faces(celebrity_scenes(n, seed), angle)
 
 
-__all__ = ["BLACK_LEVEL", "DEFAULT_ENCODERS", "DEFAULT_SANITIZERS", "DEFAULT_TILT",
+__all__ = ["BLACK_LEVEL", "CONCEPT_CUES", "DEFAULT_ENCODERS", "DEFAULT_SANITIZERS", "DEFAULT_TILT",
            "FOLDER_SANITIZERS", "LADDER_MEMBERS", "MISS_MEMBERS", "MISS_SANITIZERS", "PRESETS",
            "STUDY", "Config", "LadderConfig", "LadderResult", "MissConfig", "MissResult",
            "cue_removal", "detector_family", "run", "run_detector_miss", "run_ladder",

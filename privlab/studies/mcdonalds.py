@@ -7,8 +7,16 @@ with the name in text and fries-like and burger-like props. Every sanitizer is a
 with its placebo twin and the headline reports the excess over it; ``folder=`` audits
 a folder of real photos instead.
 
+The logo gallery (``logos=``: a folder with one sub-folder or image per brand, or
+``{brand: [logo images]}``) reaches the logo sanitizer (added to the defaults when a
+gallery is given), the describe-then-embed member, the logo check of the operational
+condition and the placebo. On the generated corpus it defaults to the brand's glyph
+(:func:`default_logos`). Make one for photos from a crop of the logo in a photo that is
+not audited.
+
     from privlab.studies import mcdonalds
     result = mcdonalds.run(mcdonalds.Config())
+    result = mcdonalds.run(mcdonalds.Config(folder="photos", logos="logo_crops"))
 """
 
 from __future__ import annotations
@@ -16,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from privlab.datasets.scenes import BRAND_KINDS, brand_scenes
+from privlab.datasets.scenes import BRAND_KINDS, BRAND_NAME, brand_scenes, draw_logo
 from privlab.studies._images import ImageStudyConfig, ImageStudyResult, run_image_study
 from privlab.studies.contract import registry
 
@@ -32,6 +40,22 @@ DEFAULT_SANITIZERS = tuple(f"cues:{k}" for k in PRESETS) + ("text-blackout-ocr",
 FOLDER_SANITIZERS = ("text-blackout-ocr", "faces-and-text-blackout", "face-blackout-yunet",
                      "face-blur-yunet")
 DEFAULT_ENCODERS = ("describe-then-embed", "ocr-text", "efficientnet-lite0", "sface")
+#: The generated cues that carry the brand (checked against the ground truth).
+CONCEPT_CUES = ("logo", "small_logo", "brand_text")
+#: Added to the default sanitizers when a logo gallery is given.
+LOGO_SANITIZERS = ("logo-blackout",)
+#: Side of the generated brand's glyph in its default logo gallery.
+LOGO_SIDE = 128
+
+
+def default_logos(corpus) -> dict:
+    """The generated corpus's logo gallery: its brand's glyph (:func:`draw_logo`).
+
+    Example:
+        >>> {k: v[0].shape for k, v in default_logos(brand_scenes(1)).items()}
+        {'QUIKBITE': (128, 128, 3)}
+    """
+    return {BRAND_NAME: [draw_logo(LOGO_SIDE)]}
 
 
 @dataclass
@@ -48,6 +72,7 @@ class Config(ImageStudyConfig):
 
     default_sanitizers: ClassVar[tuple[str, ...]] = DEFAULT_SANITIZERS
     folder_sanitizers: ClassVar[tuple[str, ...]] = FOLDER_SANITIZERS
+    logo_sanitizers: ClassVar[tuple[str, ...]] = LOGO_SANITIZERS
 
     encoders: tuple[str, ...] = DEFAULT_ENCODERS
 
@@ -69,8 +94,9 @@ def run(config: Config | None = None) -> ImageStudyResult:
         An :class:`privlab.studies._images.ImageStudyResult`.
     """
     config = config or Config.for_notebook()
-    return run_image_study(STUDY, config, corpus_factory=brand_scenes, presets=PRESETS)
+    return run_image_study(STUDY, config, corpus_factory=brand_scenes, presets=PRESETS,
+                           default_logos=default_logos, concept_cues=CONCEPT_CUES)
 
 
 __all__ = ["STUDY", "Config", "DEFAULT_ENCODERS", "DEFAULT_SANITIZERS", "FOLDER_SANITIZERS",
-           "PRESETS", "run"]
+           "CONCEPT_CUES", "LOGO_SANITIZERS", "LOGO_SIDE", "PRESETS", "default_logos", "run"]

@@ -230,9 +230,9 @@ def _image_build(values: dict, defaults: Any) -> Any:
 def image_panel(study: Any, *, encoders: Sequence[str] | None = None,
                 sanitizers: Sequence[str] | None = None, folder: str | None = None,
                 recursive: bool | None = None, max_side: int | None = None,
-                gallery: str | None = None, delta: float | None = None,
-                placebo: bool | None = None) -> StudyPanel:
-    """An image study (01, 02): members, sanitizers, a folder of photos, δ; press Run.
+                gallery: str | None = None, logos: str | None = None,
+                delta: float | None = None, placebo: bool | None = None) -> StudyPanel:
+    """An image study (01, 02): members, sanitizers, a folder of photos, galleries, δ; press Run.
 
     Typing a folder greys out the ``cues:`` sanitizers, with the reason beside them: they
     black out the generated scenes' ground truth, which a folder of photos does not have.
@@ -240,8 +240,9 @@ def image_panel(study: Any, *, encoders: Sequence[str] | None = None,
 
     Args:
         study: the study module (``privlab.studies.dicaprio`` or ``mcdonalds``).
-        encoders, sanitizers, folder, recursive, max_side, gallery, delta, placebo: the
-            parameter cell's values (None: the study's settings).
+        encoders, sanitizers, folder, recursive, max_side, gallery, logos, delta, placebo:
+            the parameter cell's values (None: the study's settings); ``logos`` is a
+            folder with one sub-folder or image per brand (crops of the logo).
     """
     from privlab.studies._images import CUE_PREFIX, folder_reason
 
@@ -255,12 +256,14 @@ def image_panel(study: Any, *, encoders: Sequence[str] | None = None,
         "max_side": c.integer("Longest side (px)", minimum=32, maximum=16384),
         "gallery": c.text("Known faces",
                           placeholder="a folder of <name>/*.jpg or <name>.jpg face crops"),
+        "logos": c.text("Logo gallery",
+                        placeholder="a folder of <brand>/*.jpg or <brand>.jpg logo crops"),
         "delta": c.number("Flag at δ", maximum=0.5),
         "placebo": c.flag("Placebo control"),
     }, renderers.image_study, build=_image_build,
         params=_params(encoders=encoders, sanitizers=sanitizers, folder=folder,
-                       recursive=recursive, max_side=max_side, gallery=gallery, delta=delta,
-                       placebo=placebo))
+                       recursive=recursive, max_side=max_side, gallery=gallery, logos=logos,
+                       delta=delta, placebo=placebo))
     if not getattr(panel, "_folder_sync", False):  # once per panel, kept through Run All
         def sync(_change: Any = None) -> None:
             typed = panel.controls["folder"].value

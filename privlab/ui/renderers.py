@@ -360,13 +360,25 @@ def finetune(report: Report, result: Any, options: Mapping[str, Any]) -> None:
 
 # --------------------------------------------------------------------------- 02 images
 def image_study(report: Report, result: Any, options: Mapping[str, Any]) -> None:
-    """Studies 01 and 02: resolutions, placebo floors and excess, the scatter, witnesses,
-    flags, agreement and the leak table."""
-    report.heading("Raw resolutions δ* (rows: sanitizers, columns: members)")
-    report.table(result.members(), index=True)
+    """Studies 01 and 02: the operational condition, resolutions, placebo floors and
+    excess, the scatter, witnesses, flags, agreement and the leak table."""
+    report.heading("The operational condition: is the concept still there after sanitization?")
+    fidelity = result.fidelity()
+    if len(fidelity):
+        report.table(fidelity, caption="per sanitizer and check: originals showing the "
+                     "concept, and of those the sanitized images still showing it")
+    for note in result.fidelity_notes():
+        report.text(note)
+    report.heading("Raw resolutions δ* (rows: sanitizers, columns: members; a sanitizer that "
+                   "failed the condition is marked conditional)")
+    report.table(result.marked(result.members()), index=True)
     report.heading("The placebo floor and the excess")
     report.table(result.placebo_floors().rename("placebo floor"), index=True)
-    report.table(result.excess(), index=True, caption="excess over the placebo")
+    report.table(result.marked(result.excess()), index=True, caption="excess over the placebo")
+    avoided = result.placebo_avoided()
+    if len(avoided.columns):
+        report.details("What the placebo avoided, per image",
+                       present(avoided, index=True).to_html())
     report.details("Raw, floor and excess side by side",
                    present(result.comparison(), index=True).to_html())
     ax = plots.privacy_utility_scatter(result.labelled_frame(),

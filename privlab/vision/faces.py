@@ -20,6 +20,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from privlab.errors import invalid, require
+from privlab.hashing import content_hash
 from privlab.vision.images import as_rgb
 from privlab.vision.marks import BLUR_DETAIL, detail
 
@@ -81,8 +82,13 @@ def _detector(threshold: float):
     return cv2.FaceDetectorYN.create(face_model_paths()[0], "", (320, 320), float(threshold))
 
 
+# Detections by (pixels, threshold, min_size): one image is searched once per setting.
+_FACES_MEMO: dict[tuple, tuple[Face, ...]] = {}
+_FACES_LIMIT = 4096
+
+
 def detect_faces(image: Any, threshold: float = 0.6, *, min_size: int = 0) -> list[Face]:
-    """Faces found by YuNet, best first.
+    """Faces found by YuNet, best first (memoised by the image's pixels and the settings).
 
     Args:
         image: PIL image or uint8 array.
@@ -105,6 +111,9 @@ def detect_faces(image: Any, threshold: float = 0.6, *, min_size: int = 0) -> li
     if not 0 < threshold < 1:
         raise invalid("threshold", "detect_faces", "in (0, 1)", threshold)
     rgb = as_rgb(image, "image", "detect_faces")
+    key = (content_hash(rgb), round(float(threshold), 6), int(min_size))
+    if key in _FACES_MEMO:  # an image is searched once (sanitizer, placebo, members, checks)
+        return list(_FACES_MEMO[key])
     bgr = cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
     det = _detector(round(float(threshold), 6))
     det.setInputSize((bgr.shape[1], bgr.shape[0]))
@@ -117,7 +126,11 @@ def detect_faces(image: Any, threshold: float = 0.6, *, min_size: int = 0) -> li
         box = (max(0, int(np.floor(x))), max(0, int(np.floor(y))),
                min(rgb.shape[1], int(np.ceil(x + w))), min(rgb.shape[0], int(np.ceil(y + h))))
         faces.append(Face(box, float(row[-1]), np.asarray(row, dtype=np.float32)))
-    return sorted(faces, key=lambda f: -f.score)
+    faces = sorted(faces, key=lambda f: -f.score)
+    if len(_FACES_MEMO) >= _FACES_LIMIT:
+        _FACES_MEMO.pop(next(iter(_FACES_MEMO)))
+    _FACES_MEMO[key] = tuple(faces)
+    return faces
 
 
 def face_features(image: Any, faces: Sequence[Face]) -> np.ndarray:

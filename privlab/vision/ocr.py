@@ -3,6 +3,14 @@
 The text sanitizer blacks out what :func:`read_text` finds; the describe-then-embed
 member embeds the words :func:`filter_words` keeps.
 
+A sanitized rendering differs from its original only where the sanitizer (or a placebo)
+marked it. :func:`read_rendering` reads such a rendering once, near its marks only: the
+original's readings away from the marks are kept as they are, and the neighbourhood of
+every mark (with every line of text it touches) is read again. The result is what
+:func:`read_text` then returns for the rendering (so every member reading it shares the
+reading), and :func:`rendering_of` remembers which original and which marks it came
+from, so that readers can tell text a sanitizer changed from text it left.
+
 A cached reading that is not a well-formed list of words (a truncated or overwritten
 JSON file) is deleted with a warning naming the file, and the image is read again.
 """
@@ -86,6 +94,44 @@ def _read_cached(path: Path) -> list[OCRWord] | None:
         return None
 
 
+#: rapidocr's text detector scales an image so that its shorter side is this long.
+DET_SHORT_SIDE = 736
+
+
+def _read_pixels(rgb: np.ndarray, scale: float | None = None) -> list[OCRWord]:
+    """rapidocr on an RGB array, uncached.
+
+    ``scale``: read a crop at this fixed scale instead of rapidocr's own (which brings the
+    shorter side to :data:`DET_SHORT_SIDE`: a small crop would be enlarged far beyond
+    the size its text has in the whole image, and cost as much as the whole image).
+    """
+    import cv2
+
+    bgr = cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2BGR)
+    engine = _rapidocr()
+    if scale is None:
+        result, _ = engine(bgr, use_cls=False)
+    else:
+        bgr = cv2.resize(bgr, (max(1, round(bgr.shape[1] * scale)),
+                               max(1, round(bgr.shape[0] * scale))),
+                         interpolation=cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA)
+        det = engine.text_det
+        saved = det.limit_type, det.limit_side_len
+        det.limit_type, det.limit_side_len = "max", 1 << 16  # no further resizing
+        try:
+            result, _ = engine(bgr, use_cls=False)
+        finally:
+            det.limit_type, det.limit_side_len = saved
+    words = []
+    factor = 1.0 if scale is None else 1.0 / scale
+    for quad, text, conf in result or []:
+        xs = [p[0] * factor for p in quad]
+        ys = [p[1] * factor for p in quad]
+        words.append(OCRWord(str(text), (int(min(xs)), int(min(ys)), int(np.ceil(max(xs))),
+                                         int(np.ceil(max(ys)))), float(conf)))
+    return words
+
+
 def read_text(image: Any) -> list[OCRWord]:
     """Every text line rapidocr finds, cached on disk by the image's pixels.
 
@@ -98,8 +144,6 @@ def read_text(image: Any) -> list[OCRWord]:
     Raises:
         MissingDependencyError: rapidocr-onnxruntime is not installed.
     """
-    import cv2
-
     rgb = as_rgb(image, "image", "read_text")
     key = content_hash(rgb)
     if key in _OCR_MEMO:
@@ -107,13 +151,7 @@ def read_text(image: Any) -> list[OCRWord]:
     path = _ocr_cache_file(key)
     words = _read_cached(path)
     if words is None:
-        result, _ = _rapidocr()(cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR), use_cls=False)
-        words = []
-        for quad, text, conf in result or []:
-            xs = [p[0] for p in quad]
-            ys = [p[1] for p in quad]
-            words.append(OCRWord(str(text), (int(min(xs)), int(min(ys)), int(np.ceil(max(xs))),
-                                             int(np.ceil(max(ys)))), float(conf)))
+        words = _read_pixels(rgb)
         path.parent.mkdir(parents=True, exist_ok=True)
         # Write then rename, so a reader in another process never sees half a file.
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
@@ -121,6 +159,155 @@ def read_text(image: Any) -> list[OCRWord]:
                                     "confidence": w.confidence} for w in words]))
         tmp.replace(path)
     _OCR_MEMO[key] = words
+    return words
+
+
+#: Pixels around a mark that are read again in a rendering (a word touching the mark
+#: is re-read whole: every original line the grown mark touches joins the crop).
+RENDERING_MARGIN = 24
+
+
+@dataclass(frozen=True)
+class Rendering:
+    """Where a rendering came from: its original's content hash, the marked region and the
+    original's readings."""
+
+    original: str
+    marks: np.ndarray
+    original_words: tuple[OCRWord, ...] = ()
+
+
+# Renderings read by read_rendering, by content hash (bounded; oldest forgotten first).
+_RENDERINGS: dict[str, Rendering] = {}
+_RENDERINGS_LIMIT = 4096
+
+
+def rendering_of(image: Any) -> Rendering | None:
+    """The original and marks of a rendering read by :func:`read_rendering` (else None)."""
+    key = image if isinstance(image, str) else content_hash(as_rgb(image, "image", "rendering_of"))
+    return _RENDERINGS.get(key)
+
+
+def _overlaps(box: tuple[int, int, int, int], crop: tuple[int, int, int, int]) -> bool:
+    return not (box[2] <= crop[0] or crop[2] <= box[0] or box[3] <= crop[1] or crop[3] <= box[1])
+
+
+def _inside(box: tuple[int, int, int, int], other: tuple[int, int, int, int]) -> float:
+    """The share of ``box`` that lies inside ``other``."""
+    ix = max(0, min(box[2], other[2]) - max(box[0], other[0]))
+    iy = max(0, min(box[3], other[3]) - max(box[1], other[1]))
+    area = max(1, (box[2] - box[0]) * (box[3] - box[1]))
+    return ix * iy / area
+
+
+def _crops(marks: np.ndarray, words: Sequence[OCRWord], margin: int
+           ) -> list[tuple[int, int, int, int]]:
+    """Boxes to read again: each mark grown by ``margin``, joined with the original lines it
+    touches, overlapping boxes merged."""
+    import cv2
+
+    h, w = marks.shape
+    count, _, stats, _ = cv2.connectedComponentsWithStats(marks.astype(np.uint8), connectivity=8)
+    boxes = [[max(0, int(x) - margin), max(0, int(y) - margin), min(w, int(x + bw) + margin),
+              min(h, int(y + bh) + margin)] for x, y, bw, bh, _ in stats[1:count]]
+    changed = True
+    while changed:
+        changed = False
+        for box in boxes:
+            for word in words:
+                if _overlaps(word.box, tuple(box)):
+                    grown = [min(box[0], max(0, word.box[0] - margin // 2)),
+                             min(box[1], max(0, word.box[1] - margin // 2)),
+                             max(box[2], min(w, word.box[2] + margin // 2)),
+                             max(box[3], min(h, word.box[3] + margin // 2))]
+                    if grown != box:
+                        box[:] = grown
+                        changed = True
+        merged: list[list[int]] = []
+        for box in boxes:
+            for other in merged:
+                if _overlaps(tuple(box), tuple(other)):
+                    other[:] = [min(box[0], other[0]), min(box[1], other[1]),
+                                max(box[2], other[2]), max(box[3], other[3])]
+                    changed = True
+                    break
+            else:
+                merged.append(box)
+        boxes = merged
+    return [tuple(b) for b in boxes]
+
+
+def read_rendering(original: Any, rendering: Any, marks: np.ndarray | None = None, *,
+                   margin: int = RENDERING_MARGIN) -> list[OCRWord]:
+    """The readings of a rendering of ``original``, read near its marks only.
+
+    Every connected piece of ``marks`` (default: the pixels that differ) is grown by
+    ``margin`` pixels and by every original line of text it touches; those crops are read
+    again. Every original reading that no mark touches is kept as it was (its pixels are
+    unchanged), and so are readings of it in a crop dropped; what remains of the crops'
+    readings is the text near the marks: what is left of a word a mark cut, or text
+    that was not read before. The result is stored as
+    the rendering's reading (what :func:`read_text` returns for it in this process) and
+    :func:`rendering_of` gives its original and marks.
+
+    Args:
+        original: the image the rendering was made from.
+        rendering: the sanitized (or placebo) rendering, of the same size.
+        marks: boolean ``(H, W)`` region that was marked (default: changed pixels).
+        margin: pixels around a mark read again.
+
+    Returns:
+        The rendering's :class:`OCRWord` readings, in the original's coordinates.
+
+    Raises:
+        ValueError: the two images differ in size, or ``marks`` has another shape.
+
+    Example:
+        >>> from privlab.vision.images import as_rgb
+        >>> plain = np.full((60, 80, 3), 200, np.uint8)
+        >>> read_rendering(plain, plain)
+        []
+    """
+    from privlab.errors import invalid
+
+    caller = "read_rendering"
+    rgb = as_rgb(original, "original", caller)
+    out = as_rgb(rendering, "rendering", caller)
+    if rgb.shape != out.shape:
+        raise invalid("rendering", caller, f"an image of the original's size {rgb.shape}",
+                      f"shape {out.shape}", given_is_text=True)
+    if marks is None:
+        marks = np.any(rgb != out, axis=2)
+    marks = np.asarray(marks, dtype=bool)
+    if marks.shape != rgb.shape[:2]:
+        raise invalid("marks", caller, f"a boolean mask of shape {rgb.shape[:2]}",
+                      f"shape {marks.shape}", given_is_text=True)
+    base = read_text(rgb)
+    key = content_hash(out)
+    if key == content_hash(rgb) or not marks.any():
+        words = list(base)
+    else:
+        crops = _crops(marks, base, int(margin))
+        h, w = marks.shape
+        # an original line that no mark touches has the same pixels: it keeps its reading
+        # (a re-reading in a new context would only add OCR jitter)
+        words = [wd for wd in base if not marks[max(0, wd.box[1] - 2):min(h, wd.box[3] + 2),
+                                                 max(0, wd.box[0] - 2):min(w, wd.box[2] + 2)].any()]
+        kept = list(words)
+        # the scale the whole-image reading had, so text is read at the same size
+        scale = max(1.0, DET_SHORT_SIDE / min(rgb.shape[:2]))
+        for x0, y0, x1, y1 in crops:
+            for word in _read_pixels(out[y0:y1, x0:x1], scale):
+                b = word.box
+                box = (b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0)
+                if any(_inside(box, k.box) >= 0.5 for k in kept):
+                    continue  # unchanged text, read again
+                words.append(OCRWord(word.text, box, word.confidence))
+        words.sort(key=lambda w: (w.box[1] // 8, w.box[0]))
+    _OCR_MEMO[key] = words
+    if len(_RENDERINGS) >= _RENDERINGS_LIMIT:
+        _RENDERINGS.pop(next(iter(_RENDERINGS)))
+    _RENDERINGS[key] = Rendering(content_hash(rgb), marks, tuple(base))
     return words
 
 
@@ -148,4 +335,5 @@ def filter_words(words: Sequence[OCRWord], min_confidence: float = 0.8,
             and sum(ch.isalnum() for ch in w.text) >= min_chars]
 
 
-__all__ = ["OCRWord", "filter_words", "read_text"]
+__all__ = ["DET_SHORT_SIDE", "OCRWord", "RENDERING_MARGIN", "Rendering", "filter_words",
+           "read_rendering", "read_text", "rendering_of"]

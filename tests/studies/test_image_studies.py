@@ -95,9 +95,18 @@ def test_dicaprio_small_run_reports_excess_over_placebo():
     assert flags.shape == (4, 4) and (flags["cues:every cue | sface"] == 0).all()
     assert list(flags.index) == result.labels and result.labels[0].startswith("0: ")
     headline = result.headline()
-    assert headline.text.startswith("worst excess over placebo per member ('cues:' controls "
-                                    "only): sface 0.000; describe-then-embed 0.")
-    assert "(cues:faces only)" in headline.text  # where the worst value comes from
+    # faces only leaves the caption: it fails the operational condition, so the worst
+    # values are taken over the control that met it; its violation stays in the tables
+    assert headline.text.startswith(
+        "operational condition: cues:faces only FAILS (concept still found in 2 of 4 images: "
+        "name (OCR) 2, cue (ground truth) 2); met by cues:every cue. worst excess over "
+        "placebo per member (over 1 that met the condition; 'cues:' controls only): sface "
+        "0.000; describe-then-embed 0.000")
+    assert result.condition("cues:faces only") == "failed: concept left in 2 of 4"
+    assert result.marked(raw).index[1] == "cues:faces only (conditional: concept left in 2)"
+    fidelity = result.fidelity().set_index(["sanitizer", "check"])
+    assert fidelity.loc[("cues:faces only", "face · SFace cosine ≥ 0.363"), "still present"] == 0
+    assert fidelity.loc[("cues:every cue", "face · SFace cosine ≥ 0.363"), "present before"] == 4
     assert "raw worst resolution" in headline.text and "placebo floor" in headline.text
     assert any("excess = max(0, resolution - placebo)" in c for c in headline.caveats)
     assert any("rests on 2 sanitizers" in c for c in headline.caveats)  # too few to rank
@@ -117,7 +126,11 @@ def test_the_headline_is_never_taken_from_a_ground_truth_control():
     assert excess.loc["cues:second face left", "efficientnet-lite0"] > 0.1
     assert excess.loc["face blackout (YuNet)", "efficientnet-lite0"] == 0
     text = result.headline().text
-    assert text.startswith("worst excess over placebo per member (over 1 detector-based "
+    # the face blackout leaves the caption with the name: it fails, and nothing is a pass
+    assert text.startswith("operational condition: face blackout (YuNet) FAILS (concept still "
+                           "found in 2 of 4 images: name (OCR) 2, cue (ground truth) 2). worst "
+                           "excess over placebo per member (CONDITIONAL: no sanitizer here met "
+                           "the condition, so none of these is a pass; over 1 detector-based "
                            "sanitizer; 1 'cues:' control in the tables, not here): "
                            "efficientnet-lite0 0.000 (raw worst resolution: efficientnet-lite0 ")
     assert "second face" not in text
@@ -140,7 +153,8 @@ def test_without_placebo_the_headline_says_so():
     result = mcdonalds.run(config)
     assert not result.has_placebo and result.placebo_floors().empty
     assert result.headline().text.startswith(
-        "worst resolution per member ('cues:' controls only): ocr-text 0.000")
+        "operational condition: met by cues:every cue. worst resolution per member ('cues:' "
+        "controls only): ocr-text 0.000")
     assert any("no placebo run" in c for c in result.caveats())
     assert "placebo" not in result.to_frame().columns
 
@@ -209,7 +223,9 @@ def test_folder_run_explains_itself(folder_run):
     result = folder_run
     assert result.leak_matrix() is None and "no ground truth" in result.leak_reason
     headline = result.headline()
-    assert headline.text.startswith("worst excess over placebo per member: sface ")
+    assert headline.text.startswith("operational condition: ")
+    assert ". worst excess over placebo per member" in headline.text
+    assert "sface " in headline.text.split("per member")[1]
     assert headline.text.endswith("6 photos, 4 sanitizers)")
     assert any("no ground truth" in c for c in headline.caveats)
     assert not any("rank agreement" in c for c in headline.caveats)  # 4 sanitizers: enough

@@ -1,0 +1,321 @@
+"""The paper's operational conditions in the image studies: is the concept still there?
+
+A run's concept checks (:mod:`privlab.vision.concepts`, and on a generated corpus its
+ground truth, :class:`CueCheck`) are run on every original and, where they found the
+concept, on every sanitizer's output (:func:`check_fidelity`); :class:`ConditionsMixin`
+gives :class:`privlab.studies._images.ImageStudyResult` the tables and words built on
+them: the fidelity table, each sanitizer's condition, the headline's condition
+sentence, the rows marked conditional, what each placebo avoided, and the readings a
+sanitizer made.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from privlab.errors import invalid
+
+
+def _short_check(name: str) -> str:
+    """A check's short label in the headline: ``"face (SFace)"``, ``"name (OCR)"`` ...
+
+    Example:
+        >>> _short_check("face · dlib distance ≤ 0.6"), _short_check("name · OCR reads X")
+        ('face (dlib)', 'name (OCR)')
+    """
+    kind, _, rest = name.partition(" · ")
+    how = {"face": rest.split()[0] if rest else "", "name": "OCR", "cue": "ground truth"}
+    return f"{kind} ({how[kind]})" if how.get(kind) else kind
+
+
+
+@dataclass
+class Fidelity:
+    """The operational-condition checks of a run (:mod:`privlab.vision.concepts`).
+
+    Attributes:
+        checks: the checks' names, in order.
+        notes: why a check could not run (empty when all ran), or why none did.
+        before: ``{check: evidence per original}`` (an empty tuple: not found).
+        after: ``{sanitizer: {check: evidence per sanitized image}}``, None where the
+            concept was not found in the original (a sanitizer does not add it).
+    """
+
+    checks: list[str]
+    notes: list[str]
+    before: dict[str, list[tuple[str, ...]]] = field(repr=False)
+    after: dict[str, dict[str, list[tuple[str, ...] | None]]] = field(repr=False)
+
+    def left(self, sanitizer: str) -> list[int]:
+        """Indices of the images in which some check still finds the concept."""
+        per = self.after.get(sanitizer, {})
+        return sorted({i for found in per.values() for i, ev in enumerate(found) if ev})
+
+
+class CueCheck:
+    """A generated corpus's ground truth as a concept check: a cue of the concept's kinds
+    that the sanitizer left (under half of its box's pixels changed).
+
+    Detectors can miss a generated glyph (SIFT finds few keypoints on flat colours); the
+    ground truth cannot, so on generated scenes a sanitizer that leaves the logo, the
+    caption or the face in place fails the condition whatever the detectors see.
+
+    Args:
+        corpus: the generated corpus.
+        kinds: the cue kinds that carry the concept (e.g. ``("logo", "brand_text")``).
+    """
+
+    kind = "cue"
+    paired = True
+
+    def __init__(self, corpus: Any, kinds: Sequence[str]):
+        from privlab.datasets.scenes import cue_lookup
+
+        self.kinds = tuple(k for k in kinds if k in corpus.kinds)
+        self.scenes = cue_lookup(corpus)
+        self.name = f"cue · ground truth ({', '.join(self.kinds)})"
+
+    def _cues(self, original: np.ndarray) -> list:
+        from privlab.hashing import content_hash
+
+        scene = self.scenes.get(content_hash(np.asarray(original)))
+        return [c for c in scene.cues if c.kind in self.kinds] if scene is not None else []
+
+    def find(self, image: Any) -> tuple[str, ...]:
+        return tuple(f"{c.kind} at {c.box}" for c in self._cues(np.asarray(image)))
+
+    def find_pair(self, original: Any, sanitized: Any) -> tuple[str, ...]:
+        """The cues of ``original`` that ``sanitized`` left (under half their box changed)."""
+        x, y = np.asarray(original), np.asarray(sanitized)
+        left = []
+        for cue in self._cues(x):
+            x0, y0, x1, y1 = cue.box
+            changed = np.any(x[y0:y1, x0:x1] != y[y0:y1, x0:x1], axis=2).mean()
+            if changed < 0.5:
+                left.append(f"{cue.kind} at {cue.box} ({changed:.0%} changed)")
+        return tuple(left)
+
+    def describe(self) -> dict[str, Any]:
+        return {"check": self.name, "kind": self.kind}
+
+
+def check_fidelity(images: Sequence[Any], sanitized: Mapping[str, Sequence[Any]],
+                   checks: Sequence[Any], notes: Sequence[str] = ()) -> Fidelity:
+    """Run the concept checks on the originals and on every sanitizer's outputs.
+
+    Each check runs on every original; on a sanitized image only where it found the
+    concept in that image's original (a sanitizer removes, it does not add; this also
+    keeps the cost to the images that matter).
+
+    Args:
+        images: the originals.
+        sanitized: ``{sanitizer name: outputs, one per original}``.
+        checks: :class:`privlab.vision.concepts.ConceptCheck` objects.
+        notes: carried into :attr:`Fidelity.notes`.
+
+    Returns:
+        A :class:`Fidelity`.
+    """
+    before = {c.name: [c.find(im) for im in images] for c in checks}
+    after = {}
+    for name, outputs in sanitized.items():
+        if len(outputs) != len(images):
+            raise invalid("sanitized", "check_fidelity", f"one output per image ({len(images)})",
+                          f"{len(outputs)} for {name!r}", given_is_text=True)
+        after[name] = {c.name: [None if not before[c.name][i] else
+                                (c.find_pair(images[i], out) if getattr(c, "paired", False)
+                                 else c.find(out))
+                                for i, out in enumerate(outputs)] for c in checks}
+    return Fidelity([c.name for c in checks], list(notes), before, after)
+
+
+def target_checks(gallery: Mapping[str, Sequence[Any]], logos: Mapping[str, Sequence[Any]],
+                  corpus: Any | None, concept_cues: Sequence[str] = ()) -> tuple[list, list[str]]:
+    """The concept checks of a run: the target's faces and name, the brands' logos and
+    names, and on a generated corpus the ground-truth cues that carry the concept.
+
+    The target is the generated corpus's (its gallery also holds a second person, who is
+    not the target), else every name of the face gallery; brands are the logo gallery's
+    names.
+    """
+    from privlab.vision.concepts import concept_checks
+
+    faces = dict(gallery)
+    names: list[str] = []
+    if corpus is not None and corpus.target in faces:
+        faces = {corpus.target: faces[corpus.target]}
+    names += list(faces)
+    names += [b for b in logos if b not in names]
+    checks, notes = concept_checks(faces=faces or None, names=names, logos=logos or None)
+    if corpus is not None and concept_cues:
+        checks.append(CueCheck(corpus, concept_cues))
+    if not checks:
+        notes.append("no check: give a face gallery (gallery=) or a logo gallery (logos=) "
+                     "naming the target")
+    return checks, notes
+
+
+class _LogoBoxes:
+    """The placebo's logo avoid entry: boxes of every gallery logo found in an image."""
+
+    name = "logos"
+
+    def __init__(self, logos: Mapping[str, Sequence[Any]]):
+        self.logos = logos
+
+    def __call__(self, rgb: np.ndarray) -> list:
+        from privlab.vision.logos import match_logos
+
+        return [m.box for m in match_logos(rgb, self.logos)]
+
+
+class ConditionsMixin:
+    """The operational-condition tables of an image study's result (needs ``conditions``,
+    ``placements``, ``table``, ``labels``, ``images``, ``encoders``)."""
+
+    def fidelity(self):
+        """Per sanitizer and check: is the concept still there after sanitization?
+
+        Returns:
+            DataFrame with ``sanitizer, check, present before`` (originals in which the
+            check finds the concept), ``still present`` (of those, the sanitized images
+            in which it still does) and ``images`` (their labels); empty when no check
+            ran (:meth:`fidelity_notes` says why).
+        """
+        import pandas as pd
+
+        rows = []
+        fid = self.conditions
+        if fid is not None:
+            for audit in self.table:
+                for check in fid.checks:
+                    found = fid.after.get(audit.name, {}).get(check, [])
+                    left = [i for i, ev in enumerate(found) if ev]
+                    rows.append({"sanitizer": audit.name, "check": check,
+                                 "present before": sum(bool(e) for e in fid.before[check]),
+                                 "still present": len(left),
+                                 "images": ", ".join(self.labels[i] for i in left)})
+        return pd.DataFrame(rows, columns=["sanitizer", "check", "present before",
+                                           "still present", "images"])
+
+    def fidelity_notes(self) -> list[str]:
+        """Why a check did not run (dlib missing, no gallery ...), empty when all ran."""
+        return list(self.conditions.notes) if self.conditions is not None else [
+            "the operational conditions were not checked"]
+
+    def fidelity_evidence(self, sanitizer: str):
+        """Per image: what each check found before and after ``sanitizer`` (for inspection)."""
+        import pandas as pd
+
+        fid = self.conditions
+        if fid is None:
+            return pd.DataFrame(index=self.labels)
+        cols = {}
+        for check in fid.checks:
+            cols[f"{check} · before"] = ["; ".join(e) for e in fid.before[check]]
+            cols[f"{check} · after"] = ["" if e is None else "; ".join(e) or "—"
+                                        for e in fid.after[sanitizer][check]]
+        return pd.DataFrame(cols, index=self.labels)
+
+    def condition_failures(self) -> dict[str, int]:
+        """``{sanitizer: images in which it left the concept}`` for the sanitizers that did."""
+        if self.conditions is None:
+            return {}
+        out = {}
+        for audit in self.table:
+            left = self.conditions.left(audit.name)
+            if left:
+                out[audit.name] = len(left)
+        return out
+
+    def condition(self, sanitizer: str) -> str:
+        """``"met"``, ``"failed: concept left in k of n"`` or ``"not checked"``."""
+        if self.conditions is None or not self.conditions.checks:
+            return "not checked"
+        left = self.conditions.left(sanitizer)
+        if left:
+            return f"failed: concept left in {len(left)} of {len(self.images)}"
+        return "met"
+
+    def marked(self, frame):
+        """``frame`` (indexed by sanitizer) with each failing sanitizer's row marked
+        conditional: ``"face-blur-yunet (conditional: concept left in 10)"``."""
+        fails = self.condition_failures()
+        out = frame.copy()
+        out.index = [f"{s} (conditional: concept left in {fails[s]})" if s in fails else s
+                     for s in frame.index]
+        return out
+
+    def placebo_avoided(self):
+        """Per image and sanitizer: what the placebo kept clear of, and its coverage.
+
+        Returns:
+            DataFrame indexed by image label, one column per sanitizer holding
+            ``"avoided 2 faces, 5 text lines, 1 logos, 1 sanitizer regions; marked 100%"``
+            (the placebo's marked area over the sanitizer's); empty without a placebo.
+        """
+        import pandas as pd
+
+        cols = {}
+        for name, placements in self.placements.items():
+            cells = []
+            for p in placements:
+                share = f"{p.placebo_area / p.area:.0%}" if p.area else "nothing to move"
+                cells.append(f"avoided {p.avoided_text}; marked {share}")
+            cols[name] = cells
+        return pd.DataFrame(cols, index=self.labels if cols else None)
+
+
+    def induced(self, sanitizer: str):
+        """Per image: the readings ``sanitizer`` (and its placebo) made, kept out of the
+        text members' words (:meth:`DescribeThenEmbedEncoder.induced_text`).
+
+        Returns:
+            DataFrame indexed by image label: ``sanitized``, ``placebo`` (the induced
+            readings with why, "" for none).
+        """
+        import pandas as pd
+
+        from privlab.encoders.image import DescribeThenEmbedEncoder
+
+        reader = next((e for e in self.encoders if isinstance(e, DescribeThenEmbedEncoder)),
+                      None) or DescribeThenEmbedEncoder(use_faces=False)
+        audit = self.table[sanitizer]
+
+        def cell(image) -> str:
+            return "; ".join(f"{w.text!r} ({why})" for w, why in reader.induced_text(image))
+
+        data = {"sanitized": [cell(im) for im in audit.sanitized]}
+        if audit.placebo_sanitized is not None:
+            data["placebo"] = [cell(im) for im in audit.placebo_sanitized]
+        return pd.DataFrame(data, index=self.labels)
+
+    def condition_summary(self, rows: Sequence[str] | None = None) -> str:
+        """The operational condition in words, over ``rows`` (default the headline's
+        sanitizers): which sanitizers fail it, in how many images, by which check."""
+        rows = list(rows if rows is not None else self.headline_sanitizers()[0])
+        fid = self.conditions
+        if fid is None or not fid.checks:
+            why = "; ".join(self.fidelity_notes()) or "no check"
+            return f"operational condition not checked ({why})"
+        noun = "photos" if self.folder_mode else "images"
+        fails = self.condition_failures()
+        parts = []
+        for name in rows:
+            if name not in fails:
+                continue
+            by = ", ".join(f"{_short_check(check)} {sum(bool(e) for e in fid.after[name][check])}"
+                           for check in fid.checks if any(fid.after[name][check]))
+            parts.append(f"{name} FAILS (concept still found in {fails[name]} of "
+                         f"{len(self.images)} {noun}: {by})")
+        met = [n for n in rows if n not in fails]
+        text = "operational condition: " + ("; ".join(parts) if parts else "")
+        if met:
+            text += ("; " if parts else "") + f"met by {', '.join(met)}"
+        return text
+
+
+__all__ = ["ConditionsMixin", "CueCheck", "Fidelity", "check_fidelity", "target_checks"]

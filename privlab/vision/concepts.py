@@ -1,0 +1,283 @@
+"""Is the concept still there? Independent checks of the paper's operational conditions.
+
+The paper's pass is conditional on reliable sanitization of the selected concepts: a
+resolution of 0 says nothing when the sanitizer left the face, the name or the logo in
+plain view (a member that sees no change under a weak sanitizer reads 0). Each check
+here looks for the concept in one image, with a detector and a published threshold,
+independently of the members and of the sanitizer's own detector where possible:
+
+* :class:`SFaceCheck` — a face YuNet detects whose SFace vector matches a gallery face
+  (cosine at least 0.363, OpenCV's published threshold);
+* :class:`DlibCheck` — a face dlib's HOG detector finds whose ResNet descriptor is within
+  0.6 of a gallery face (dlib's published threshold; another detector family);
+* :class:`NameCheck` — a target's name (a person, a brand) spelled by the OCR readings
+  (:func:`privlab.vision.text_changes.names_in_text`);
+* :class:`LogoCheck` — a gallery logo found by :func:`privlab.vision.logos.match_logos`.
+
+No check ignores blurred faces or faces beside a black box: a blurred face that still
+matches the gallery is a face the sanitizer left.
+
+A check returns the evidence it found (empty: the concept is absent). Results are
+memoised by the image's pixels, so an image checked for several sanitizers is checked
+once.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from privlab.errors import invalid
+from privlab.hashing import content_hash
+from privlab.vision.images import as_rgb
+
+#: YuNet score a face needs in the checks (lower than the members' 0.8: a check looks for
+#: any face the sanitizer may have left).
+CHECK_FACE_SCORE = 0.6
+
+
+class ConceptCheck:
+    """One way of finding the concept in an image. Subclasses implement :meth:`_find`.
+
+    Attributes:
+        name: the check's label in tables (detector and threshold).
+        kind: ``"face"``, ``"name"`` or ``"logo"``.
+    """
+
+    name = "check"
+    kind = "concept"
+
+    def __init__(self) -> None:
+        self._memo: dict[str, tuple[str, ...]] = {}
+
+    def find(self, image: Any) -> tuple[str, ...]:
+        """The evidence of the concept in ``image`` (empty: not found), memoised by pixels."""
+        rgb = as_rgb(image, "image", f"{type(self).__name__}.find")
+        key = content_hash(rgb)
+        if key not in self._memo:
+            self._memo[key] = tuple(self._find(rgb))
+        return self._memo[key]
+
+    def _find(self, rgb: np.ndarray) -> list[str]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def describe(self) -> dict[str, Any]:
+        return {"check": self.name, "kind": self.kind}
+
+
+def _gallery(gallery: Any, caller: str) -> dict[str, list[np.ndarray]]:
+    if not isinstance(gallery, Mapping) or not gallery:
+        raise invalid("gallery", caller, "a non-empty mapping of name -> face images", gallery)
+    out = {}
+    for who, images in gallery.items():
+        if isinstance(images, np.ndarray) or not hasattr(images, "__len__") or not images:
+            raise invalid("gallery", caller, "a mapping of name -> non-empty list of images",
+                          f"{type(images).__name__} for {who!r}", given_is_text=True)
+        out[str(who)] = [as_rgb(im, "gallery", caller) for im in images]
+    return out
+
+
+class SFaceCheck(ConceptCheck):
+    """A detected face (YuNet) that matches the gallery under SFace.
+
+    Args:
+        gallery: ``{name: [face images]}``; each image's best face is the reference.
+        threshold: cosine for "same person" (OpenCV's 0.363).
+        face_score: YuNet score a face needs.
+
+    Example:
+        >>> from skimage import data
+        >>> check = SFaceCheck({"Eileen Collins": [data.astronaut()]})
+        >>> check.find(data.astronaut())[0].split()[:2], check.find(np.zeros((64, 64, 3), np.uint8))
+        (['Eileen', 'Collins'], ())
+    """
+
+    kind = "face"
+
+    def __init__(self, gallery: Mapping[str, Sequence[Any]], threshold: float | None = None,
+                 face_score: float = CHECK_FACE_SCORE):
+        from privlab.vision.faces import SFACE_MATCH_THRESHOLD, detect_faces, face_features
+
+        super().__init__()
+        caller = "SFaceCheck"
+        self.threshold = SFACE_MATCH_THRESHOLD if threshold is None else float(threshold)
+        self.face_score = float(face_score)
+        names, vectors = [], []
+        for who, images in _gallery(gallery, caller).items():
+            for rgb in images:
+                faces = detect_faces(rgb, 0.5)
+                if not faces:
+                    raise invalid("gallery", caller, "images in which a face can be detected",
+                                  f"an image of {who!r} without a detectable face",
+                                  "Crop the gallery image around the face.", given_is_text=True)
+                names.append(who)
+                vectors.append(face_features(rgb, faces[:1])[0])
+        self.names, self.vectors = names, np.array(vectors)
+        self.name = f"face · SFace cosine ≥ {self.threshold:g}"
+
+    def _find(self, rgb):
+        from privlab.vision.faces import detect_faces, face_features
+
+        faces = detect_faces(rgb, self.face_score)
+        found = []
+        for face, vec in zip(faces, face_features(rgb, faces)):
+            sims = self.vectors @ vec
+            best = int(np.argmax(sims))
+            if sims[best] >= self.threshold:
+                found.append(f"{self.names[best]} {sims[best]:.2f} at {face.box}")
+        return found
+
+
+class DlibCheck(ConceptCheck):
+    """A face dlib's HOG detector finds whose descriptor is within ``distance`` of the gallery.
+
+    Args:
+        gallery: ``{name: [face images]}``.
+        distance: Euclidean distance for "same person" (dlib's 0.6).
+        upsample: HOG upsampling (1: faces from about 40 pixels).
+
+    Raises:
+        MissingDependencyError: dlib is not installed (the message gives the command).
+    """
+
+    kind = "face"
+
+    def __init__(self, gallery: Mapping[str, Sequence[Any]], distance: float | None = None,
+                 upsample: int = 1):
+        from privlab.vision.dlib_faces import (DLIB_MATCH_DISTANCE, detect_faces_dlib,
+                                               dlib_face_features)
+        from privlab.vision.faces import detect_faces
+
+        super().__init__()
+        caller = "DlibCheck"
+        self.distance = DLIB_MATCH_DISTANCE if distance is None else float(distance)
+        self.upsample = int(upsample)
+        names, vectors = [], []
+        for who, images in _gallery(gallery, caller).items():
+            for rgb in images:
+                # a gallery crop may be too small for HOG: fall back on YuNet's box
+                faces = detect_faces_dlib(rgb, upsample=2) or detect_faces(rgb, 0.5)
+                if not faces:
+                    raise invalid("gallery", caller, "images in which a face can be detected",
+                                  f"an image of {who!r} without a detectable face",
+                                  "Crop the gallery image around the face.", given_is_text=True)
+                names.append(who)
+                vectors.append(dlib_face_features(rgb, faces[:1])[0])
+        self.names, self.vectors = names, np.array(vectors)
+        self.name = f"face · dlib distance ≤ {self.distance:g}"
+
+    def _find(self, rgb):
+        from privlab.vision.dlib_faces import detect_faces_dlib, dlib_face_features
+
+        faces = detect_faces_dlib(rgb, upsample=self.upsample)
+        found = []
+        for face, vec in zip(faces, dlib_face_features(rgb, faces)):
+            dist = np.linalg.norm(self.vectors - vec, axis=1)
+            best = int(np.argmin(dist))
+            if dist[best] <= self.distance:
+                found.append(f"{self.names[best]} {dist[best]:.2f} at {face.box}")
+        return found
+
+
+class NameCheck(ConceptCheck):
+    """The target's name (a person's or a brand's) spelled by what OCR reads.
+
+    Args:
+        names: the names to look for.
+        min_confidence: OCR confidence a reading needs.
+        min_similarity: how closely the readings must spell a name
+            (:func:`privlab.vision.text_changes.names_in_text`).
+
+    Example:
+        >>> NameCheck(["Eileen Collins"]).name
+        'name · OCR reads Eileen Collins'
+    """
+
+    kind = "name"
+
+    def __init__(self, names: Sequence[str], min_confidence: float = 0.5,
+                 min_similarity: float = 0.85):
+        super().__init__()
+        if isinstance(names, str) or not names or not all(isinstance(n, str) and n.strip()
+                                                          for n in names):
+            raise invalid("names", "NameCheck", "a non-empty list of names", names)
+        self.names = list(names)
+        self.min_confidence, self.min_similarity = float(min_confidence), float(min_similarity)
+        self.name = f"name · OCR reads {', '.join(self.names)}"
+
+    def _find(self, rgb):
+        from privlab.vision.ocr import filter_words, read_text
+        from privlab.vision.text_changes import names_in_text
+
+        words = filter_words(read_text(rgb), self.min_confidence, 3)
+        found = []
+        for word in words:
+            if names_in_text([word.text], self.names, min_similarity=self.min_similarity):
+                found.append(f"{word.text!r} at {word.box}")
+        if not found:  # a name split over several readings
+            found = [f"{n} (across readings)" for n in names_in_text(
+                [w.text for w in words], self.names, min_similarity=self.min_similarity)]
+        return found
+
+
+class LogoCheck(ConceptCheck):
+    """A gallery logo found in the image (:func:`privlab.vision.logos.match_logos`).
+
+    Args:
+        logos: ``{brand: [logo images]}``.
+    """
+
+    kind = "logo"
+
+    def __init__(self, logos: Mapping[str, Sequence[Any]]):
+        super().__init__()
+        if not isinstance(logos, Mapping) or not logos:
+            raise invalid("logos", "LogoCheck", "a non-empty mapping of brand -> logo images",
+                          logos)
+        self.logos = logos
+        self.name = f"logo · matched ({', '.join(map(str, logos))})"
+
+    def _find(self, rgb):
+        from privlab.vision.logos import match_logos
+
+        return [f"{m.name} at {m.box}" for m in match_logos(rgb, self.logos)]
+
+
+def concept_checks(*, faces: Mapping[str, Sequence[Any]] | None = None,
+                   names: Sequence[str] = (), logos: Mapping[str, Sequence[Any]] | None = None
+                   ) -> tuple[list[ConceptCheck], list[str]]:
+    """The checks a study runs, and why any is left out.
+
+    Args:
+        faces: the target's face gallery (SFace and dlib checks).
+        names: the target's names read by OCR (people, brands).
+        logos: the logo gallery.
+
+    Returns:
+        ``(checks, notes)``; a note says why a check could not run (dlib missing).
+
+    Example:
+        >>> checks, notes = concept_checks(names=["QUIKBITE"])
+        >>> [c.kind for c in checks], notes
+        (['name'], [])
+    """
+    from privlab.errors import MissingDependencyError
+
+    checks: list[ConceptCheck] = []
+    notes: list[str] = []
+    if faces:
+        checks.append(SFaceCheck(faces))
+        try:
+            checks.append(DlibCheck(faces))
+        except MissingDependencyError as exc:
+            notes.append(f"no dlib face check: {str(exc).splitlines()[0]}")
+    if names:
+        checks.append(NameCheck(list(names)))
+    if logos:
+        checks.append(LogoCheck(logos))
+    return checks, notes
+
+
+__all__ = ["CHECK_FACE_SCORE", "ConceptCheck", "DlibCheck", "LogoCheck", "NameCheck",
+           "SFaceCheck", "concept_checks"]
