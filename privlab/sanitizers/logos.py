@@ -43,7 +43,8 @@ class LogoRegions(Detector):
         ['skimage']
     """
 
-    def __init__(self, gallery: Mapping[str, Sequence[Any]], min_inliers: int = DEFAULT_MIN_INLIERS):
+    def __init__(self, gallery: Mapping[str, Sequence[Any]], min_inliers: int = DEFAULT_MIN_INLIERS,
+                 method: str = "sift"):
         caller = "LogoRegions"
         if not isinstance(gallery, Mapping):
             raise wrong_type("gallery", caller, "a mapping of brand name -> list of logo images",
@@ -53,29 +54,37 @@ class LogoRegions(Detector):
                           gallery)
         # match_logos checks the gallery and min_inliers; a blank image costs no matching.
         match_logos(np.zeros((8, 8, 3), np.uint8), gallery, min_inliers=min_inliers)
-        self.gallery, self.min_inliers = dict(gallery), int(min_inliers)
-        self.name = f"logos[{','.join(self.gallery)}]"
+        if method not in ("sift", "features"):
+            raise invalid("method", caller, "'sift' (keypoints) or 'features' (learned)", method)
+        self.gallery, self.min_inliers, self.method = dict(gallery), int(min_inliers), method
+        self.name = f"logos[{','.join(self.gallery)}]" + ("" if method == "sift" else "@features")
 
     def regions(self, rgb):
-        return [Region(box_mask(rgb.shape[:2], m.box), m.inliers / (m.inliers + self.min_inliers),
-                       m.name)
-                for m in match_logos(rgb, self.gallery, min_inliers=self.min_inliers)]
+        # Keypoint finds score by their inliers, learned finds by their cosine (LogoMatch.score).
+        return [Region(box_mask(rgb.shape[:2], m.box),
+                       m.inliers / (m.inliers + self.min_inliers) if self.method == "sift"
+                       else m.score, m.name)
+                for m in match_logos(rgb, self.gallery, min_inliers=self.min_inliers,
+                                     method=self.method)]
 
     def describe(self) -> dict[str, Any]:
         return {"detector": self.name, "brands": list(self.gallery),
-                "min_inliers": self.min_inliers}
+                "min_inliers": self.min_inliers, "method": self.method}
 
 
 @registry.member("logo-blackout", modality="image", offline=True,
                  description="the logos of a user gallery (SIFT + homography) painted black")
 def logo_blackout(concepts=None, logos: Mapping[str, Sequence[Any]] | None = None,
-                  min_inliers: int = DEFAULT_MIN_INLIERS, **kw) -> RegionSanitizer:
+                  min_inliers: int = DEFAULT_MIN_INLIERS, method: str = "sift",
+                  **kw) -> RegionSanitizer:
     """The gallery's logos painted black (``kw`` go to :class:`RegionSanitizer`).
 
     Args:
         concepts: ignored (the gallery says what to remove).
         logos: ``{brand name: [logo images]}``, required.
         min_inliers: matches a logo needs.
+        method: ``"sift"`` (keypoints: printed copies of the artwork) or ``"features"``
+            (learned features: logos on real signs; see benchmarks/logos.py).
 
     Raises:
         ValueError: ``logos`` is missing.
@@ -89,7 +98,7 @@ def logo_blackout(concepts=None, logos: Mapping[str, Sequence[Any]] | None = Non
         raise invalid("logos", "logo-blackout", "a gallery {brand name: [logo images]}", None,
                       "Pass the logos to remove, e.g. registry.create('logo-blackout', "
                       "logos={'acme': [acme_logo]}).")
-    detector = LogoRegions(logos, min_inliers)
+    detector = LogoRegions(logos, min_inliers, method)
     return RegionSanitizer(detector, name=kw.pop("name", f"logo blackout ({', '.join(detector.gallery)})"),
                            **kw)
 

@@ -157,7 +157,10 @@ def build_sanitizers(specs: Sequence[str], presets: Mapping[str, Sequence[str]],
             if not logos:
                 raise invalid("logos", "build_sanitizers", f"a logo gallery for {spec!r}", None,
                               f"Pass logos= {LOGO_GALLERY_HOWTO}.")
-            out.append(registry.create(spec, logos=dict(logos)))
+            # Real photos (no generated corpus): the learned finder, which finds logos on
+            # signs; generated scenes print the artwork itself, which keypoints match.
+            out.append(registry.create(spec, logos=dict(logos),
+                                       method="sift" if corpus is not None else "features"))
         else:
             out.append(registry.create(spec))
     return out

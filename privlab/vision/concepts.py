@@ -222,7 +222,11 @@ class NameCheck(ConceptCheck):
 
 
 class LogoCheck(ConceptCheck):
-    """A gallery logo found in the image (:func:`privlab.vision.logos.match_logos`).
+    """A gallery logo found in the image by either finder of :func:`privlab.vision.logos.match_logos`.
+
+    The check looks with both the learned-feature finder (which finds logos on real signs)
+    and keypoint matching (which finds printed copies of the artwork): a logo either one
+    still finds after sanitizing is still there.
 
     Args:
         logos: ``{brand: [logo images]}``.
@@ -241,7 +245,8 @@ class LogoCheck(ConceptCheck):
     def _find(self, rgb):
         from privlab.vision.logos import match_logos
 
-        return [f"{m.name} at {m.box}" for m in match_logos(rgb, self.logos)]
+        found = match_logos(rgb, self.logos) + match_logos(rgb, self.logos, method="features")
+        return [f"{m.name} at {m.box}" for m in found]
 
 
 def concept_checks(*, faces: Mapping[str, Sequence[Any]] | None = None,
