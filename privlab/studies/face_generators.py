@@ -153,6 +153,12 @@ class Config(StudyConfig):
     cascade_delta: float = 1e-5
 
     @classmethod
+    def demo_settings(cls) -> dict:
+        """Demo settings: the cascade in 2 passes of 30 sequences per target (the full run's
+        5 passes of 60 take most of its two minutes); the toy audits stay full."""
+        return {"cascade_passes": 2, "cascade_sequences": 30}
+
+    @classmethod
     def smoke_settings(cls) -> dict:
         """Tiny settings for tests and ``PRIVLAB_SMOKE=1`` (about a minute)."""
         return dict(n_per_identity=30, methods=("gaussmech", "kde-lr-0.01", "mmd-tv", "roc-ht"),

@@ -168,9 +168,9 @@ def test_profiles_are_read_from_the_environment(monkeypatch):
 
 
 def test_studies_with_long_full_runs_declare_smaller_demo_settings():
-    from privlab.studies import dicaprio, enron, known_epsilon, mcdonalds
+    from privlab.studies import dicaprio, enron, face_generators, known_epsilon, mcdonalds
 
-    for module in (dicaprio, mcdonalds, enron, known_epsilon):
+    for module in (dicaprio, mcdonalds, enron, known_epsilon, face_generators):
         caveat = module.Config.demo().settings_caveat()
         assert caveat and "make reproduce" in caveat, module.__name__
     assert "n_images 12 (full 30)" in dicaprio.Config.demo().settings_caveat()
