@@ -135,7 +135,13 @@ class EmbeddingCache:
 
             path = cache_dir() / "embeddings.sqlite"
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError) as exc:  # a file where a folder belongs
+            raise PrivlabValueError(
+                f"The embedding cache {self.path} cannot be created: {exc.filename or ''} "
+                f"is a file, not a folder ({exc.strerror}). Set PRIVLAB_CACHE (or path) to "
+                "a folder.") from None
         # Creates the tables, or replaces a damaged file (a locked one is passed by).
         self._run(lambda con: None, fallback=False)
 
