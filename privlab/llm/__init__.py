@@ -205,6 +205,24 @@ def _check_key(key: str, variable: str) -> str:
     return key
 
 
+def _check_messages(messages: Any, temperature: Any) -> None:
+    """Refuse chat messages that are not a non-empty list of role/content dicts, and a
+    temperature that is not a number in [0, 2], before anything is sent."""
+    caller = "LLMClient.chat"
+    if isinstance(messages, (str, bytes)) or not isinstance(messages, (list, tuple)):
+        raise wrong_type("messages", caller, "a list of {'role': ..., 'content': ...} dicts",
+                         messages, "E.g. [{'role': 'user', 'content': 'Hello'}].")
+    if not messages:
+        raise invalid("messages", caller, "a non-empty list of messages", messages)
+    for message in messages:
+        if not isinstance(message, dict) or "role" not in message or "content" not in message:
+            raise invalid("messages", caller, "dicts with 'role' and 'content'", message,
+                          "E.g. [{'role': 'user', 'content': 'Hello'}].")
+    if isinstance(temperature, bool) or not isinstance(temperature, numbers.Real) \
+            or not 0 <= temperature <= 2:
+        raise invalid("temperature", caller, "a number in [0, 2]", temperature)
+
+
 def _deadline_from_env() -> float:
     text = os.environ.get(DEADLINE_ENV)
     if not text:
@@ -265,6 +283,8 @@ class LLMClient:
                 "OpenAI) or set PRIVLAB_LLM_BASE_URL.")
         if not isinstance(base_url, str):
             raise wrong_type("base_url", "LLMClient", "a URL string", base_url)
+        if not isinstance(self.model, str):
+            raise wrong_type("model", "LLMClient", "a model name (a string)", self.model)
         if not self.model:
             raise invalid("model", "LLMClient", "a model name", self.model,
                           "Pass model= or set PRIVLAB_LLM_MODEL.")
@@ -555,6 +575,7 @@ class LLMClient:
     # -- public ----------------------------------------------------------------------
     def _chat_payload(self, messages: list[dict], temperature: float, max_tokens: int | None,
                       json_mode: bool) -> dict[str, Any]:
+        _check_messages(messages, temperature)
         payload: dict[str, Any] = {"model": self.model, "messages": messages,
                                    "temperature": temperature}
         if max_tokens is not None:
@@ -618,6 +639,10 @@ class LLMClient:
             LLMError: still malformed after ``max_retries`` extra attempts, or none valid
                 within ``deadline``.
         """
+        _check_messages(messages, temperature)
+        if validate is not None and not callable(validate):
+            raise wrong_type("validate", "LLMClient.chat_json",
+                             "a function of the parsed answer, or None", validate)
         payload = {"model": self.model, "messages": messages, "temperature": temperature,
                    "response_format": {"type": "json_object"} if json_mode else None}
         key = self._cache_key("chat_json", payload)
@@ -666,7 +691,11 @@ class LLMClient:
             LLMError: no usable image after the retries or within ``deadline``.
         """
         from PIL import Image
+        import numpy as np
 
+        if not (hasattr(image, "save") or isinstance(image, np.ndarray)):
+            raise wrong_type("image", "LLMClient.edit_image",
+                             "a PIL image or an (H, W, 3) uint8 array", image)
         buffer = io.BytesIO()
         (Image.fromarray(image) if not hasattr(image, "save") else image).convert("RGB").save(
             buffer, format="PNG")
