@@ -439,8 +439,8 @@ def _check_value(value: Any, kind: str, name: str, caller: str) -> None:
     if kind in ("ints", "floats"):
         for item in item_list(value, name, caller):
             if item is None:
-                raise wrong_type(name, caller, f"a list of {kind}", item,
-                                 "Every entry must be a number.")
+                raise invalid(name, caller, f"a list of {kind}", value,
+                              "Every entry must be a number, not None.")
             _check_value(item, kind[:-1], name, caller)
         return
     if kind.startswith("rows:"):  # e.g. tuple[tuple[str, str], ...]: a list of pairs
@@ -453,7 +453,7 @@ def _check_value(value: Any, kind: str, name: str, caller: str) -> None:
                               f"{tuple(_SCALAR_WORDS[k] for k in inner)}.")
             for item, item_kind in zip(row, inner):
                 if item is None:
-                    raise wrong_type(name, caller, f"{len(inner)}-tuples without None", item)
+                    raise invalid(name, caller, f"{len(inner)}-tuples without None", row)
                 _check_value(item, item_kind, name, caller)
         return
     ok = {"bool": isinstance(value, (bool, np.bool_)),
@@ -464,7 +464,7 @@ def _check_value(value: Any, kind: str, name: str, caller: str) -> None:
         fix = ("A non-empty string such as 'no' counts as true; pass a bool."
                if kind == "bool" and isinstance(value, str) else
                f"Pass {_SCALAR_WORDS[kind]}, not text." if isinstance(value, str) else None)
-        raise wrong_type(name, caller, _SCALAR_WORDS[kind], value, fix)
+        raise invalid(name, caller, _SCALAR_WORDS[kind], value, fix)
     if kind == "float" and math.isnan(value):
         raise invalid(name, caller, "a number, not NaN", value)
 

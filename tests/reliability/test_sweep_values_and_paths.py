@@ -48,7 +48,8 @@ def test_nan_none_inside_and_pairs():
 
     with pytest.raises(PrivlabValueError, match=r"'delta' .* a number, not NaN. Got nan"):
         importlib.import_module("privlab.studies.dicaprio").Config.smoke(delta=math.nan)
-    with pytest.raises(PrivlabTypeError, match=r"'null_sizes' .* a list of ints"):
+    with pytest.raises(PrivlabValueError, match=r"'null_sizes' .* a list of ints. Got "
+                                                r"\(30, None\)"):
         known_epsilon.Config.smoke(null_sizes=(30, None))
     with pytest.raises(PrivlabValueError, match=r"'pairs' .* a list of 2-tuples. Got 'ab'"):
         calibration.Config.smoke(pairs=("ab", "cd"))
@@ -56,7 +57,7 @@ def test_nan_none_inside_and_pairs():
         calibration.Config.smoke(pairs="dogs,cats")
     with pytest.raises(PrivlabTypeError, match=r"'scenarios' .* a list of strings. Got NoneType"):
         scale.Config.smoke(scenarios=("planted", None))
-    with pytest.raises(PrivlabTypeError, match=r"'top_k' .* an int. Got float"):
+    with pytest.raises(PrivlabValueError, match=r"'top_k' .* an int. Got 2.5"):
         scale.Config.smoke(top_k=2.5)
     # numpy scalars and ints for floats are fine
     assert scale.Config.smoke(top_k=np.int64(2)).top_k == 2
