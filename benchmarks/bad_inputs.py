@@ -320,16 +320,12 @@ def _kernel_cases():
         "huge int values": lambda: np.full((2, 4), 2**62, dtype=np.int64),
         "object array of Decimals": lambda: np.array([[__import__("decimal").Decimal(1)] * 4],
                                                      dtype=object),
-        "non-contiguous strides": None,  # valid: handled below
     }
     for label, make in bad_arrays.items():
-        if make is None:
-            continue
         add(f"resolution S = {label}", "kernel", lambda tmp, make=make: res(make(), T))
         if label in ("masked array", "np.matrix", "inf row", "float128 holding 1e400",
                      "empty (0, 4)", "scipy sparse", "torch meta tensor"):
-            add(f"resolution T = {label}", "kernel", lambda tmp, make=make: res(S, make()[:, :4]
-                                                                           if hasattr(make(), "shape") and len(getattr(make(), "shape")) == 2 else make()))
+            add(f"resolution T = {label}", "kernel", lambda tmp, make=make: res(S, make()))
     add("resolution non-unit S without normalize", "kernel", lambda tmp: res(S * 3, T))
     add("resolution normalize='no'", "kernel", lambda tmp: res(S * 3, T, normalize="no"))
     add("resolution normalize=1.5", "kernel", lambda tmp: res(S, T, normalize=1.5))
