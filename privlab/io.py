@@ -15,7 +15,7 @@ import stat
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from privlab.errors import PrivlabValueError, invalid
+from privlab.errors import PrivlabValueError, invalid, wrong_type
 
 
 def refuse_record(caller: str, expected: str, where: str, problem: str,
@@ -153,6 +153,8 @@ def walk_folder(root: str | Path, *, recursive: bool = True,
         [('b.md', 'not a .txt file'),
          ('gone', 'a dangling link (its target is missing)')]
     """
+    if not isinstance(root, (str, os.PathLike)):
+        raise wrong_type(parameter, caller, "a folder path (str or pathlib.Path)", root)
     root = Path(root)
     try:
         top = os.stat(root)

@@ -453,7 +453,14 @@ def check_device(device: Any, caller: str) -> str:
 
     from privlab.config import default_device
 
-    device = str(device or default_device())
+    if device is None or (isinstance(device, str) and not device):
+        device = default_device()
+    elif isinstance(device, torch.device):
+        device = str(device)
+    elif not isinstance(device, str):  # 0 or False would otherwise mean the default
+        raise invalid("device", caller, "'cpu', 'cuda' or 'cuda:N'", device,
+                      "Name the device as text, e.g. device='cuda:0'.")
+    device = str(device)
     if not re.fullmatch(r"cpu|cuda(:[0-9]+)?", device):
         raise invalid("device", caller, "'cpu', 'cuda' or 'cuda:N'", device)
     if device.startswith("cuda") and not torch.cuda.is_available():
@@ -832,8 +839,12 @@ def brute_force_resolution(S, T, top_k: int = 5) -> tuple[float, tuple[int, int]
         >>> brute_force_resolution([[1.0, 0.0]], [[0.3, 0.0], [0.3, 1.0]])
         (0.3, (0, 0), [(0, 0, 0.3), (0, 1, 0.3)])
     """
-    S = np.asarray(S, dtype=np.float64)
-    T = np.asarray(T, dtype=np.float64)
+    from privlab.arrays import check_array
+
+    if isinstance(top_k, bool) or not isinstance(top_k, (int, np.integer)) or top_k < 0:
+        raise invalid("top_k", "brute_force_resolution", "an int >= 0", top_k)
+    S = check_array(S, "S", "brute_force_resolution").astype(np.float64)
+    T = check_array(T, "T", "brute_force_resolution").astype(np.float64)
     trials = []
     for i in range(S.shape[0]):
         for j in range(T.shape[0]):

@@ -70,7 +70,7 @@ def read_record(path: Path) -> dict[str, Any]:
     """A record written by :func:`write_record`, checked for the fields the block needs."""
     try:
         record = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise invalid("record", _CALLER, "a headlines-<profile>.json written by privlab demo",
                       f"{path} ({type(exc).__name__}: {exc})",
                       "Run make demo (or make reproduce) and pass reports/headlines-demo.json.",
@@ -142,7 +142,11 @@ def run(args) -> int:
 
     readme_path = args.readme or home() / "README.md"
     record = read_record(args.record)
-    readme = readme_path.read_text(encoding="utf-8")
+    try:
+        readme = readme_path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise invalid("readme", _CALLER, "a UTF-8 text file", f"{readme_path} ({exc})",
+                      "Pass the repository's README.md.", given_is_text=True) from None
     updated = replace_block(readme, render_block(record))
     if args.check:
         if updated == readme:

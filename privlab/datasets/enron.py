@@ -44,6 +44,7 @@ import email.errors
 import email.header
 import json
 import numbers
+import os
 import re
 import sys
 import tarfile
@@ -54,7 +55,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from privlab.errors import PrivlabValueError, invalid, item_list
+from privlab.errors import PrivlabValueError, invalid, item_list, wrong_type
 from privlab.io import walk_folder
 
 KEN_LAY_NAMES = ("Ken Lay",)
@@ -417,7 +418,11 @@ def read_emails(path: str | Path, user: str | None = None) -> Iterator[Email]:
 
     Raises:
         ValueError: a path that does not exist or has an unknown layout.
+        TypeError: a path that is not a str or pathlib.Path.
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise wrong_type("path", "read_emails", "a file or folder path (str or pathlib.Path)",
+                         path)
     path = Path(path)
     if not path.exists():
         raise invalid("path", "read_emails", "an existing file or folder", str(path))

@@ -412,6 +412,11 @@ def _finish(labels, vectors, locations, blank, location_kind, min_norm, normaliz
     small = norms <= min_norm
     zero_at = loc[small].tolist()
     x, lab, loc, norms = x[~small], lab[~small], loc[~small], norms[~small]
+    if len(keep) and not len(x):  # every vector was below min_norm
+        raise invalid("path", "load_embedding_table", "a table with at least one usable vector",
+                      f"{source}: all {len(keep)} vectors have norm <= min_norm={min_norm}",
+                      "Check the embedding columns (vector_column= or embedding_columns=) or "
+                      "lower min_norm.", given_is_text=True)
     duplicates = find_duplicates(x, lab, loc)
     if normalize and len(x):
         x = x / norms[:, None]

@@ -28,7 +28,7 @@ from typing import Sequence
 
 import numpy as np
 
-from privlab.errors import invalid, item_list
+from privlab.errors import invalid, item_list, wrong_type
 from privlab.hashing import bytes_hash
 from privlab.io import describe_skipped, walk_folder
 from privlab.vision.images import (DEFAULT_MAX_PIXELS, UnreadableImageError, as_rgb,
@@ -103,6 +103,19 @@ def _to_8bit(image, path: str | Path):
     return Image.fromarray(np.round(scaled).clip(0, 255).astype(np.uint8), "L")
 
 
+def _check_path_and_side(path, max_side, caller: str) -> None:
+    """Refuse a path that is not a path and a ``max_side`` that is not a positive int."""
+    import os
+
+    if not isinstance(path, (str, os.PathLike)):
+        raise wrong_type("path", caller, "a file path (str or pathlib.Path)", path)
+    if max_side is not None and (isinstance(max_side, bool) or not isinstance(
+            max_side, (int, np.integer)) or max_side < 1):
+        raise invalid("max_side", caller, "a positive int or None", max_side,
+                      "It is the longest side in pixels after downscaling, e.g. 1024; None "
+                      "keeps the size.")
+
+
 def read_image(path: str | Path, max_side: int | None = None, *,
                max_pixels: int | None = DEFAULT_MAX_PIXELS,
                notes: list | None = None) -> np.ndarray:
@@ -132,6 +145,7 @@ def read_image(path: str | Path, max_side: int | None = None, *,
     """
     from PIL import Image, ImageOps
 
+    _check_path_and_side(path, max_side, "read_image")
     im = open_image_file(path, max_pixels=max_pixels, caller="read_image")
     frames, fmt = _frames(im), im.format
     try:
@@ -201,6 +215,8 @@ def load_folder(folder: str | Path, *, max_side: int | None = 1024, recursive: b
             named with its reason).
     """
     check_max_pixels(max_pixels, "load_folder")
+    if max_side is not None:
+        _check_path_and_side(folder, max_side, "load_folder")
     root = Path(folder)
     paths, skipped = walk_folder(root, recursive=recursive, accept=_folder_entry,
                                  caller="load_folder")

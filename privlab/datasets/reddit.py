@@ -182,8 +182,16 @@ def select_comments(comments: Iterable[tuple[str, str]], keyword: str = "Avenger
     _check_count(limit, "limit", "select_comments")
     _check_count(max_words, "max_words", "select_comments")
     key = keyword if case_sensitive else keyword.lower()
+    if isinstance(comments, (str, bytes)):
+        raise invalid("comments", "select_comments", "(id, text) pairs", comments,
+                      "A bare string would be read character by character; pass "
+                      "[(comment_id, text), ...] (read_comments gives them).")
     out = []
-    for cid, body in comments:
+    for pair in comments:
+        if isinstance(pair, (str, bytes)) or not hasattr(pair, "__len__") or len(pair) != 2:
+            raise invalid("comments", "select_comments", "(id, text) pairs", pair,
+                          "Pass [(comment_id, text), ...] (read_comments gives them).")
+        cid, body = pair
         hay = body if case_sensitive else body.lower()
         if key in hay and (max_words is None or len(body.split()) <= max_words):
             out.append((cid, body))

@@ -28,7 +28,7 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from privlab.errors import PrivlabValueError, invalid
+from privlab.errors import PrivlabValueError, invalid, item_list
 from privlab.io import is_damaged_database, set_aside
 
 _LOCK = threading.Lock()
@@ -135,7 +135,13 @@ class EmbeddingCache:
 
             path = cache_dir() / "embeddings.sqlite"
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError) as exc:  # a file where a folder belongs
+            raise PrivlabValueError(
+                f"The embedding cache {self.path} cannot be created: {exc.filename or ''} "
+                f"is a file, not a folder ({exc.strerror}). Set PRIVLAB_CACHE (or path) to "
+                "a folder.") from None
         # Creates the tables, or replaces a damaged file (a locked one is passed by).
         self._run(lambda con: None, fallback=False)
 
@@ -208,7 +214,7 @@ class EmbeddingCache:
             dim: the dimension the model's vectors have (default: the one recorded when
                 they were stored).
         """
-        unique = list(dict.fromkeys(keys))
+        unique = list(dict.fromkeys(item_list(keys, "keys", "EmbeddingCache.get_many")))
 
         def read(con: sqlite3.Connection) -> tuple[dict[str, np.ndarray], list[tuple[str, str]]]:
             expected = dim
@@ -266,8 +272,22 @@ class EmbeddingCache:
                 dimension than the others (its key is named).
         """
         rows, dims = [], set()
-        for key, vec in items:
-            vector = np.asarray(vec, dtype=np.float32)
+        if isinstance(items, np.ndarray):
+            items = [items]  # refused below: a vector without its key
+        for item in items:
+            if not isinstance(item, (tuple, list)) or len(item) != 2:
+                raise invalid("items", "EmbeddingCache.put_many", "(key, vector) pairs",
+                              item if not isinstance(item, np.ndarray) else
+                              f"an array of shape {item.shape}",
+                              "Pass [(key, vector), ...].",
+                              given_is_text=isinstance(item, np.ndarray))
+            key, vec = item
+            try:
+                vector = np.asarray(vec, dtype=np.float32)
+            except (TypeError, ValueError) as exc:
+                raise invalid("items", "EmbeddingCache.put_many", "numeric vectors",
+                              f"{type(vec).__name__} for key {key!r} ({exc})",
+                              given_is_text=True) from None
             buf = io.BytesIO()
             np.save(buf, vector, allow_pickle=False)
             _, problem = decode_vector(buf.getvalue())

@@ -561,6 +561,9 @@ def run_sweep(settings: Sequence[Setting], methods: Sequence[str] = DEFAULT_METH
         PrivlabValueError: on an empty or malformed list of settings or methods, or a bad
             option; before anything is computed.
     """
+    if isinstance(settings, Setting) or not hasattr(settings, "__iter__"):
+        raise invalid("settings", "run_sweep", "a nonempty list of Setting", settings,
+                      "Wrap a single Setting in a list: [setting].")
     settings = list(settings)
     _check_options(settings, n_pairs, mmd_permutations, family_alpha, n_jobs, "run_sweep")
     methods = _check_methods(methods, "run_sweep")

@@ -16,9 +16,10 @@ whole call, retries and backoff included, and its error tells how many attempts 
 made. A dropped connection, a timeout, an HTTP 408/409/425/429 or 5xx and a malformed
 body are retried with backoff; other HTTP errors are not.
 
-Secrets are the API key and a password in the endpoint's URL
+Secrets are the API key, a password in the endpoint's URL
 (``https://user:password@host/v1``; the client sends it as basic auth and shows the URL
-without it). :func:`redact_secrets` replaces them by ``[redacted]`` in every message,
+without it) and a key in its query (``?key=...``, ``?api_key=...``, ``?access_token=...``;
+sent with every request, kept out of ``client.base_url`` and of httpx's log lines). :func:`redact_secrets` replaces them by ``[redacted]`` in every message,
 warning, repr and provenance record, in each form a server may echo them (raw,
 JSON-escaped, percent-encoded, base64 alone or inside ``user:key``), before any text is
 cut to length. An answer that holds a secret is returned redacted, with a warning, and
@@ -29,7 +30,9 @@ the parameter or variable, never showing its value.
 A cached answer that is not text, not UTF-8, holds a secret or (for
 :meth:`LLMClient.chat_json`) is no longer valid is dropped with a warning and asked
 again; a cache file SQLite reports as damaged is moved aside to ``llm.sqlite.damaged``
-with a warning, and a fresh one started. :func:`parse_json_answer` refuses answers longer
+with a warning, and a fresh one started; one locked by another process is waited for
+at most ``LOCK_TIMEOUT_S`` (5 s, as the embedding cache), then passed by with a warning
+for ``CACHE_RETRY_S``. :func:`parse_json_answer` refuses answers longer
 than ``MAX_ANSWER_CHARS`` or nested deeper than ``MAX_ANSWER_DEPTH`` in linear time.
 
 Submodules: :mod:`privlab.llm.secrets` (:func:`redact_secrets`) and
@@ -41,6 +44,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+import logging
 import math
 import numbers
 import os
@@ -74,6 +78,9 @@ class _DeadlineExceeded(Exception):
 
 #: Seconds one call (retries and backoff included) may take unless told otherwise.
 DEFAULT_DEADLINE = 60.0
+#: Seconds a client runs without its answer cache after finding it locked or unusable
+#: (each look waits at most ``privlab.encoders.cache.LOCK_TIMEOUT_S``).
+CACHE_RETRY_S = 60.0
 #: The environment variable that sets the default ``deadline`` of :class:`LLMClient`.
 DEADLINE_ENV = "PRIVLAB_LLM_DEADLINE"
 
@@ -142,6 +149,47 @@ def _split_credentials(url: str, source: str) -> tuple[str, tuple[str, str] | No
     return public, (unquote(user), unquote(password))
 
 
+#: Query parameters whose value is an API key or token (``?key=...``, ``?api_key=...``).
+_SECRET_PARAMETERS = re.compile(r"(?i)^(?:key|api[_-]?key|apikey|access[_-]?token|token|"
+                                r"auth|secret|password|sig|signature)$")
+
+
+_QUERY_SECRET = re.compile(r"(?i)([?&](?:key|api[_-]?key|apikey|access[_-]?token|token|auth|"
+                           r"secret|password|sig|signature)=)[^&#\s\"']+")
+
+
+class _RedactQueryKeys(logging.Filter):
+    """Keeps a key given in the URL's query out of httpx's request log lines."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except Exception:  # noqa: BLE001 - a record that cannot be formatted is left alone
+            return True
+        clean = _QUERY_SECRET.sub(rf"\g<1>{_REDACTED}", message)
+        if clean != message:
+            record.msg, record.args = clean, ()
+        return True
+
+
+for _logger in ("httpx", "httpcore"):
+    logging.getLogger(_logger).addFilter(_RedactQueryKeys())
+
+
+def _split_query(url: str) -> tuple[str, str, set[str]]:
+    """``url`` without its query, the query (sent with every request) and the values of
+    its secret parameters (see :data:`_SECRET_PARAMETERS`), percent-decoded."""
+    from urllib.parse import parse_qsl, urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if not parts.query:
+        return url, "", set()
+    secrets = {value for name, value in parse_qsl(parts.query, keep_blank_values=True)
+               if _SECRET_PARAMETERS.match(name) and value}
+    public = urlunsplit((parts.scheme, parts.netloc, parts.path, "", parts.fragment))
+    return public, parts.query, secrets
+
+
 def _check_key(key: str, variable: str) -> str:
     """``key`` if it can go into an HTTP header, else a refusal naming ``variable``."""
     bad = next((i for i, char in enumerate(key) if not "!" <= char <= "~"), None)
@@ -155,6 +203,24 @@ def _check_key(key: str, variable: str) -> str:
             f"Set {variable} to the key exactly as issued, without quotes or a trailing "
             "newline.")
     return key
+
+
+def _check_messages(messages: Any, temperature: Any) -> None:
+    """Refuse chat messages that are not a non-empty list of role/content dicts, and a
+    temperature that is not a number in [0, 2], before anything is sent."""
+    caller = "LLMClient.chat"
+    if isinstance(messages, (str, bytes)) or not isinstance(messages, (list, tuple)):
+        raise wrong_type("messages", caller, "a list of {'role': ..., 'content': ...} dicts",
+                         messages, "E.g. [{'role': 'user', 'content': 'Hello'}].")
+    if not messages:
+        raise invalid("messages", caller, "a non-empty list of messages", messages)
+    for message in messages:
+        if not isinstance(message, dict) or "role" not in message or "content" not in message:
+            raise invalid("messages", caller, "dicts with 'role' and 'content'", message,
+                          "E.g. [{'role': 'user', 'content': 'Hello'}].")
+    if isinstance(temperature, bool) or not isinstance(temperature, numbers.Real) \
+            or not 0 <= temperature <= 2:
+        raise invalid("temperature", caller, "a number in [0, 2]", temperature)
 
 
 def _deadline_from_env() -> float:
@@ -217,6 +283,8 @@ class LLMClient:
                 "OpenAI) or set PRIVLAB_LLM_BASE_URL.")
         if not isinstance(base_url, str):
             raise wrong_type("base_url", "LLMClient", "a URL string", base_url)
+        if not isinstance(self.model, str):
+            raise wrong_type("model", "LLMClient", "a model name (a string)", self.model)
         if not self.model:
             raise invalid("model", "LLMClient", "a model name", self.model,
                           "Pass model= or set PRIVLAB_LLM_MODEL.")
@@ -239,6 +307,9 @@ class LLMClient:
                               else "It bounds a whole call with its retries, e.g. deadline=60."
                               if name == "deadline" else "e.g. backoff=0.5.")
         public, self._credentials = _split_credentials(base_url, source)
+        # A key given as ?key=... or ?api_key=... is sent with each request and treated
+        # as a secret; client.base_url is the URL without the query.
+        public, self._query, self._query_secrets = _split_query(public)
         self.base_url = public.rstrip("/")
         self.api_key_env = api_key_env
         self.timeout = timeout
@@ -259,13 +330,14 @@ class LLMClient:
         """The API key sent, the current one and the URL's password (or its user name
         when it has no password: a token given as ``https://TOKEN@host/v1``)."""
         user, password = self._credentials or (None, None)
-        return {key, self._api_key(), password or user} - {None, ""}
+        return ({key, self._api_key(), password or user} | self._query_secrets) - {None, ""}
 
     def _redact(self, text: Any, key: str | None = None) -> str:
         """``text`` without any secret (see :func:`redact_secrets`), bearer token or
         ``user:password@`` in a URL."""
         text = redact_secrets(text, self._secrets(key))
         text = re.sub(r"(?i)(bearer\s+)[^\s\"',;}]+", rf"\g<1>{_REDACTED}", text)
+        text = _QUERY_SECRET.sub(rf"\g<1>{_REDACTED}", text)
         return re.sub(r"(//)[^/@\s]+@", rf"\g<1>{_REDACTED}@", text)
 
     def _redact_cut(self, text: str, size: int, key: str | None = None) -> str:
@@ -359,7 +431,8 @@ class LLMClient:
             attempts += 1
             limit = min(self.timeout, left)
             try:
-                status, raw = self._send(url, headers, limit, **body)
+                status, raw = self._send(f"{url}?{self._query}" if self._query else url,
+                                         headers, limit, **body)
             except httpx.ConnectError as exc:
                 raise LLMUnavailableError(self._redact(
                     f"Cannot reach the LLM endpoint {self.base_url}: {exc}. Start the server "
@@ -406,7 +479,9 @@ class LLMClient:
         return bytes_hash(blob.encode())
 
     def _cache_transaction(self, path: Path, action: Callable[[sqlite3.Connection], Any]) -> Any:
-        con = sqlite3.connect(path, timeout=60)
+        from privlab.encoders.cache import LOCK_TIMEOUT_S
+
+        con = sqlite3.connect(path, timeout=LOCK_TIMEOUT_S)
         try:
             with con:
                 con.execute("CREATE TABLE IF NOT EXISTS answers "
@@ -415,21 +490,43 @@ class LLMClient:
         finally:
             con.close()
 
-    def _cache_run(self, action: Callable[[sqlite3.Connection], Any]) -> Any:
-        """``action(con)`` on the answer cache, on a fresh file if this one is damaged."""
+    def _cache_run(self, action: Callable[[sqlite3.Connection], Any], fallback: Any = None
+                   ) -> Any:
+        """``action(con)`` on the answer cache, on a fresh file if this one is damaged.
+
+        A cache locked by another process for ``LOCK_TIMEOUT_S`` seconds (as the embedding
+        cache), read-only, on a full disk or that cannot be opened is passed by with a
+        warning naming the file and the fix: ``fallback`` is returned and the answer is
+        asked for (and not stored)."""
         from privlab.config import cache_dir
+        from privlab.encoders.cache import _unavailable
 
         path = cache_dir() / "llm.sqlite"
+        if time.monotonic() < getattr(self, "_cache_skip_until", 0.0):
+            return fallback  # found unusable moments ago: not waited for again
         try:
+            try:
+                return self._cache_transaction(path, action)
+            except sqlite3.DatabaseError as exc:
+                if not is_damaged_database(exc):
+                    raise
+                aside = set_aside(path)
+                warnings.warn(f"The LLM answer cache {path} is damaged ({exc}); moved it to "
+                              f"{aside} and started a fresh one, so answers are asked for "
+                              "again.", RuntimeWarning, stacklevel=4)
             return self._cache_transaction(path, action)
-        except sqlite3.DatabaseError as exc:
-            if not is_damaged_database(exc):
+        except sqlite3.OperationalError as exc:
+            if not _unavailable(exc):
                 raise
-            aside = set_aside(path)
-            warnings.warn(f"The LLM answer cache {path} is damaged ({exc}); moved it to {aside} "
-                          "and started a fresh one, so answers are asked for again.",
-                          RuntimeWarning, stacklevel=4)
-        return self._cache_transaction(path, action)
+            fix = ("another process holds it; wait for it or set PRIVLAB_CACHE to another "
+                   "folder" if "lock" in str(exc).lower() else
+                   "free disk space, fix its permissions or set PRIVLAB_CACHE to another "
+                   "folder")
+            self._cache_skip_until = time.monotonic() + CACHE_RETRY_S
+            warnings.warn(f"The LLM answer cache {path} cannot be used ({exc}); running "
+                          f"without it for {CACHE_RETRY_S:g} s, so answers are asked for and "
+                          f"not stored. To use it: {fix}.", RuntimeWarning, stacklevel=4)
+            return fallback
 
     def _cached(self, key: str) -> str | None:
         if not self.cache:
@@ -451,7 +548,7 @@ class LLMClient:
             con.execute("DELETE FROM answers WHERE key=?", (key,))
             return None, problem
 
-        answer, problem = self._cache_run(read)
+        answer, problem = self._cache_run(read, fallback=(None, ""))
         if problem:
             self._warn_dropped(key, problem)
         elif answer is not None and self._holds_secret(answer):  # written by older code
@@ -478,6 +575,7 @@ class LLMClient:
     # -- public ----------------------------------------------------------------------
     def _chat_payload(self, messages: list[dict], temperature: float, max_tokens: int | None,
                       json_mode: bool) -> dict[str, Any]:
+        _check_messages(messages, temperature)
         payload: dict[str, Any] = {"model": self.model, "messages": messages,
                                    "temperature": temperature}
         if max_tokens is not None:
@@ -541,6 +639,10 @@ class LLMClient:
             LLMError: still malformed after ``max_retries`` extra attempts, or none valid
                 within ``deadline``.
         """
+        _check_messages(messages, temperature)
+        if validate is not None and not callable(validate):
+            raise wrong_type("validate", "LLMClient.chat_json",
+                             "a function of the parsed answer, or None", validate)
         payload = {"model": self.model, "messages": messages, "temperature": temperature,
                    "response_format": {"type": "json_object"} if json_mode else None}
         key = self._cache_key("chat_json", payload)
@@ -589,7 +691,11 @@ class LLMClient:
             LLMError: no usable image after the retries or within ``deadline``.
         """
         from PIL import Image
+        import numpy as np
 
+        if not (hasattr(image, "save") or isinstance(image, np.ndarray)):
+            raise wrong_type("image", "LLMClient.edit_image",
+                             "a PIL image or an (H, W, 3) uint8 array", image)
         buffer = io.BytesIO()
         (Image.fromarray(image) if not hasattr(image, "save") else image).convert("RGB").save(
             buffer, format="PNG")

@@ -40,8 +40,14 @@ def _char_pattern(char: str) -> str:
     return "(?:" + "|".join(options) + ")"
 
 
+#: What a server may put between two characters of an echoed secret: a line break
+#: (a wrapped error body or base64 text), raw or JSON-escaped, with the next line's
+#: indentation.
+_WRAP = r"(?:(?:\r?\n|(?:\\+r)?\\+n)[ \t]*)?"
+
+
 def _pattern(text: str) -> str:
-    return "".join(_char_pattern(char) for char in text)
+    return _WRAP.join(_char_pattern(char) for char in text)
 
 
 @lru_cache(maxsize=64)
@@ -97,7 +103,8 @@ def redact_secrets(text: str, secrets: Any) -> str:
     of a longer text holding it, such as ``user:key`` in a basic-auth header (the whole
     base64 run is redacted, at each of the three alignments a secret can take inside it;
     needs 8 or more bytes of secret); and a prefix or suffix of at least half the secret
-    (and 8 characters), as left by a server that cuts its echo short. Redact before
+    (and 8 characters), as left by a server that cuts its echo short; each also when a
+    line break (and indentation) splits it, as in a wrapped body. Redact before
     cutting a text to length, never after.
 
     Args:

@@ -22,13 +22,17 @@ from __future__ import annotations
 import collections.abc
 import dataclasses
 import functools
+import math
+import numbers
 import re
 import types
 import typing
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from privlab.errors import check_seed, invalid, item_list
+import numpy as np
+
+from privlab.errors import check_seed, invalid, item_list, wrong_type
 from privlab.registry import Registry
 
 HEADLINE_MARKER = "privlab-headline"
@@ -370,10 +374,105 @@ def check_config_fields(config: Any) -> None:
         if value is None:
             continue
         if kind == "texts":
-            item_list(value, name, caller)
+            for item in item_list(value, name, caller):
+                if not isinstance(item, str):
+                    raise wrong_type(name, caller, "a list of strings", item,
+                                     f"Every entry must be text; {item!r} is not.")
         else:
             check_seed(value, name, caller)
+    for name, kind in value_checks(cls):
+        _check_value(getattr(config, name), kind, name, caller)
+
+
+_SCALARS = {bool: "bool", int: "int", float: "float", str: "str"}
+_SCALAR_WORDS = {"bool": "True or False", "int": "an int", "float": "a number",
+                 "str": "a string"}
+
+
+@functools.lru_cache(maxsize=None)
+def value_checks(cls: type) -> tuple[tuple[str, str], ...]:
+    """``(field, kind)`` for each field of a Config dataclass annotated with a plain
+    ``bool``, ``int``, ``float`` or ``str`` (possibly ``| None``), or a tuple of ``int``
+    or ``float`` (kinds ``"ints"``, ``"floats"``); seeds and lists of strings are left to
+    :func:`config_checks`.
+
+    Example:
+        >>> @dataclass
+        ... class Demo(StudyConfig):
+        ...     n: int = 3
+        ...     rate: float | None = None
+        ...     sizes: tuple[int, ...] = (1,)
+        ...     seed: int = 0
+        >>> value_checks(Demo)
+        (('n', 'int'), ('rate', 'float'), ('sizes', 'ints'))
+    """
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:  # an annotation naming something not importable here
+        return ()
+    other = {name for name, _ in config_checks(cls)}
+    checks = []
+    for f in dataclasses.fields(cls):
+        if f.name in other:
+            continue
+        hint = hints.get(f.name)
+        args = (set(typing.get_args(hint)) - {type(None)}
+                if typing.get_origin(hint) in (typing.Union, types.UnionType) else {hint})
+        if len(args) != 1:
+            continue
+        (hint,) = args
+        if hint in _SCALARS:
+            checks.append((f.name, _SCALARS[hint]))
+        elif typing.get_origin(hint) is tuple:
+            items = [a for a in typing.get_args(hint) if a is not Ellipsis]
+            if items and all(a is int for a in items):
+                checks.append((f.name, "ints"))
+            elif items and all(a is float for a in items):
+                checks.append((f.name, "floats"))
+            elif len(items) == 1 and typing.get_origin(items[0]) is tuple:
+                inner = typing.get_args(items[0])
+                if inner and Ellipsis not in inner and all(a in _SCALARS for a in inner):
+                    checks.append((f.name, "rows:" + ",".join(_SCALARS[a] for a in inner)))
+    return tuple(checks)
+
+
+def _check_value(value: Any, kind: str, name: str, caller: str) -> None:
+    """Refuse a value of the wrong type for ``kind`` (None is left to the study)."""
+    if value is None:
+        return
+    if kind in ("ints", "floats"):
+        for item in item_list(value, name, caller):
+            if item is None:
+                raise invalid(name, caller, f"a list of {kind}", value,
+                              "Every entry must be a number, not None.")
+            _check_value(item, kind[:-1], name, caller)
+        return
+    if kind.startswith("rows:"):  # e.g. tuple[tuple[str, str], ...]: a list of pairs
+        inner = kind[5:].split(",")
+        for row in item_list(value, name, caller):
+            if isinstance(row, (str, bytes)) or not isinstance(row, (tuple, list)) \
+                    or len(row) != len(inner):
+                raise invalid(name, caller, f"a list of {len(inner)}-tuples", row,
+                              f"Each entry holds {len(inner)} values, e.g. "
+                              f"{tuple(_SCALAR_WORDS[k] for k in inner)}.")
+            for item, item_kind in zip(row, inner):
+                if item is None:
+                    raise invalid(name, caller, f"{len(inner)}-tuples without None", row)
+                _check_value(item, item_kind, name, caller)
+        return
+    ok = {"bool": isinstance(value, (bool, np.bool_)),
+          "int": isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)),
+          "float": isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)),
+          "str": isinstance(value, str)}[kind]
+    if not ok:
+        fix = ("A non-empty string such as 'no' counts as true; pass a bool."
+               if kind == "bool" and isinstance(value, str) else
+               f"Pass {_SCALAR_WORDS[kind]}, not text." if isinstance(value, str) else None)
+        raise invalid(name, caller, _SCALAR_WORDS[kind], value, fix)
+    if kind == "float" and math.isnan(value):
+        raise invalid(name, caller, "a number, not NaN", value)
 
 
 __all__ = ["HEADLINE_MARKER", "Headline", "StudyConfig", "StudyRegistry", "StudyResult",
-           "check_config_fields", "config_checks", "is_text_sequence", "registry"]
+           "check_config_fields", "config_checks", "is_text_sequence", "registry",
+           "value_checks"]
