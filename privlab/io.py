@@ -68,7 +68,9 @@ def read_jsonl(path: str | Path, caller: str, parameter: str = "path") -> list[t
     """
     path = Path(path)
     if not path.is_file():
-        raise invalid(parameter, caller, "an existing JSON-lines file", str(path))
+        state = "a folder" if path.is_dir() else "it does not exist"
+        raise invalid(parameter, caller, "an existing JSON-lines file", f"{path} ({state})",
+                      given_is_text=True)   # the whole path: a cut one hides the file's name
     with path.open("rb") as handle:
         return list(iter_jsonl(_utf8_lines(handle, path.name, caller, parameter), path.name,
                                caller, parameter))
@@ -268,5 +270,20 @@ def set_aside(path: Path) -> Path:
     return aside
 
 
-__all__ = ["describe_skipped", "is_damaged_database", "iter_jsonl", "read_jsonl",
+__all__ = ["LOCK_TIMEOUT_S", "database_unavailable", "describe_skipped", "is_damaged_database", "iter_jsonl", "read_jsonl",
            "refuse_record", "set_aside", "walk_folder", "write_jsonl"]
+
+
+#: Seconds a cache waits for a lock held by another process before it gives up.
+LOCK_TIMEOUT_S = 5.0
+
+
+def database_unavailable(exc: sqlite3.Error) -> bool:
+    """A cache that is locked, read-only, on a full disk or cannot be opened."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    text = str(exc).lower()
+    return isinstance(exc, sqlite3.OperationalError) and (
+        name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_READONLY", "SQLITE_FULL",
+                         "SQLITE_CANTOPEN", "SQLITE_IOERR", "SQLITE_PERM"))
+        or any(w in text for w in ("locked", "readonly", "read-only", "disk is full",
+                                   "unable to open", "disk i/o")))

@@ -31,10 +31,11 @@ import numpy as np
 from privlab.errors import invalid, item_list, wrong_type
 from privlab.hashing import bytes_hash
 from privlab.io import describe_skipped, walk_folder
-from privlab.vision.images import (DEFAULT_MAX_PIXELS, UnreadableImageError, as_rgb,
-                                   check_max_pixels, open_image_file, unreadable)
+from privlab.vision.images import (DEFAULT_MAX_PIXELS, IMAGE_SUFFIXES,  # noqa: F401
+                                   UnreadableImageError, as_rgb, check_max_pixels,
+                                   check_path_and_side, open_image_file, read_image,
+                                   unreadable)
 
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".gif", ".tif", ".tiff", ".webp")
 COMMONS_API = "https://commons.wikimedia.org/w/api.php"
 
 
@@ -60,118 +61,6 @@ class ImageFolder:
 
     def __len__(self) -> int:
         return len(self.images)
-
-
-def _frames(image) -> int:
-    """How many frames (GIF, APNG, WebP) or pages (TIFF, MPO) a decoded file holds."""
-    count = image.info.get("n_frames", 1)  # counted by open_image_file while the file was open
-    return count if isinstance(count, int) and count > 1 else 1
-
-
-def _to_8bit(image, path: str | Path):
-    """A 16-bit, 32-bit or float greyscale image as 8-bit, on the format's own range.
-
-    16-bit values are divided by 65535 (an all-white 16-bit image stays white, whatever
-    its neighbours); 32-bit integers are read as 16-bit when they fit, and refused
-    otherwise; float images must lie in [0, 1] with no NaN or inf. Nothing is stretched
-    per image.
-    """
-    from PIL import Image
-
-    arr = np.asarray(image)
-    if image.mode == "F" or arr.dtype.kind == "f":
-        values = arr.astype(np.float64)
-        bad = int((~np.isfinite(values)).sum())
-        if bad:
-            raise unreadable(path, f"its float pixels hold {bad} NaN or inf value(s)",
-                             "read_image", "Fix or mask those pixels and save it again "
-                             "(an 8- or 16-bit PNG or TIFF reads without conversion).")
-        low, high = float(values.min()), float(values.max())
-        if low < 0 or high > 1:
-            raise unreadable(path, f"its float pixels run from {low:.6g} to {high:.6g}, "
-                             "outside [0, 1], so their brightness is unknown", "read_image",
-                             "Scale it to [0, 1] or save it as an 8- or 16-bit image.")
-        scaled = values * 255.0
-    else:
-        values = arr.astype(np.float64)
-        low, high = float(values.min()), float(values.max())
-        if low < 0 or high > 65535:
-            raise unreadable(path, f"its {image.mode} pixels run from {low:.0f} to {high:.0f}, "
-                             "outside the 16-bit range 0-65535 read as greyscale",
-                             "read_image", "Save it as an 8- or 16-bit image.")
-        scaled = values * (255.0 / 65535.0)
-    return Image.fromarray(np.round(scaled).clip(0, 255).astype(np.uint8), "L")
-
-
-def _check_path_and_side(path, max_side, caller: str) -> None:
-    """Refuse a path that is not a path and a ``max_side`` that is not a positive int."""
-    import os
-
-    if not isinstance(path, (str, os.PathLike)):
-        raise wrong_type("path", caller, "a file path (str or pathlib.Path)", path)
-    if max_side is not None and (isinstance(max_side, bool) or not isinstance(
-            max_side, (int, np.integer)) or max_side < 1):
-        raise invalid("max_side", caller, "a positive int or None", max_side,
-                      "It is the longest side in pixels after downscaling, e.g. 1024; None "
-                      "keeps the size.")
-
-
-def read_image(path: str | Path, max_side: int | None = None, *,
-               max_pixels: int | None = DEFAULT_MAX_PIXELS,
-               notes: list | None = None) -> np.ndarray:
-    """One image file as ``(H, W, 3)`` uint8 RGB, upright per its EXIF orientation.
-
-    16-bit greyscale (``I;16``, ``I;16B``, ``I``) is converted by its own range
-    (value / 65535), float greyscale (``F``) from [0, 1]; a float image with NaN, inf or
-    values outside [0, 1] is refused with the reason. Only the first frame of an
-    animation (GIF, APNG, WebP) or the first page of a multi-page file (TIFF, MPO) is
-    read; the frames left out are said: appended to ``notes`` when given, else in a
-    warning.
-
-    Args:
-        path: the file.
-        max_side: downscale so the longer side is at most this (None keeps the size).
-        max_pixels: refuse an image with more pixels than this before decoding it
-            (None: no limit); raise it for a trusted huge scan.
-        notes: a list that receives ``{"file", "reason"}`` for frames or pages not read.
-
-    Returns:
-        The RGB array.
-
-    Raises:
-        UnreadableImageError: a ValueError naming the file: not an image, truncated,
-            damaged, over ``max_pixels`` (its size is given), or float pixels that are
-            NaN or outside [0, 1].
-    """
-    from PIL import Image, ImageOps
-
-    _check_path_and_side(path, max_side, "read_image")
-    im = open_image_file(path, max_pixels=max_pixels, caller="read_image")
-    frames, fmt = _frames(im), im.format
-    try:
-        im = ImageOps.exif_transpose(im)
-        if im.mode == "CMYK":
-            im = im.convert("RGB")
-        elif im.mode.startswith(("I", "F")):
-            im = _to_8bit(im, path)
-        if max_side and max(im.size) > max_side:
-            im = im.copy()
-            im.thumbnail((max_side, max_side), Image.LANCZOS)
-        rgb = as_rgb(im, "path", "read_image")
-    except UnreadableImageError:
-        raise
-    except (OSError, SyntaxError, ValueError) as exc:
-        raise unreadable(path, f"it could not be converted ({type(exc).__name__}: {exc})",
-                         "read_image") from exc
-    if frames > 1:
-        kind = "pages" if fmt in ("TIFF", "MPO") else "frames"
-        reason = (f"only the first of its {frames} {kind} is read; {frames - 1} "
-                  f"{kind} dropped")
-        if notes is None:
-            warnings.warn(f"read_image: {path}: {reason}.", UserWarning, stacklevel=2)
-        else:
-            notes.append({"file": str(path), "reason": reason})
-    return rgb
 
 
 def _folder_entry(path: Path) -> str | None:
@@ -216,7 +105,7 @@ def load_folder(folder: str | Path, *, max_side: int | None = 1024, recursive: b
     """
     check_max_pixels(max_pixels, "load_folder")
     if max_side is not None:
-        _check_path_and_side(folder, max_side, "load_folder")
+        check_path_and_side(folder, max_side, "load_folder")
     root = Path(folder)
     paths, skipped = walk_folder(root, recursive=recursive, accept=_folder_entry,
                                  caller="load_folder")

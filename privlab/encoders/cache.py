@@ -29,16 +29,12 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 from privlab.errors import PrivlabValueError, invalid, item_list
-from privlab.io import is_damaged_database, set_aside
+from privlab.io import LOCK_TIMEOUT_S, database_unavailable as _unavailable, is_damaged_database, set_aside
 
 _LOCK = threading.Lock()
 
 # How far a stored vector's norm may be from 1; float32 rounding stays below 1e-6.
 UNIT_TOLERANCE = 1e-3
-
-# How long a read or write waits for another process's lock before the cache is set
-# aside for this call (the run goes on without it, with a warning).
-LOCK_TIMEOUT_S = 5.0
 
 _SCHEMA = ("CREATE TABLE IF NOT EXISTS emb (model TEXT, key TEXT, vec BLOB, sum TEXT, "
            "PRIMARY KEY (model, key))",
@@ -62,17 +58,6 @@ def checksum(model: str, key: str, blob: bytes) -> str:
     """
     return hashlib.sha256(b"\0".join((model.encode("utf-8"), key.encode("utf-8"),
                                        blob))).hexdigest()
-
-
-def _unavailable(exc: sqlite3.Error) -> bool:
-    """A cache that is locked, read-only, on a full disk or cannot be opened."""
-    name = getattr(exc, "sqlite_errorname", "") or ""
-    text = str(exc).lower()
-    return isinstance(exc, sqlite3.OperationalError) and (
-        name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_READONLY", "SQLITE_FULL",
-                         "SQLITE_CANTOPEN", "SQLITE_IOERR", "SQLITE_PERM"))
-        or any(w in text for w in ("locked", "readonly", "read-only", "disk is full",
-                                   "unable to open", "disk i/o")))
 
 
 def decode_vector(blob: Any, dim: int | None = None) -> tuple[np.ndarray | None, str]:

@@ -327,7 +327,7 @@ class LogoGallery(Mapping):
 
 
 def _image_files(folder: Path) -> list[Path]:
-    from privlab.datasets.images import IMAGE_SUFFIXES
+    from privlab.vision.images import IMAGE_SUFFIXES
 
     return sorted(p for p in folder.iterdir()
                   if p.is_file() and not p.name.startswith(".") and p.suffix.lower() in IMAGE_SUFFIXES)
@@ -367,7 +367,7 @@ def load_logo_gallery(source: Any) -> LogoGallery:
     if isinstance(source, LogoGallery):
         return source
     if isinstance(source, (str, Path)):
-        from privlab.datasets.images import read_image
+        from privlab.vision.images import read_image
 
         folder = Path(source).expanduser()
         if not folder.is_dir():
@@ -402,7 +402,7 @@ def load_logo_gallery(source: Any) -> LogoGallery:
             images = []
             for item in items:
                 if isinstance(item, (str, Path)):
-                    from privlab.datasets.images import read_image
+                    from privlab.vision.images import read_image
 
                     images.append(read_image(item))
                 else:

@@ -131,6 +131,7 @@ def test_tiny_open_clip_finetune_loss_decreases_and_checkpoint_reloads(tiny_conf
 def test_freezing_keeps_only_the_last_blocks_and_heads(tiny_config_dir, tmp_path):
     import open_clip
 
+    open_clip.add_model_config(str(tiny_config_dir))   # whichever test ran before on this worker
     model = open_clip.create_model(TINY)
     freeze_all_but_last(model, 1)
     trainable = {n for n, p in model.named_parameters() if p.requires_grad}

@@ -14,6 +14,7 @@ import warnings
 import pytest
 from llm_server import FakeLLMServer, Reply
 
+from privlab import io as privlab_io
 from privlab.encoders import cache as embedding_cache
 from privlab.llm import CACHE_RETRY_S, LLMClient, LLMError, redact_secrets
 
@@ -29,7 +30,7 @@ def cache(tmp_path, monkeypatch):
 
 
 def test_a_locked_answer_cache_is_passed_by_after_the_lock_timeout(cache, monkeypatch):
-    monkeypatch.setattr(embedding_cache, "LOCK_TIMEOUT_S", 0.4)
+    monkeypatch.setattr(privlab_io, "LOCK_TIMEOUT_S", 0.4)
     with FakeLLMServer(lambda request: f"answer {len(request['messages'])}") as server:
         client = LLMClient(server.base_url, "fake", deadline=20)
         assert client.chat(ASK) == "answer 1"  # creates and fills the cache

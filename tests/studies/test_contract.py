@@ -82,7 +82,7 @@ def _other_values(Config, name: str, value):
     elif isinstance(value, (tuple, list)):
         near = [value[:1], value[:-1], value + value[:1], value[::-1]]
     elif value is None:   # an optional setting: a number, a word, or a list of a member
-        near = [1, 0.5, "x", True, ["x"], *_one_member_lists()]
+        near = [1, 0.5, "x", True, ["x"], *_one_member_lists(), (("x", "y"),)]
     else:
         near = []
     return [v for v in profiles + near if v != value]

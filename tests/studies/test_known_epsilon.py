@@ -112,6 +112,8 @@ def test_notebook_config_follows_smoke(monkeypatch):
     assert K.Config.for_notebook().n_pairs == K.Config.smoke().n_pairs
     assert K.Config.for_notebook().mmd_permutations == 200
     monkeypatch.setenv("PRIVLAB_SMOKE", "0")
+    assert K.Config.for_notebook().n_pairs == K.Config.demo().n_pairs == 10   # the demo
+    monkeypatch.setenv("PRIVLAB_PROFILE", "full")
     assert K.Config.for_notebook().n_pairs == 40
     assert K.Config.default().n_pairs == 40
     assert K.Config.default().mmd_permutations == 10_000

@@ -36,7 +36,7 @@ def test_the_image_study_reports_each_member_then_each_sanitizer():
     details = [s.label() for s in seen if s.detail is not None]
     assert any(t.startswith("encoding the originals with ocr-text: 0 of 5 · encoded: 0 of 3 · "
                             "images read: ") for t in details)
-    assert any(t.startswith("sanitizing and auditing cues:faces only: 3 of 5 · sanitizing: ")
+    assert any(t.startswith("sanitizing and auditing cues:faces only: 3 of 5 · sanitized: ")
                for t in details)
     fractions = [s.fraction for s in seen]
     assert fractions == sorted(fractions)
