@@ -46,3 +46,15 @@ def test_quote_refuses_a_readme_without_markers_and_a_file_that_is_no_record(tmp
     assert main(["quote", str(bad), "--readme", str(readme)]) == 2
     assert "'record' parameter of privlab quote" in capsys.readouterr().err
     assert readme.read_text() == "no markers here\n"          # nothing lost
+
+
+def test_readme_quotes_the_committed_record_of_a_run():
+    """README's headline block is the rendering of the record a run left, not hand-typed."""
+    from pathlib import Path
+
+    from privlab.cli.quote import read_record, render_block
+
+    root = Path(__file__).resolve().parents[2]
+    record = read_record(root / "benchmarks" / "records" / "headlines-demo.json")
+    assert record["profile"] == "demo" and all(run["ok"] for run in record["notebooks"])
+    assert render_block(record) in (root / "README.md").read_text(encoding="utf-8")
