@@ -63,7 +63,9 @@ def test_progress_is_silent_without_a_listener_and_reports_inside_one():
         progress.step("too far", 4, 3)
 
 
-def test_a_study_reports_its_steps_while_it_runs():
+def test_a_study_reports_its_steps_while_it_runs(tmp_path, monkeypatch):
+    # An empty embedding cache: vectors another test cached would be read, not encoded.
+    monkeypatch.setenv("PRIVLAB_CACHE", str(tmp_path / "cache"))
     seen = []
     with progress.reporting(seen.append):
         avengers.run(avengers.Config.smoke(encoders=("lexical",),
