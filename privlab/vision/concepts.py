@@ -24,6 +24,7 @@ once.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -37,7 +38,7 @@ from privlab.vision.images import as_rgb
 CHECK_FACE_SCORE = 0.6
 
 
-class ConceptCheck:
+class ConceptCheck(ABC):
     """One way of finding the concept in an image. Subclasses implement :meth:`_find`.
 
     Attributes:
@@ -59,8 +60,9 @@ class ConceptCheck:
             self._memo[key] = tuple(self._find(rgb))
         return self._memo[key]
 
-    def _find(self, rgb: np.ndarray) -> list[str]:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _find(self, rgb: np.ndarray) -> list[str]:
+        """The evidence found in one RGB image (empty: not found)."""
 
     def describe(self) -> dict[str, Any]:
         return {"check": self.name, "kind": self.kind}
@@ -76,6 +78,25 @@ def _gallery(gallery: Any, caller: str) -> dict[str, list[np.ndarray]]:
                           f"{type(images).__name__} for {who!r}", given_is_text=True)
         out[str(who)] = [as_rgb(im, "gallery", caller) for im in images]
     return out
+
+
+def _enrol(gallery: Any, caller: str, detect, describe) -> tuple[list[str], np.ndarray]:
+    """Each gallery image's first detected face, described: ``(names, vectors)``.
+
+    Raises:
+        ValueError: a gallery image in which no face is detected.
+    """
+    names, vectors = [], []
+    for who, images in _gallery(gallery, caller).items():
+        for rgb in images:
+            faces = detect(rgb)
+            if not faces:
+                raise invalid("gallery", caller, "images in which a face can be detected",
+                              f"an image of {who!r} without a detectable face",
+                              "Crop the gallery image around the face.", given_is_text=True)
+            names.append(who)
+            vectors.append(describe(rgb, faces[:1])[0])
+    return names, np.array(vectors)
 
 
 class SFaceCheck(ConceptCheck):
@@ -103,17 +124,8 @@ class SFaceCheck(ConceptCheck):
         caller = "SFaceCheck"
         self.threshold = SFACE_MATCH_THRESHOLD if threshold is None else float(threshold)
         self.face_score = float(face_score)
-        names, vectors = [], []
-        for who, images in _gallery(gallery, caller).items():
-            for rgb in images:
-                faces = detect_faces(rgb, 0.5)
-                if not faces:
-                    raise invalid("gallery", caller, "images in which a face can be detected",
-                                  f"an image of {who!r} without a detectable face",
-                                  "Crop the gallery image around the face.", given_is_text=True)
-                names.append(who)
-                vectors.append(face_features(rgb, faces[:1])[0])
-        self.names, self.vectors = names, np.array(vectors)
+        self.names, self.vectors = _enrol(gallery, caller, lambda rgb: detect_faces(rgb, 0.5),
+                                          face_features)
         self.name = f"face · SFace cosine ≥ {self.threshold:g}"
 
     def _find(self, rgb):
@@ -153,18 +165,10 @@ class DlibCheck(ConceptCheck):
         caller = "DlibCheck"
         self.distance = DLIB_MATCH_DISTANCE if distance is None else float(distance)
         self.upsample = int(upsample)
-        names, vectors = [], []
-        for who, images in _gallery(gallery, caller).items():
-            for rgb in images:
-                # a gallery crop may be too small for HOG: fall back on YuNet's box
-                faces = detect_faces_dlib(rgb, upsample=2) or detect_faces(rgb, 0.5)
-                if not faces:
-                    raise invalid("gallery", caller, "images in which a face can be detected",
-                                  f"an image of {who!r} without a detectable face",
-                                  "Crop the gallery image around the face.", given_is_text=True)
-                names.append(who)
-                vectors.append(dlib_face_features(rgb, faces[:1])[0])
-        self.names, self.vectors = names, np.array(vectors)
+        # a gallery crop may be too small for HOG: fall back on YuNet's box
+        self.names, self.vectors = _enrol(
+            gallery, caller, lambda rgb: detect_faces_dlib(rgb, upsample=2) or detect_faces(rgb, 0.5),
+            dlib_face_features)
         self.name = f"face · dlib distance ≤ {self.distance:g}"
 
     def _find(self, rgb):
