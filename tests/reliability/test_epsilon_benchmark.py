@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from processes import children, running
 
 from privlab.cli import main
 from privlab.epsilon import benchmark as B
@@ -400,24 +401,6 @@ def test_out_in_a_missing_folder_is_created(tmp_path, capsys):
 # ------------------------------------------------------------------------------ a killed sweep
 
 
-def _children(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = entry.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            found.append(int(entry.parent.name))
-    return found
-
-
-def _running(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"  # a zombie has exited; only its parent's bookkeeping is left
 
 
 @pytest.mark.slow
@@ -438,15 +421,15 @@ def test_a_killed_sweep_leaves_no_worker_and_resumes(tmp_path):
         while not list(folder.glob("*.done")) and time.monotonic() < deadline:
             assert sweep_process.poll() is None, "the sweep ended before it could be killed"
             time.sleep(0.05)
-        workers = _children(sweep_process.pid)
+        workers = children(sweep_process.pid)
         assert len(workers) >= 2 and len(list(folder.glob("*.done"))) < len(epsilons)
     finally:
         sweep_process.send_signal(signal.SIGKILL)
         sweep_process.wait()
     deadline = time.monotonic() + 5
-    while any(_running(w) for w in workers) and time.monotonic() < deadline:
+    while any(running(w) for w in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not [w for w in workers if _running(w)], "workers outlived their killed sweep"
+    assert not [w for w in workers if running(w)], "workers outlived their killed sweep"
     finished = {p: p.stat().st_mtime_ns for p in folder.glob("*.csv")
                 if marker_path(p).is_file()}
     assert 1 <= len(finished) < len(epsilons)

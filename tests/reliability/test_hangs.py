@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from processes import children, running
 from llm_server import FakeLLMServer, Reply
 
 from privlab.cli import main
@@ -185,24 +186,6 @@ def test_resolution_refuses_a_named_pipe_without_waiting_for_a_writer(tmp_path, 
 
 
 # ---------------------------------------------------------------------- a sweep killed early
-def _children(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = entry.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            found.append(int(entry.parent.name))
-    return found
-
-
-def _running(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"  # a zombie has exited; only its parent's bookkeeping is left
 
 
 @pytest.mark.skipif(os.name != "posix", reason="the watch is installed on POSIX only")
@@ -246,7 +229,7 @@ def test_workers_of_a_sweep_killed_while_they_start_die_with_it(tmp_path):
         deadline = time.monotonic() + 120
         while len(_workers(seen)) < 2 and time.monotonic() < deadline:
             assert sweep.poll() is None, "the sweep ended before it could be killed"
-            seen.update(_children(sweep.pid))
+            seen.update(children(sweep.pid))
             time.sleep(0.01)
         assert len(_workers(seen)) == 2, "the sweep started no pool"
     finally:  # killed as soon as both workers exist: before they import privlab
@@ -254,10 +237,10 @@ def test_workers_of_a_sweep_killed_while_they_start_die_with_it(tmp_path):
         sweep.wait()
     try:
         deadline = time.monotonic() + 10
-        while any(_running(w) for w in seen) and time.monotonic() < deadline:
+        while any(running(w) for w in seen) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert not [w for w in seen if _running(w)], "workers outlived their killed sweep"
+        assert not [w for w in seen if running(w)], "workers outlived their killed sweep"
     finally:
         for pid in seen:
-            if _running(pid):
+            if running(pid):
                 os.kill(pid, signal.SIGKILL)
