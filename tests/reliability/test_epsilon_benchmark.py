@@ -401,8 +401,6 @@ def test_out_in_a_missing_folder_is_created(tmp_path, capsys):
 # ------------------------------------------------------------------------------ a killed sweep
 
 
-
-
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists() or os.name != "posix",
                     reason="reads process parents from /proc")
