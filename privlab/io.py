@@ -270,7 +270,8 @@ def set_aside(path: Path) -> Path:
     return aside
 
 
-__all__ = ["LOCK_TIMEOUT_S", "database_unavailable", "describe_skipped", "is_damaged_database", "iter_jsonl", "read_jsonl",
+__all__ = ["LOCK_TIMEOUT_S", "database_unavailable", "describe_skipped", "is_damaged_database",
+           "iter_jsonl", "read_file_bytes", "read_jsonl",
            "refuse_record", "set_aside", "walk_folder", "write_jsonl"]
 
 
@@ -287,3 +288,21 @@ def database_unavailable(exc: sqlite3.Error) -> bool:
                          "SQLITE_CANTOPEN", "SQLITE_IOERR", "SQLITE_PERM"))
         or any(w in text for w in ("locked", "readonly", "read-only", "disk is full",
                                    "unable to open", "disk i/o")))
+
+
+def read_file_bytes(file: Path, parameter: str, caller: str, expected: str) -> bytes:
+    """The bytes of one file of a user's folder, or a refusal naming it and the fix.
+
+    Args:
+        file: the file.
+        parameter, caller, expected: as for :func:`privlab.errors.invalid` (what the
+            folder must be, e.g. ``"a maildir of readable files"``).
+
+    Raises:
+        PrivlabValueError: the file cannot be read (permissions, an I/O error).
+    """
+    try:
+        return Path(file).read_bytes()
+    except OSError as exc:
+        raise invalid(parameter, caller, expected, f"{file} ({exc.strerror or exc})",
+                      "Fix its permissions or remove it.", given_is_text=True) from None

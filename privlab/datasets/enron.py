@@ -56,7 +56,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from privlab.errors import PrivlabValueError, invalid, item_list, wrong_type
-from privlab.io import walk_folder
+from privlab.io import read_file_bytes, walk_folder
 
 KEN_LAY_NAMES = ("Ken Lay",)
 KEN_LAY_CONCEPTS = ("Ken Lay", "Kenneth Lay", "Kenneth L. Lay", "Kenneth L Lay")
@@ -333,12 +333,7 @@ def _folder_messages(root: Path, entries: list[tuple[Path, str]], wanted: str | 
         if passed:  # a dangling link, a FIFO, a folder that cannot be listed ...
             yield Email(str(file), "", "", str(file), passed)
             continue
-        try:
-            data = file.read_bytes()
-        except OSError as exc:
-            raise invalid("path", "read_maildir", "a maildir of readable files",
-                          f"{file} ({exc.strerror or exc})",
-                          "Fix its permissions or remove it.", given_is_text=True) from None
+        data = read_file_bytes(file, "path", "read_maildir", "a maildir of readable files")
         yield _parse_raw(data, str(file))
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from privlab.errors import invalid, item_list
-from privlab.io import describe_skipped, walk_folder
+from privlab.io import describe_skipped, read_file_bytes, walk_folder
 
 _REMOVED = {"[deleted]", "[removed]", ""}
 
@@ -67,12 +67,7 @@ def _read_folder(path: Path, skipped: list | None) -> Iterator[tuple[str, str]]:
                           f"{file.relative_to(path).as_posix()}",
                           "Rename or remove one of them.", given_is_text=True)
         first[cid] = file
-        try:
-            data = file.read_bytes()
-        except OSError as exc:
-            raise invalid("path", "read_comments", "a folder of readable .txt files",
-                          f"{file} ({exc.strerror or exc})",
-                          "Fix its permissions or remove it.", given_is_text=True) from None
+        data = read_file_bytes(file, "path", "read_comments", "a folder of readable .txt files")
         try:
             text = data.decode("utf-8-sig").strip()
         except UnicodeDecodeError as exc:
