@@ -20,6 +20,15 @@ TEXTS = ["Ken Lay met the board", "the board met Ken Lay again", "lunch at noon 
 RUNS: list[tuple[int, int]] = []  # (id of the sanitizer, items) per call of _sanitize
 
 
+@pytest.fixture(autouse=True)
+def _fresh_log():
+    # Ids are reused once an object is gone: a sanitizer of an earlier test must not
+    # lend its calls to a new one that happens to get the same id.
+    RUNS.clear()
+    yield
+    RUNS.clear()
+
+
 class Counting(Sanitizer):
     """Removes ``word``; each call is logged in RUNS."""
 
