@@ -8,8 +8,22 @@ renders that record into README between the markers
     <!-- headlines: end -->
 
 so that the figures README quotes are the ones a run printed, never typed by hand.
-``--check`` changes nothing and exits 1 when README's block differs from the record
-(after a fresh ``make demo``, it tells whether README still says what the code prints).
+
+It also writes every figure that prose quotes. A study's headline carries the figures its
+notebook's text cites (``figure: leaks = 19`` under the headline); in a notebook's
+markdown (``notebooks/NN_*.py`` and its ``.ipynb``) and in README, a figure is written as
+
+    Presidio leaves the name in <!--q:leaks-->19<!--/q--> emails
+
+(the markers do not show in a rendered notebook). In a notebook, ``q:leaks`` names a
+figure of that notebook's own headlines; ``q:04_enron:leaks`` names another notebook's
+(README uses this form). ``privlab quote`` replaces the text between the markers with the
+record's value; a marker whose figure the record does not hold is an error naming the
+file and line.
+
+``--check`` changes nothing and exits 1 when README's block or any marked figure differs
+from the record (after a fresh ``make demo``, it tells whether the prose still says what
+the code prints).
 """
 
 from __future__ import annotations
@@ -18,6 +32,7 @@ import difflib
 import json
 import os
 import platform
+import re
 import sys
 import time
 from pathlib import Path
@@ -38,6 +53,9 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser("quote", help="write README's headline block from a demo record")
     parser.add_argument("record", type=Path, help="headlines-<profile>.json written by privlab demo")
     parser.add_argument("--readme", type=Path, default=None, help="default: the repository's README.md")
+    parser.add_argument("--notebooks", type=Path, default=None,
+                        help="folder of NN_*.py/.ipynb notebooks whose marked figures to write "
+                             "(default: the repository's, unless --readme is given)")
     parser.add_argument("--check", action="store_true",
                         help="change nothing; exit 1 when README's block differs from the record")
     parser.set_defaults(handler=run)
@@ -136,25 +154,124 @@ def replace_block(readme: str, block: str) -> str:
     return readme[:start] + block + readme[end + len(END):]
 
 
+#: A quoted figure in prose: ``<!--q:name-->value<!--/q-->`` (``name`` may be
+#: ``notebook:name``).
+MARKER = re.compile(r"<!--q:(?P<key>[A-Za-z0-9_.:-]+)-->(?P<value>.*?)<!--/q-->")
+
+
+def record_figures(record: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """Every figure a record holds: ``{notebook stem: {name: printed value}}``.
+
+    Example:
+        >>> record_figures({"notebooks": [{"notebook": "04_enron", "headlines": [
+        ...     {"study": "04 Enron", "figures": {"leaks": "19"}}]}]})
+        {'04_enron': {'leaks': '19'}}
+    """
+    out: dict[str, dict[str, str]] = {}
+    for run in record.get("notebooks", []):
+        figures = out.setdefault(run["notebook"], {})
+        for headline in run.get("headlines", []):
+            figures.update(headline.get("figures") or {})
+    return out
+
+
+def fill_figures(text: str, figures: dict[str, dict[str, str]], *, notebook: str | None,
+                 where: str) -> str:
+    """``text`` with every marked figure set to the record's value.
+
+    Args:
+        text: a notebook's or README's text.
+        figures: :func:`record_figures` of the record.
+        notebook: the stem of the notebook ``text`` belongs to (bare names refer to its
+            figures); None for README, where every name says its notebook.
+        where: the file's name, for the error.
+
+    Raises:
+        ValueError: a marker names a figure the record does not hold (with file and line).
+
+    Example:
+        >>> fill_figures("in <!--q:leaks-->7<!--/q--> emails", {"04_enron": {"leaks": "19"}},
+        ...              notebook="04_enron", where="04_enron.py")
+        'in <!--q:leaks-->19<!--/q--> emails'
+    """
+    def value(match: re.Match) -> str:
+        key = match.group("key")
+        source, _, name = key.rpartition(":")
+        source = source or notebook
+        found = figures.get(source or "", {}).get(name)
+        if found is None:
+            line = text.count("\n", 0, match.start()) + 1
+            held = ", ".join(sorted(figures.get(source or "", {}))) or "none"
+            raise invalid("record", _CALLER, f"a record that holds the figure {key!r} quoted at "
+                          f"{where}:{line}", f"a record whose {source or '(no notebook)'} figures "
+                          f"are: {held}",
+                          "Run make demo again (the study may no longer print that figure), "
+                          "or change the marker to a figure the study prints.",
+                          given_is_text=True)
+        return f"<!--q:{key}-->{found}<!--/q-->"
+
+    return MARKER.sub(value, text)
+
+
+def _fill_notebook_json(text: str, figures: dict[str, dict[str, str]], notebook: str,
+                        where: str) -> str:
+    """An ``.ipynb`` file's text with its markdown cells' figures filled (same layout)."""
+    nb = json.loads(text)
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") != "markdown":
+            continue
+        source = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+        filled = fill_figures(source, figures, notebook=notebook, where=where)
+        if filled != source:
+            cell["source"] = filled if isinstance(cell["source"], str) else filled.splitlines(True)
+    return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
+
+
+def quoted_files(folder: Path) -> list[Path]:
+    """The notebooks' two forms in ``folder``, whose marked figures ``privlab quote`` writes."""
+    return sorted(folder.glob("[0-9][0-9]_*.py")) + sorted(folder.glob("[0-9][0-9]_*.ipynb"))
+
+
+def _updated(path: Path, figures: dict[str, dict[str, str]], *, readme: bool = False,
+             block: str | None = None) -> tuple[str, str]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise invalid("readme" if readme else "notebook", _CALLER, "a UTF-8 text file",
+                      f"{path} ({exc})", "Pass the repository's README.md.",
+                      given_is_text=True) from None
+    if readme:
+        new = fill_figures(replace_block(text, block), figures, notebook=None, where=path.name)
+    elif path.suffix == ".ipynb":
+        new = _fill_notebook_json(text, figures, path.stem, path.name)
+    else:
+        new = fill_figures(text, figures, notebook=path.stem, where=path.name)
+    return text, new
+
+
 def run(args) -> int:
-    """Write (or ``--check``) README's headline block."""
+    """Write (or ``--check``) README's headline block and every marked figure."""
     from privlab.config import home
 
     readme_path = args.readme or home() / "README.md"
     record = read_record(args.record)
-    try:
-        readme = readme_path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise invalid("readme", _CALLER, "a UTF-8 text file", f"{readme_path} ({exc})",
-                      "Pass the repository's README.md.", given_is_text=True) from None
-    updated = replace_block(readme, render_block(record))
+    figures = record_figures(record)
+    changes = [(readme_path, *_updated(readme_path, figures, readme=True,
+                                       block=render_block(record)))]
+    notebooks = args.notebooks or (home() / "notebooks" if args.readme is None else None)
+    if notebooks is not None:
+        changes += [(path, *_updated(path, figures)) for path in quoted_files(notebooks)]
+    differ = [(path, old, new) for path, old, new in changes if old != new]
     if args.check:
-        if updated == readme:
-            print(f"{readme_path.name}: the headline block matches {args.record}")
+        if not differ:
+            print(f"{readme_path.name} and the notebooks' marked figures match {args.record}")
             return 0
-        sys.stdout.writelines(difflib.unified_diff(readme.splitlines(True), updated.splitlines(True),
-                                                   str(readme_path), str(args.record)))
+        for path, old, new in differ:
+            sys.stdout.writelines(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
+                                                       str(path), str(args.record)))
         return 1
-    readme_path.write_text(updated, encoding="utf-8")
-    print(f"{readme_path.name}: headline block written from {args.record}")
+    for path, _old, new in differ:
+        path.write_text(new, encoding="utf-8")
+    print(f"{readme_path.name}: headline block and figures written from {args.record} "
+          f"({len(differ)} file(s) changed)")
     return 0

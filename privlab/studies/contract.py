@@ -61,6 +61,9 @@ class Headline:
             ``"finite-sample certificate"``.
         caveats: what the number rests on: the data (generated, privlab-written sample,
             real), the model or judge (and whether it is a weak offline stand-in).
+        figures: the run's figures that the notebook's prose and README quote, by name
+            (``{"leaks": "19"}``), as printed; ``privlab quote`` writes them into the
+            text between ``<!--q:leaks-->`` and ``<!--/q-->`` markers.
 
     Example:
         >>> h = Headline("00 quickstart", "resolution 0.2", "diagnostic",
@@ -73,6 +76,7 @@ class Headline:
     text: str
     status: str
     caveats: tuple[str, ...] = ()
+    figures: dict[str, str] = dataclasses.field(default_factory=dict, hash=False)
 
     def __post_init__(self) -> None:
         for name in ("study", "text", "status"):
@@ -84,6 +88,7 @@ class Headline:
             raise invalid("caveats", "Headline", "a sequence of non-empty single-line strings",
                           self.caveats)
         object.__setattr__(self, "caveats", caveats)
+        object.__setattr__(self, "figures", check_figures(self.figures, "Headline"))
 
     def lines(self) -> str:
         """The printed form: a marked first line, then the status, then one line per caveat.
@@ -96,7 +101,19 @@ class Headline:
         """
         out = [f"{HEADLINE_MARKER} | {self.study} | {self.text}", f"    status: {self.status}"]
         out += [f"    rests on: {caveat}" for caveat in self.caveats]
+        out += [f"    figure: {name} = {value}" for name, value in self.figures.items()]
         return "\n".join(out)
+
+    def with_figures(self, figures: "collections.abc.Mapping[str, str] | None") -> "Headline":
+        """This headline with ``figures`` added (itself when there are none).
+
+        Example:
+            >>> Headline("04 Enron", "19 leaks", "diagnostic").with_figures({"leaks": "19"}).figures
+            {'leaks': '19'}
+        """
+        if not figures:
+            return self
+        return dataclasses.replace(self, figures={**self.figures, **figures})
 
     def with_caveat(self, caveat: str | None) -> "Headline":
         """This headline with one more caveat (itself when ``caveat`` is None or already there).
@@ -123,7 +140,7 @@ class Headline:
 
         Example:
             >>> Headline.parse("noise\\nprivlab-headline | 05 known-ε | ok\\n    status: x\\n")
-            [Headline(study='05 known-ε', text='ok', status='x', caveats=())]
+            [Headline(study='05 known-ε', text='ok', status='x', caveats=(), figures={})]
         """
         found: list[Headline] = []
         current: dict[str, Any] | None = None
@@ -139,6 +156,9 @@ class Headline:
             elif current is not None and raw.startswith("    rests on: "):
                 caveat = raw[len("    rests on: "):].strip()
                 current["caveats"] = current["caveats"] + ((caveat,) if caveat else ())
+            elif current is not None and raw.startswith("    figure: ") and " = " in raw:
+                name, value = raw[len("    figure: "):].split(" = ", 1)
+                current.setdefault("figures", {})[name.strip()] = value.strip()
             elif current is not None:
                 found.append(Headline(**current))
                 current = None
@@ -153,6 +173,35 @@ class Headline:
         return (f"<div><b>{html.escape(self.study)}</b>: {html.escape(self.text)}<br>"
                 f"<i>status</i>: {html.escape(self.status)}"
                 + (f"<br><i>rests on</i>:<ul>{rests}</ul>" if rests else "") + "</div>")
+
+
+#: A quoted figure's name: letters, digits, ``_``, ``-`` and ``.``.
+FIGURE_NAME = re.compile(r"[A-Za-z0-9_.-]+")
+
+
+def check_figures(figures: Any, caller: str) -> dict[str, str]:
+    """``figures`` as a plain ``{name: printed value}`` dict, or a clear error.
+
+    Names match :data:`FIGURE_NAME`; values are non-empty single-line strings (the figure
+    as the prose should print it, e.g. ``"1,552"`` or ``"0.561"``).
+
+    Example:
+        >>> check_figures({"leaks": "19"}, "Headline")
+        {'leaks': '19'}
+    """
+    if figures is None:
+        return {}
+    if not isinstance(figures, collections.abc.Mapping):
+        raise invalid("figures", caller, "a mapping of figure names to printed values", figures)
+    out: dict[str, str] = {}
+    for name, value in figures.items():
+        if not isinstance(name, str) or not FIGURE_NAME.fullmatch(name):
+            raise invalid("figures", caller, "names of letters, digits, '_', '-' and '.'", name)
+        if not isinstance(value, str) or not value.strip() or "\n" in value or "<" in value:
+            raise invalid("figures", caller,
+                          f"a non-empty single-line printed value for {name!r} (no '<')", value)
+        out[name] = value.strip()
+    return out
 
 
 @runtime_checkable
@@ -473,6 +522,6 @@ def _check_value(value: Any, kind: str, name: str, caller: str) -> None:
         raise invalid(name, caller, "a number, not NaN", value)
 
 
-__all__ = ["HEADLINE_MARKER", "Headline", "StudyConfig", "StudyRegistry", "StudyResult",
-           "check_config_fields", "config_checks", "is_text_sequence", "registry",
+__all__ = ["FIGURE_NAME", "HEADLINE_MARKER", "Headline", "StudyConfig", "StudyRegistry",
+           "StudyResult", "check_config_fields", "check_figures", "config_checks", "is_text_sequence", "registry",
            "value_checks"]

@@ -132,6 +132,13 @@ def record_choices(result: Any, choices: Mapping[str, Any]) -> bool:
         return False
 
 
+def quoted_figures(result: Any) -> dict[str, str]:
+    """The figures the study's notebook prose quotes (``result.quoted_figures()``; none
+    when the result defines no such method)."""
+    method = getattr(result, "quoted_figures", None)
+    return dict(method()) if callable(method) else {}
+
+
 def default_render(report: Report, result: Any, options: Mapping[str, Any]) -> None:
     """The result's table (what a study without its own renderer shows)."""
     report.table(result.to_frame())
@@ -300,7 +307,8 @@ class StudyPanel:
                         record_choices(result, values)
                         # The demo profile's smaller settings are named beside the number.
                         caveat = getattr(config, "settings_caveat", lambda: None)()
-                        report.headline(result.headline().with_caveat(caveat))
+                        report.headline(result.headline().with_caveat(caveat)
+                                        .with_figures(quoted_figures(result)))
                         self.render_result(report, result, options)
                     self.config_used = config
                 except Exception as exc:

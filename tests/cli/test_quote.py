@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from privlab.cli import main
@@ -48,6 +49,49 @@ def test_quote_refuses_a_readme_without_markers_and_a_file_that_is_no_record(tmp
     assert readme.read_text() == "no markers here\n"          # nothing lost
 
 
+def test_marked_figures_in_notebooks_are_written_from_the_record_and_checked(tmp_path, capsys):
+    from privlab.studies.contract import Headline
+
+    printed = Headline("04 Enron", "19 leaks", "diagnostic", ("real emails",),
+                       figures={"emails": "1,552", "leaks": "19"})
+    parsed = Headline.parse("noise\n" + printed.lines() + "\nmore noise")
+    assert parsed == [printed] and parsed[0].figures == {"emails": "1,552", "leaks": "19"}
+    runs = [{"notebook": "04_enron", "seconds": 5.0, "ok": True,
+             "headlines": [dataclasses.asdict(printed)]}]
+    record = write_record(tmp_path / "headlines-demo.json", "demo", runs)
+    readme = tmp_path / "README.md"
+    readme.write_text(f"{BEGIN}\n{END}\nEnron: <!--q:04_enron:leaks-->0<!--/q--> leaks.\n")
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    source = ("# %% [markdown]\n# Presidio keeps the name in <!--q:leaks-->7<!--/q--> of\n"
+              "# <!--q:emails-->9<!--/q--> emails.\n")
+    (folder / "04_enron.py").write_text(source)
+    cell = {"cell_type": "markdown", "id": "a", "metadata": {},
+            "source": ["Presidio keeps the name in <!--q:leaks-->7<!--/q--> of\n",
+                       "<!--q:emails-->9<!--/q--> emails."]}
+    (folder / "04_enron.ipynb").write_text(json.dumps({"cells": [cell], "metadata": {},
+                                                       "nbformat": 4, "nbformat_minor": 5},
+                                                      indent=1, ensure_ascii=False) + "\n")
+    args = [str(record), "--readme", str(readme), "--notebooks", str(folder)]
+    assert main(["quote", *args, "--check"]) == 1                      # typed by hand: found
+    assert "+# Presidio keeps the name in <!--q:leaks-->19<!--/q--> of" in capsys.readouterr().out
+    assert main(["quote", *args]) == 0
+    assert "<!--q:leaks-->19<!--/q--> of\n# <!--q:emails-->1,552<!--/q--> emails" in (
+        folder / "04_enron.py").read_text()
+    nb = json.loads((folder / "04_enron.ipynb").read_text())
+    assert nb["cells"][0]["source"] == ["Presidio keeps the name in <!--q:leaks-->19<!--/q--> of\n",
+                                        "<!--q:emails-->1,552<!--/q--> emails."]
+    assert "<!--q:04_enron:leaks-->19<!--/q--> leaks" in readme.read_text()
+    assert main(["quote", *args, "--check"]) == 0
+    # A marker naming a figure the run did not print: refused with file and line; nothing written.
+    (folder / "04_enron.py").write_text(source + "# and <!--q:surnames-->42<!--/q-->\n")
+    before = readme.read_text()
+    assert main(["quote", *args]) == 2
+    err = capsys.readouterr().err
+    assert "'surnames'" in err and "04_enron.py:4" in err and "emails, leaks" in err
+    assert readme.read_text() == before
+
+
 def test_readme_quotes_the_committed_record_of_a_run():
     """README's headline block is the rendering of the record a run left, not hand-typed."""
     from pathlib import Path
@@ -58,3 +102,22 @@ def test_readme_quotes_the_committed_record_of_a_run():
     record = read_record(root / "benchmarks" / "records" / "headlines-demo.json")
     assert record["profile"] == "demo" and all(run["ok"] for run in record["notebooks"])
     assert render_block(record) in (root / "README.md").read_text(encoding="utf-8")
+
+
+def test_every_marked_figure_in_readme_and_notebooks_is_the_committed_record_s():
+    """Each figure the prose quotes between markers is the value the recorded run printed."""
+    from pathlib import Path
+
+    from privlab.cli.quote import MARKER, fill_figures, quoted_files, read_record, record_figures
+
+    root = Path(__file__).resolve().parents[2]
+    figures = record_figures(read_record(root / "benchmarks" / "records" / "headlines-demo.json"))
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    assert fill_figures(readme, figures, notebook=None, where="README.md") == readme
+    marked = len(MARKER.findall(readme))
+    for path in quoted_files(root / "notebooks"):
+        if path.suffix == ".py":
+            text = path.read_text(encoding="utf-8")
+            assert fill_figures(text, figures, notebook=path.stem, where=path.name) == text, path
+            marked += len(MARKER.findall(text))
+    assert marked > 0
