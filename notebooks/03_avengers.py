@@ -100,28 +100,28 @@ panel.show()
 # sanitized. Highlighted words are the content words the released comment shares with
 # the reference; a witness can also connect through meaning alone (no shared word).
 #
-# **On the full offline set (measured, MiniLM).** The name-only list is best, at 0.072
-# (utility 0.77), and passes at 0 on the nine-comment proxy set, like the paper's GLN2
-# (0 on nine comments, 0.18 on 49). The broad list does worse, 0.110 (utility 0.73), on
-# both sets: its decisive witness is the released comment "Watchmen, The Long Night,
-# ████████ ██████: my top three comic book movies" against a reference that lost its
-# film title and the word "sequel". The list removed the franchise's name and the genre
-# word it knew, and the remaining "comic book movies" next to two other franchises is
-# what ties the comment to the concept, the same kind of witness as the paper's
-# "Watchmen, Dark Knight, Avengers". Presidio (0.480) and the spaCy entity types (0.437)
-# remove people and studios but keep the franchise's name in 6 comments each. Numbers
-# from the paper's comments would differ: these comments and their clues were written
-# for privlab.
+# **On the offline set (this notebook's run, MiniLM).** The name-only list scores
+# <!--q:concept-list.resolution-->0.072<!--/q--> (utility <!--q:concept-list.utility-->0.77<!--/q-->) and <!--q:proxy9.concept-list.resolution-->0<!--/q--> on the nine-comment proxy set, where the paper's
+# GLN2 scores 0 on nine comments and 0.18 on 49. The broad list scores <!--q:concept-list-broad.resolution-->0.110<!--/q--> (utility
+# <!--q:concept-list-broad.utility-->0.73<!--/q-->; <!--q:proxy9.concept-list-broad.resolution-->0.110<!--/q--> on nine): its decisive witness is typically a released comment such as
+# "Watchmen, The Long Night, ████████ ██████: my top three comic book movies" against a
+# reference that lost its film title and the word "sequel". The list removed the
+# franchise's name and the genre word it knew, and the remaining "comic book movies" next
+# to two other franchises is what ties the comment to the concept, the same kind of
+# witness as the paper's "Watchmen, Dark Knight, Avengers". Presidio (<!--q:presidio.resolution-->0.480<!--/q-->) and the
+# spaCy entity types (<!--q:entity-types.resolution-->0.437<!--/q-->) remove people and studios but keep the franchise's name in
+# <!--q:presidio.name_kept-->6<!--/q--> and <!--q:entity-types.name_kept-->6<!--/q--> comments. Numbers from the paper's comments would differ: these
+# comments and their clues were written for privlab.
 #
-# **On the paper's 49 comments (measured, MiniLM).** With `COMMENTS` set to
-# `../shared/data/paper/text/avengers_large`, the broad list is best, at **0.174**
-# (utility 0.78, decisive witness comment 39 against comment 11), and the name-only
-# list gives 0.230. The paper reports 0.18 (utility 0.77) for GLN2 with its own concept
-# list under QWEN3 on the same comments: another sanitizer and another encoder, so the
-# closeness is a coincidence of scale, not a reproduction. The name kept counts the
-# singular too ("an Avenger" names the franchise as plainly as "the Avengers"), in any
-# case: both lists leave it in 3 of the 49 comments. A test reruns this when the folder
-# is present.
+# **On the paper's 49 comments (MiniLM; `benchmarks/figures.py` writes these figures).**
+# With `COMMENTS` set to `../shared/data/paper/text/avengers_large`, the broad list scores
+# **<!--q:paper49.concept-list-broad.resolution-->0.174<!--/q-->** (utility <!--q:paper49.concept-list-broad.utility-->0.78<!--/q-->, decisive witness <!--q:paper49.concept-list-broad.witness-->39,11<!--/q-->: audited comment, reference
+# comment), and the name-only list <!--q:paper49.concept-list.resolution-->0.230<!--/q-->. The paper reports 0.18 (utility 0.77) for
+# GLN2 with its own concept list under QWEN3 on the same comments: another sanitizer and
+# another encoder, so any closeness is a coincidence of scale, not a reproduction. The
+# name kept counts the singular too ("an Avenger" names the franchise as plainly as "the
+# Avengers"), in any case: the lists leave it in <!--q:paper49.concept-list-broad.name_kept-->3<!--/q--> and <!--q:paper49.concept-list.name_kept-->3<!--/q--> of the
+# <!--q:paper49.texts-->49<!--/q--> comments. A test reruns this when the folder is present.
 #
 # ## Reading the seeded clues
 #

@@ -97,56 +97,59 @@ panel.show()
 # The paper's Table 2 counts the sanitized emails that still contain "Ken Lay"; the
 # panel sets its Presidio count beside privlab's on this run's emails.
 #
-# **Why the numbers differ.** On the full mailbox (measured: the paper's rule, all
-# sanitizers' defaults, MiniLM) privlab selects **1,552** emails and Presidio leaves the
-# name in **19** of them (**1.22%**), with resolution 0.561; the paper reports 17 of
-# 1,841 (0.92%). The two are the same kind of number on different emails:
+# **Why the numbers differ.** On this notebook's settings with the real mailbox beside
+# the clone (the first <!--q:texts-->300<!--/q--> emails the paper's rule selects; `make reproduce` runs
+# all of them; without the mailbox the notebook runs privlab's offline one instead),
+# Presidio leaves the name in **<!--q:presidio.name_kept-->?<!--/q-->** of them (**<!--q:presidio.name_share-->?<!--/q-->**), with resolution
+# <!--q:presidio.resolution-->?<!--/q--> under MiniLM; the paper reports 17 of 1,841 (0.92%). The two are the same
+# kind of number on different emails:
 #
 # * **Mailbox against corpus.** The paper selected its emails from the whole Enron
 #   corpus (every employee's mailbox); privlab reads one mailbox, Ken Lay's own (`lay-k`),
-#   where much of the mail is addressed *to* him. Presidio's 19 leaks here are all forms
-#   its packaged spaCy model does not tag as a person: the name glued to other
-#   characters in forwarded headers and memo titles (9: `=09Ken Lay@ENRON`,
-#   `Memo_Ken Lay`), in capitals in address lines (6: `To: "KEN LAY"`, `Dear KEN LAY,`),
-#   before an address (2: `On Behalf Of Ken Lay-@ENRON`), in lower case (1) and with two
-#   spaces (1). Such lines are frequent in a chairman's inbox, so its share of leaks need
-#   not match the share over the whole corpus, and one set is no estimate of the other.
-# * **Copies.** 258 of the 1,552 bodies repeat another one (the same email filed in
+#   where much of the mail is addressed *to* him. On the full mailbox, Presidio's leaks are
+#   all of forms its packaged spaCy model does not tag as a person: the name glued to other characters in
+#   forwarded headers and memo titles (`=09Ken Lay@ENRON`, `Memo_Ken Lay`), in capitals
+#   in address lines (`To: "KEN LAY"`, `Dear KEN LAY,`), before an address (`On Behalf
+#   Of Ken Lay-@ENRON`), in lower case and with two spaces. Such lines are frequent in a
+#   chairman's inbox, so its share of leaks need not match the share over the whole
+#   corpus, and one set is no estimate of the other.
+# * **Copies.** <!--q:repeats-->?<!--/q--> of these <!--q:texts-->300<!--/q--> bodies repeat another one (the same email filed in
 #   several folders). The paper's stated selection drops no copies, and neither does
-#   privlab's default. Of the 19 leaks, 9 are distinct bodies.
+#   privlab's default; `DEDUPE = True` drops them.
 # * **Beside the name kept: the surname and the address.** The name count misses what
 #   Presidio leaves when it masks "Ken" but not "Lay". The headline counts, next to it,
 #   the emails that lost the full name but kept the surname (written as a name: `Lay`,
 #   `LAY`) or an address made of it (`Lay@ENRON`, `klay@`), with
-#   `privlab.names.surname_leaks`. On the full mailbox (measured, same run) that is
-#   **42 more** of the 1,552 (2.71%), beyond the 19: `<PERSON> Lay- Chairman of the
-#   Board@ENRON` in Notes headers (9), `<PERSON> Lay@ENRON` in address lists (9 emails
-#   with an address), `"'Lay, <PERSON>'"`, `To: <PERSON> LAY`, `Dr Lay`, and a biography
-#   ("Lay, a <LOCATION> native, earned ..."). The paper's Table 2 counts the name only,
-#   so there is no paper figure to set beside it.
+#   `privlab.names.surname_leaks`: on this run **<!--q:presidio.surname_kept-->?<!--/q--> more** (<!--q:presidio.surname_share-->?<!--/q-->), beyond
+#   the <!--q:presidio.name_kept-->?<!--/q-->, in forms such as `<PERSON> Lay- Chairman of the Board@ENRON` in
+#   Notes headers, `<PERSON> Lay@ENRON` in address lists, `"'Lay, <PERSON>'"`,
+#   `To: <PERSON> LAY`, `Dr Lay` and a biography ("Lay, a <LOCATION> native, earned
+#   ..."). The paper's Table 2 counts the name only, so there is no paper figure to set
+#   beside it.
 # * **Same rule, other pipeline.** The paper stripped headers "where possible" from raw
 #   messages; this layout stores bodies already, and they are used as stored. The
 #   resolution is measured under MiniLM, not the paper's QWEN3-4B, so only the name
-#   counts are compared; the decisive witness at 0.561 is an email with every name
-#   replaced (`Dear Mr. <PERSON>, ... <PERSON>'s long service to <ORGANIZATION>`):
-#   identifying context, the kind the exact-name baseline cannot see.
+#   counts are compared; the decisive witness (audited and reference email <!--q:presidio.witness-->?<!--/q-->, shown by the panel) is
+#   typically an email with every name replaced (`Dear Mr. <PERSON>, ... <PERSON>'s long
+#   service to <ORGANIZATION>`): identifying context, the kind the exact-name baseline
+#   cannot see.
 #
 # ## The selection, rule by rule
 #
-# The number of emails each rule selects from the mailbox. The first row is the
-# paper's rule and privlab's default; the others are the labelled options and what a
-# plain search for "ken lay" (exactly one space) finds.
+# The number of emails each rule selects from the mailbox (the table the panel shows on
+# the real mailbox). The first row is the paper's rule and privlab's default; the others
+# are the labelled options and what a plain search for "ken lay" (exactly one space)
+# finds.
 #
-# * **Whole words only** drops the mentions glued to other characters, such as
-#   `=09Ken Lay@ENRON` (a quoted-printable tab before an address) or `Memo_Ken Lay`:
-#   exactly the forms spaCy cannot split and Presidio misses. On the full mailbox it
-#   drops 12 emails, 9 of them among Presidio's 19 leaks: the baseline falls to 10 of
-#   1,540 (0.65%) while the resolution stays 0.561.
-# * **Repeated bodies dropped** keeps one copy of an email filed in several folders. The
-#   resolution is a maximum over trials, so copies cannot change it (0.561 on the 1,294
-#   distinct bodies too); they do change the baseline: 9 of 1,294 (0.70%). With both
-#   departures, 1,290 emails and 6 leaks (0.47%): two rules the paper does not state
-#   more than halve the share.
+# * **Whole words only** (`MATCH = "word"`) drops the mentions glued to other
+#   characters, such as `=09Ken Lay@ENRON` (a quoted-printable tab before an address) or
+#   `Memo_Ken Lay`: exactly the forms spaCy cannot split and Presidio misses, so the
+#   exact-name baseline falls while the resolution does not.
+# * **Repeated bodies dropped** (`DEDUPE = True`) keeps one copy of an email filed in
+#   several folders. The resolution is a maximum over trials, so copies cannot change
+#   it; they do change the baseline's share. Two rules the paper does not state thus move
+#   the share a reader would compare with the paper's: run both and read the headline's
+#   count.
 #
 # The real mailbox has no ground truth for leaks; the offline mailbox's seeded leak types
 # (signature, quoted header, nickname, email address, identifying fact …) are listed as

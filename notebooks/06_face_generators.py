@@ -156,15 +156,17 @@ panel.show()
 # only (rows `..., faces only`; same split, pairs selected again on development rows
 # with a face).
 # The headline gives the count, then the bound with them and without them. Measured on
-# the full settings: at strength 0.1, 3 of 180 outputs have no face (all of the
-# cameraman); at strength 0.4, **118 of 180** (cameraman 59 of 60, Eileen Collins 38,
-# Grace Hopper 21). With them, the strong generator's certificate is 0: its selected
-# pair (Eileen Collins, Grace Hopper) makes 9 errors on 36 test rows, all of them
-# shared "no face" vectors. Without them the same pair makes **no error** on the 17
-# test rows left, and certifies ε ≥ 0.207, the most 17 rows can certify at this α. The
-# fall from the weak generator's bound (1.122 with, 1.086 without) is therefore mostly
-# fewer usable faces, not outputs that look alike: on the faces the detector still
-# finds, the strong generator's identities stay perfectly separable.
+# this notebook's settings (the toy audits are the same in every profile): at strength
+# <!--q:0.strength-->0.1<!--/q-->, <!--q:0.no_face-->3<!--/q--> of <!--q:0.outputs-->180<!--/q--> outputs have no face (all of the
+# cameraman); at strength <!--q:1.strength-->0.4<!--/q-->, **<!--q:1.no_face-->118<!--/q--> of <!--q:1.outputs-->180<!--/q-->** (the table
+# under the embedding tables gives them per identity). With them, the strong generator's
+# certificate is <!--q:1.bound-->0<!--/q-->: its selected pair (Eileen Collins, Grace Hopper) makes
+# <!--q:1.errors-->9<!--/q--> errors on <!--q:1.test_rows-->36<!--/q--> test rows, all of them shared "no face" vectors. Without
+# them the same pair makes <!--q:1.faces.errors-->0<!--/q--> errors on the <!--q:1.faces.test_rows-->17<!--/q--> test rows left,
+# and certifies ε ≥ <!--q:1.faces.bound-->0.207<!--/q-->, the most those rows can certify at this α. The
+# fall from the weak generator's bound (<!--q:0.bound-->1.122<!--/q--> with, <!--q:0.faces.bound-->1.086<!--/q--> without) is
+# therefore mostly fewer usable faces, not outputs that look alike: on the faces the
+# detector still finds, the strong generator's identities stay perfectly separable.
 
 # %% [markdown]
 # `attainable` is the ceiling: the bound a test with no errors at all would give with

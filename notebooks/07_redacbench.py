@@ -89,7 +89,7 @@ plots.projector(PROJECTOR)
 # program. **All 394 are by one annotator, the sample's author.** A second pass, written
 # from the propositions and the checked texts without the first labels or any strategy's
 # scores, relabelled 260 of them (the second and third checked text of every document):
-# Cohen's kappa with the first pass is 0.99 (259 of 260 agree). Both passes were written
+# Cohen's kappa with the first pass is <!--q:agreement.kappa-->0.99<!--/q--> (<!--q:agreement.agree-->259<!--/q--> of <!--q:agreement.pairs-->260<!--/q--> agree). Both passes were written
 # within privlab, not by outside annotators: the agreement says a second careful reading
 # gives the same labels, not that the labels are free of a bias both readers share.
 #
@@ -134,9 +134,10 @@ panel.show()
 # phone numbers); `masking` removes the policy's keywords word by word. The `hand
 # security` and `hand utility` columns score the same redacted texts by the hand labels
 # where every text has them: a careful reader as the judge, the numbers the headline
-# reports first. On the sample, masking removes 32 of the 75 sensitive propositions by
-# the hand labels (security 0.43), while the weak judge says 0.67 and already misses
-# 52% of them in the unredacted texts: its value is not the redaction's.
+# reports first. On the sample, masking removes <!--q:masking.hand_removed-->32<!--/q--> of the <!--q:masking.hand_sensitive-->75<!--/q--> sensitive propositions by
+# the hand labels (security <!--q:masking.hand_security-->0.43<!--/q-->), while the weak judge says <!--q:masking.security-->0.67<!--/q--> and
+# already gives the unredacted texts <!--q:none.security-->0.52<!--/q-->, the share of sensitive propositions it
+# misses when nothing was removed: its value is not the redaction's.
 #
 # ## What leaked, and how much wording survived
 #

@@ -68,25 +68,26 @@
 # genre's habits. It does not reason, so its CPR overstates protection against SPIA's
 # LLM adversary (`llm`: set `PRIVLAB_LLM_BASE_URL` and `PRIVLAB_LLM_MODEL`).
 #
-# **Measured** (`spia.run` with anonymizers `none`, `presidio`, `gold-spans`; recovery
-# $1 - \text{CPR}$, then its excess over the base-rate guess in points):
+# **Measured** (`spia.run` with its default anonymizers, on each side of the split:
+# `benchmarks/spia_splits.py` writes these figures; recovery $1 - \text{CPR}$, then its
+# excess over the base-rate guess in points):
 #
 # | data (role) | unredacted | Presidio: token recall, CPR, gap | Presidio: recovery | `gold-spans` (oracle) CPR |
 # |---|---|---|---|---|
-# | PANORAMA-151 (evaluation) | 44.8%, +24.1 | 0.60, 0.83, **−0.23** | 17.0%, +5.2 | 0.992 |
-# | TAB-144 (evaluation) | 56.7%, +48.8 | 0.82, 0.78, **+0.04** | 21.7%, +14.3 | 0.715 |
-# | PANORAMA dev-380 (development) | 48.0%, +28.2 | 0.74, 0.84, −0.09 | 16.2%, +3.8 | — |
+# | PANORAMA-151 (evaluation) | <!--q:panorama151.none.recovered-->44.8%<!--/q-->, <!--q:panorama151.none.excess-->+24.1<!--/q--> | <!--q:panorama151.presidio.token_recall-->0.60<!--/q-->, <!--q:panorama151.presidio.cpr-->0.83<!--/q-->, **<!--q:panorama151.presidio.gap-->−0.23<!--/q-->** | <!--q:panorama151.presidio.recovered-->17.0%<!--/q-->, <!--q:panorama151.presidio.excess-->+5.2<!--/q--> | <!--q:panorama151.gold-spans.cpr-->0.992<!--/q--> |
+# | TAB-144 (evaluation) | <!--q:tab144.none.recovered-->56.7%<!--/q-->, <!--q:tab144.none.excess-->+48.8<!--/q--> | <!--q:tab144.presidio.token_recall-->0.82<!--/q-->, <!--q:tab144.presidio.cpr-->0.78<!--/q-->, **<!--q:tab144.presidio.gap-->+0.04<!--/q-->** | <!--q:tab144.presidio.recovered-->21.7%<!--/q-->, <!--q:tab144.presidio.excess-->+14.3<!--/q--> | <!--q:tab144.gold-spans.cpr-->0.715<!--/q--> |
+# | PANORAMA dev-380 (development) | <!--q:dev380.none.recovered-->48.0%<!--/q-->, <!--q:dev380.none.excess-->+28.2<!--/q--> | <!--q:dev380.presidio.token_recall-->0.74<!--/q-->, <!--q:dev380.presidio.cpr-->0.84<!--/q-->, <!--q:dev380.presidio.gap-->−0.09<!--/q--> | <!--q:dev380.presidio.recovered-->16.2%<!--/q-->, <!--q:dev380.presidio.excess-->+3.8<!--/q--> | — |
 #
-# On PANORAMA-151 the gap of this weak adversary is negative, the opposite of SPIA's
-# +0.185 against Claude-Sonnet-4.5 on PANORAMA: it recovers less than the spans Presidio
-# left, and of that little most is what a blind guess gets (+5.2 points over it). On
-# TAB-144, SPIA reports +0.316 (token recall 0.990, CPR 0.674 for DeID-GPT); this
-# adversary gives +0.04. The development split's figures are close to the evaluation
-# files' on the same genre, so the rules are not fitted to the files they are scored on;
-# TAB-144's are on a genre the rules never saw (its base rates are the posts', 7.9%).
-# Of what it recovers after Presidio, 48% on PANORAMA-151 and 25% on TAB-144 it rated
-# certainty below 3 itself. The dev-380 token recall uses spans derived from the
-# profiles (PANORAMA-531 has no span file).
+# On PANORAMA-151 the gap of this weak adversary is <!--q:panorama151.presidio.gap-->−0.23<!--/q-->, where SPIA reports
+# +0.185 against Claude-Sonnet-4.5 on PANORAMA: a negative gap means it recovers less than
+# the spans Presidio left, and of what it recovers, the excess over a blind guess is
+# <!--q:panorama151.presidio.excess-->+5.2<!--/q--> points. On TAB-144, SPIA reports +0.316 (token recall 0.990, CPR 0.674 for
+# DeID-GPT); this adversary gives <!--q:tab144.presidio.gap-->+0.04<!--/q-->. The development split's figures sit beside the
+# evaluation files' on the same genre, so the rules can be seen not to be fitted to the
+# files they are scored on; TAB-144's are on a genre the rules never saw (its base rates
+# are the posts'). Of what it recovers after Presidio, <!--q:panorama151.presidio.low_certainty-->48%<!--/q--> on PANORAMA-151 and
+# <!--q:tab144.presidio.low_certainty-->25%<!--/q--> on TAB-144 it rated certainty below 3 itself. The dev-380 token recall uses
+# spans derived from the profiles (PANORAMA-531 has no span file).
 #
 # **Oracles.** `gold-spans` and `gold-direct` mask the annotated spans they are scored on,
 # and `names-list` masks the annotated names: they read the answer key, so they are an

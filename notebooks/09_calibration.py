@@ -42,7 +42,8 @@
 # Table 3) when `../shared/data/concepts` is present, and privlab's own small sets (12
 # sentences per concept) otherwise; the headline's caveats name the set that produced
 # the numbers. The two rulers differ: under MiniLM the dogs/cats 95th percentile is
-# 0.0835 on the paper's files and 0.0708 on privlab's sets.
+# <!--q:text.minilm.dogs-cats.p95-->0.0835<!--/q--> on the paper's files and <!--q:ownsets.text.minilm.dogs-cats.p95-->0.0708<!--/q--> on privlab's sets (`benchmarks/figures.py`
+# runs the second beside this notebook's).
 # `"shared"` or `"default"` forces one set; any folder in the same layout (one sentence
 # per blank-line-separated block, one file per concept) works too. The second half of
 # this notebook builds the same ruler for images.
@@ -108,12 +109,12 @@ panel.show()
 #   silhouette, a small rocket) is described by the empty string, exactly like every
 #   blackout, so its boundaries collapse to two or three values (0 and about ±0.8).
 #
-# **Reading 0.13 on these members.** On the default sets every cross-concept boundary of
-# every offline member lies below 0.13 (the generic member's 95th percentiles are within
-# 0.02 of 0; the other two give only 0 or large negative values), while cat renderings
-# against cat renderings under the generic member give boundaries of about 0.3 to 0.7.
-# On these members 0.13 misses every cross-concept connection and none of the
-# same-photo ones. The paper's EVA, a member trained to relate a dog to a cat, has a
+# **Reading 0.13 on these members.** On the default sets the largest cross-concept
+# boundary is <!--q:images.efficientnet-lite0.cross_max-->0.02<!--/q--> under the generic member (EfficientNet-Lite0), <!--q:images.sface.cross_max-->0<!--/q--> under SFace and
+# <!--q:images.describe-then-embed.cross_max-->0<!--/q--> under describe-then-embed, while the same-concept ceiling below (cat renderings
+# against cat renderings) lies far above them under the generic member. Where every
+# cross-concept boundary is below 0.13, a resolution of 0.13 misses every cross-concept
+# connection these members can see. The paper's EVA, a member trained to relate a dog to a cat, has a
 # dog-cat 95th percentile of 0.246. The offline image table demonstrates the method and
 # what each member can see; calibrate a real audit with the member it uses (open_clip
 # presets when online) on real photo sets.

@@ -51,7 +51,10 @@ _WORDING = {"smoke": "the smoke settings (`privlab demo --smoke`)",
 def register(subparsers) -> None:
     """Add the ``quote`` subcommand."""
     parser = subparsers.add_parser("quote", help="write README's headline block from a demo record")
-    parser.add_argument("record", type=Path, help="headlines-<profile>.json written by privlab demo")
+    parser.add_argument("record", type=Path, nargs="+",
+                        help="headlines-<profile>.json written by privlab demo (README's block "
+                             "comes from the first), then any record of more figures (e.g. "
+                             "benchmarks/records/spia-splits.json)")
     parser.add_argument("--readme", type=Path, default=None, help="default: the repository's README.md")
     parser.add_argument("--notebooks", type=Path, default=None,
                         help="folder of NN_*.py/.ipynb notebooks whose marked figures to write "
@@ -159,8 +162,11 @@ def replace_block(readme: str, block: str) -> str:
 MARKER = re.compile(r"<!--q:(?P<key>[A-Za-z0-9_.:-]+)-->(?P<value>.*?)<!--/q-->")
 
 
-def record_figures(record: dict[str, Any]) -> dict[str, dict[str, str]]:
-    """Every figure a record holds: ``{notebook stem: {name: printed value}}``.
+def record_figures(*records: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """Every figure the records hold: ``{notebook stem: {name: printed value}}``.
+
+    Raises:
+        PrivlabValueError: two records give one figure different values.
 
     Example:
         >>> record_figures({"notebooks": [{"notebook": "04_enron", "headlines": [
@@ -168,10 +174,17 @@ def record_figures(record: dict[str, Any]) -> dict[str, dict[str, str]]:
         {'04_enron': {'leaks': '19'}}
     """
     out: dict[str, dict[str, str]] = {}
-    for run in record.get("notebooks", []):
-        figures = out.setdefault(run["notebook"], {})
-        for headline in run.get("headlines", []):
-            figures.update(headline.get("figures") or {})
+    for record in records:
+        for run in record.get("notebooks", []):
+            figures = out.setdefault(run["notebook"], {})
+            for headline in run.get("headlines", []):
+                for name, value in (headline.get("figures") or {}).items():
+                    if figures.get(name, value) != value:
+                        raise invalid("record", _CALLER, "records that agree on every figure",
+                                      f"{run['notebook']}:{name} = {figures[name]!r} and "
+                                      f"{value!r}", "Pass records of one run per figure.",
+                                      given_is_text=True)
+                    figures[name] = value
     return out
 
 
@@ -254,8 +267,9 @@ def run(args) -> int:
     from privlab.config import home
 
     readme_path = args.readme or home() / "README.md"
-    record = read_record(args.record)
-    figures = record_figures(record)
+    records = [read_record(path) for path in args.record]
+    record = records[0]
+    figures = record_figures(*records)
     changes = [(readme_path, *_updated(readme_path, figures, readme=True,
                                        block=render_block(record)))]
     notebooks = args.notebooks or (home() / "notebooks" if args.readme is None else None)
@@ -264,14 +278,16 @@ def run(args) -> int:
     differ = [(path, old, new) for path, old, new in changes if old != new]
     if args.check:
         if not differ:
-            print(f"{readme_path.name} and the notebooks' marked figures match {args.record}")
+            print(f"{readme_path.name} and the notebooks' marked figures match "
+                  f"{', '.join(map(str, args.record))}")
             return 0
         for path, old, new in differ:
             sys.stdout.writelines(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
-                                                       str(path), str(args.record)))
+                                                       str(path), str(args.record[0])))
         return 1
     for path, _old, new in differ:
         path.write_text(new, encoding="utf-8")
-    print(f"{readme_path.name}: headline block and figures written from {args.record} "
+    print(f"{readme_path.name}: headline block and figures written from "
+          f"{', '.join(map(str, args.record))} "
           f"({len(differ)} file(s) changed)")
     return 0

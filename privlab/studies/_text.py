@@ -188,6 +188,24 @@ class TextStudyResult:
             text += f"; name kept in {a.baseline.count}"
         return text
 
+    def quoted_figures(self) -> dict[str, str]:
+        """The figures the notebook's prose quotes, as printed (see ``privlab quote``).
+
+        ``texts`` (how many were audited) and, per sanitizer ``s`` under the first encoder:
+        ``s.resolution``, ``s.utility``, ``s.witness`` (``x,y``) and, where the exact-name
+        baseline ran, ``s.name_kept`` and ``s.name_share``.
+        """
+        out = {"texts": f"{len(self.corpus):,}"}
+        for audit in self.table:
+            member = audit.members[0]
+            out[f"{audit.name}.resolution"] = f"{member.value:.3f}"
+            out[f"{audit.name}.utility"] = f"{member.mean_utility:.2f}"
+            out[f"{audit.name}.witness"] = f"{member.witness.audited},{member.witness.reference}"
+            if audit.baseline is not None:
+                out[f"{audit.name}.name_kept"] = f"{audit.baseline.count:,}"
+                out[f"{audit.name}.name_share"] = f"{audit.baseline.share:.2%}"
+        return out
+
     def headline(self) -> Headline:
         """:meth:`summary` with its status and what it rests on."""
         return Headline(self.label or self.study, self.summary(), STATUS, self.caveats)

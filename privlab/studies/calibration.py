@@ -23,7 +23,10 @@ image member as the distance mechanism.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+import numpy as np
 
 from privlab.contrastive.calibration import DEFAULT_PERCENTILES, CalibrationTable, calibrate_pair
 from privlab.datasets.concepts import DEFAULT_SETS, concept_words, load_concept_folder
@@ -297,6 +300,34 @@ class CalibrationStudyResult:
         if self.images is not None:
             frames.append(self.images.to_frame().assign(modality="image"))
         return pd.concat(frames, ignore_index=True)
+
+    def quoted_figures(self) -> dict[str, str]:
+        """The figures the notebook's prose quotes (see ``privlab quote``).
+
+        Per table (``text``, ``images``), member and pair (``dogs-cats``): ``.p95``; and per
+        image member the largest boundary of any cross-concept pair (``images.m.cross_max``)
+        and the range of the same-concept ones (``images.m.same_min``, ``.same_max``).
+        Member names are written with ``-`` for characters a figure name cannot hold.
+        """
+        out: dict[str, str] = {}
+        for modality, table, digits in (("text", self.text, 4), ("images", self.images, 3)):
+            if table is None:
+                continue
+            cross: dict[str, list[float]] = {}
+            same: dict[str, list[float]] = {}
+            for p in table.pairs:
+                member = re.sub(r"[^A-Za-z0-9_.-]+", "-", p.encoder).strip("-")
+                key = f"{modality}.{member}.{p.concept_c}-{p.concept_d}"
+                out[f"{key}.p95"] = f"{p.percentiles.get(95.0, float('nan')):.{digits}f}"
+                values = [float(v) for v in np.ravel(p.values)]
+                (same if p.concept_c == p.concept_d else cross).setdefault(member, []).extend(values)
+            if modality == "images":
+                for member, values in cross.items():
+                    out[f"images.{member}.cross_max"] = f"{max(values):.3f}"
+                for member, values in same.items():
+                    out[f"images.{member}.same_min"] = f"{min(values):.2f}"
+                    out[f"images.{member}.same_max"] = f"{max(values):.2f}"
+        return out
 
     def headline(self) -> Headline:
         """The 95th percentiles, with what they rest on."""

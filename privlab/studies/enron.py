@@ -123,6 +123,19 @@ class EnronResult(TextStudyResult):
                          "on its whole-corpus selection")
         return text
 
+    def quoted_figures(self) -> dict[str, str]:
+        """The text study's figures, plus per sanitizer with a name baseline the emails
+        that kept the surname or an address (``s.surname_kept``, ``s.surname_share``), and
+        how many emails repeat another one's body (``repeats``)."""
+        out = super().quoted_figures()
+        for name in _ran(self):
+            if self.table[name].baseline is not None:
+                more = self.surname_leaks(name)
+                out[f"{name}.surname_kept"] = f"{more.count:,}"
+                out[f"{name}.surname_share"] = f"{more.share:.2%}"
+        # the rule of privlab.datasets.enron.drop_repeats: the same body, character for character
+        out["repeats"] = f"{len(self.corpus.texts) - len(set(self.corpus.texts)):,}"
+        return out
 
     def surname_leaks(self, sanitizer: str = "presidio"):
         """Sanitized emails that lost the full name but kept the surname or an address

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -305,6 +306,28 @@ class FaceGeneratorResult:
         frame = frame.astype(int)
         frame["outputs"] = pd.Series(self.conditions[0].table.labels).value_counts()
         return frame
+
+    def quoted_figures(self) -> dict[str, str]:
+        """The figures the notebook's prose and README quote (see ``privlab quote``):
+        per condition ``k`` (0 the weak toy, 1 the strong one ...), ``k.no_face`` outputs
+        with no detectable face of ``k.outputs``, and ``k.strength`` where it is a toy."""
+        out: dict[str, str] = {}
+        for k, c in enumerate(self.conditions):
+            out[f"{k}.no_face"] = f"{int(c.no_face.sum()):,}"
+            out[f"{k}.outputs"] = f"{len(c.table.labels):,}"
+            strength = re.search(r"strength ([0-9.]+)", c.name)
+            if strength:
+                out[f"{k}.strength"] = strength.group(1)
+            for prefix, cond in ((f"{k}", c), (f"{k}.faces", c.faces)):
+                cert = cond.certificate if cond is not None else None
+                if cert is None or not len(cert):
+                    continue
+                # the pair with the largest certified bound: its bound, errors and test rows
+                best = cert.loc[cert["epsilon_lb"].idxmax()]
+                out[f"{prefix}.bound"] = f"{float(best['epsilon_lb']):.3f}"
+                out[f"{prefix}.errors"] = f"{int(best['false_positives'] + best['false_negatives']):,}"
+                out[f"{prefix}.test_rows"] = f"{int(best['n_test_a'] + best['n_test_b']):,}"
+        return out
 
     def certificates(self) -> pd.DataFrame:
         """Every condition's reserved-test rows (faces-only twins included), with the

@@ -179,6 +179,26 @@ class FinetuneResult:
         return pd.DataFrame({"epoch": range(len(self.losses) + 1),
                              "loss": [self.initial_loss] + list(self.losses)})
 
+    def quoted_figures(self) -> dict[str, str]:
+        """The figures the notebook's prose quotes (see ``privlab quote``): the blend
+        audited (``mix``), the held-out resolutions (``base.face``, ``base.control``,
+        ``tuned.face``, ``tuned.control``), the learned target scores of the poster groups
+        (``score.poster_kept``, ``score.no_poster``, ``score.face_and_poster``) and, per
+        validated blend ``m``, ``validation.m.face`` and ``validation.m.control``."""
+        out = {"mix": f"{self.mix:g}"}
+        for which, short in (("base", "base"), ("fine-tuned", "tuned")):
+            out[f"{short}.face"] = f"{self.resolution(FACE, which):.3f}"
+            out[f"{short}.control"] = f"{self.resolution(CONTROL, which):.3f}"
+        for key, group in (("poster_kept", "target, face blacked out, poster kept"),
+                           ("no_poster", "target, face blacked out, no poster"),
+                           ("face_and_poster", "target, face and poster blacked out")):
+            out[f"score.{key}"] = f"{self.target_score(group):.3f}"
+        if self.mix_selection is not None:
+            for row in self.mix_selection.to_dict("records"):
+                out[f"validation.{row['mix']:g}.face"] = f"{row['face']:.3f}"
+                out[f"validation.{row['mix']:g}.control"] = f"{row['control']:.3f}"
+        return out
+
     @property
     def control_passes(self) -> bool:
         """Whether the held-out control (face and signature blacked out) passes at 0

@@ -197,6 +197,31 @@ class RedacBenchStudyResult:
                 f"removed; unredacted {hand_base.security:.2f}), utility {hand.utility:.2f} "
                 f"(unredacted {hand_base.utility:.2f}); beside it {judge}; {words}")
 
+    def quoted_figures(self) -> dict[str, str]:
+        """The figures the notebook's prose and README quote (see ``privlab quote``).
+
+        ``documents``; for the headline strategy ``s`` where hand labels cover its texts:
+        ``s.hand_removed`` and ``s.hand_sensitive`` (sensitive propositions removed, of
+        all), ``s.hand_security``; per strategy the judge's ``s.security``; and the second
+        labelling pass's ``agreement.kappa``, ``agreement.agree`` and ``agreement.pairs``.
+        """
+        out = {"documents": f"{len(self.documents):,}"}
+        for label, result in self.results.items():
+            out[f"{label}.security"] = f"{result.security:.2f}"
+            out[f"{label}.utility"] = f"{result.utility:.2f}"
+        name = self.headline_strategy()
+        hand = self.hand.get(name) if name else None
+        if hand is not None:
+            out[f"{name}.hand_removed"] = f"{hand.tn:,}"
+            out[f"{name}.hand_sensitive"] = f"{hand.tn + hand.fp:,}"
+            out[f"{name}.hand_security"] = f"{hand.security:.2f}"
+        if self.agreement is not None:
+            a = self.agreement
+            out["agreement.kappa"] = f"{a.kappa:.2f}"
+            out["agreement.agree"] = f"{a.agree:,}"
+            out["agreement.pairs"] = f"{a.pairs:,}"
+        return out
+
     def _data_words(self) -> str:
         data = self.config.data
         if data == "sample":

@@ -300,6 +300,29 @@ class SPIAStudyResult:
                 f"{adversary}, which {self._recovery(name)}"
                 + (f"; {reported}" if reported else "") + f"; {base}")
 
+    def quoted_figures(self) -> dict[str, str]:
+        """The figures the notebook's prose and README quote (see ``privlab quote``).
+
+        ``documents`` and, per anonymizer ``a``: ``a.token_recall``, ``a.cpr``, ``a.gap``
+        (token recall - CPR, signed), ``a.recovered`` (1 - CPR, in %), ``a.excess`` (the
+        recovery's excess over the text-blind guess, in points) and ``a.low_certainty``
+        (the share of the recovery rated certainty below 3).
+        """
+        out = {"documents": f"{len(self.documents):,}"}
+        for name, p in self.protection.items():
+            s = self.spans[name]
+            out[f"{name}.token_recall"] = f"{s.token_recall:.2f}"
+            out[f"{name}.cpr"] = f"{p.cpr:.2f}" if not is_oracle(name) else f"{p.cpr:.3f}"
+            out[f"{name}.gap"] = f"{s.token_recall - p.cpr:+.2f}".replace("-", "−")
+            out[f"{name}.recovered"] = f"{1 - p.cpr:.1%}"
+            if name in self.baseline:
+                out[f"{name}.excess"] = f"{100 * self.excess(name):+.1f}"
+            levels = p.certainty_frame()
+            if levels["recovered"].sum() > 0:
+                low = float(levels[levels["certainty"] < 3]["share"].sum())
+                out[f"{name}.low_certainty"] = f"{low:.0%}"
+        return out
+
     def headline(self) -> Headline:
         """:meth:`summary` with its status and what it rests on."""
         if self.config.data == "sample":

@@ -111,7 +111,8 @@ def test_every_marked_figure_in_readme_and_notebooks_is_the_committed_record_s()
     from privlab.cli.quote import MARKER, fill_figures, quoted_files, read_record, record_figures
 
     root = Path(__file__).resolve().parents[2]
-    figures = record_figures(read_record(root / "benchmarks" / "records" / "headlines-demo.json"))
+    records = sorted((root / "benchmarks" / "records").glob("*.json"))
+    figures = record_figures(*(read_record(path) for path in records))
     readme = (root / "README.md").read_text(encoding="utf-8")
     assert fill_figures(readme, figures, notebook=None, where="README.md") == readme
     marked = len(MARKER.findall(readme))
