@@ -1,0 +1,38 @@
+"""The figures prose quotes are what the code prints now: two studies whose notebook
+settings are cheap are run again and compared with the committed record of a demo run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from privlab.cli.quote import read_record, record_figures
+
+ROOT = Path(__file__).resolve().parents[2]
+RECORD = ROOT / "benchmarks" / "records" / "headlines-demo.json"
+
+
+@pytest.mark.parametrize("slug, notebook", [("redacbench", "07_redacbench"),
+                                            ("avengers", "03_avengers")])
+def test_a_fresh_run_prints_the_recorded_figures(slug, notebook, monkeypatch):
+    import importlib
+
+    monkeypatch.setenv("PRIVLAB_PROFILE", "demo")
+    study = importlib.import_module(f"privlab.studies.{slug}")
+    recorded = record_figures(read_record(RECORD))[notebook]
+    assert recorded, f"the record holds no figure of {notebook}"
+    printed = study.run(study.Config.for_notebook()).quoted_figures()
+    assert {k: printed.get(k) for k in recorded} == recorded
+
+
+def test_every_study_names_figures_and_they_are_printable():
+    """A figure's name and value pass the headline's checks (no '<', one line)."""
+    from privlab.studies import redacbench
+    from privlab.studies.contract import Headline
+
+    result = redacbench.run(redacbench.Config.smoke())
+    figures = result.quoted_figures()
+    assert figures["documents"] == f"{len(result.documents):,}"
+    h = Headline("07 RedacBench", "x", "diagnostic", figures=figures)
+    assert Headline.parse(h.lines())[0].figures == figures
