@@ -45,6 +45,8 @@ MAX_ENTRIES = 24
 _LOCK = threading.Lock()
 _ENTRIES: "OrderedDict[str, tuple[list, dict]]" = OrderedDict()
 _STATS = {"hits": 0, "misses": 0}
+#: Closures a key names by id, kept alive so the id stays theirs.
+_PINNED: dict[int, Any] = {}
 #: Attributes each class of sanitizer set while it ran: a record of the run, not a setting.
 _RECORDS: dict[type, set[str]] = {}
 
@@ -76,7 +78,10 @@ def _plain(value: Any, depth: int = 0) -> Any:
     if callable(value) and not hasattr(value, "__dict__") or isinstance(value, type):
         return getattr(value, "__qualname__", type(value).__qualname__)
     if callable(value) and getattr(value, "__closure__", None) is not None:
-        return f"{value.__qualname__}@{id(value)}"  # a closure: only this very one matches
+        # A closure: only this very one matches. It is kept alive here, so that its id
+        # cannot be handed to a new closure once this one is gone.
+        _PINNED[id(value)] = value
+        return f"{value.__qualname__}@{id(value)}"
     if hasattr(value, "__dict__") and not callable(value):
         return {"class": type(value).__qualname__,
                 "settings": {k: _plain(v, depth + 1) for k, v in sorted(vars(value).items())

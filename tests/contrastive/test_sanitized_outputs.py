@@ -163,3 +163,25 @@ def test_a_detail_with_no_step_around_it_reports_nothing_and_a_bad_count_is_refu
             progress.substep("encoded", 3, 9)  # within a step: its detail
     assert seen == [progress.Step("a study's first stage", 0, 2),
                     progress.Step("a study's first stage", 0, 2, progress.Step("encoded", 3, 9))]
+
+
+def test_a_new_closure_never_reads_the_outputs_of_a_gone_one():
+    """A closure is keyed by identity; a new one that Python puts at the freed address of
+    an old one must still run (its rule differs)."""
+    import gc
+
+    class WithRule(Sanitizer):
+        def __init__(self, rule):
+            self.rule, self.name = rule, "with-rule"
+
+        def _sanitize(self, items):
+            return [self.rule(text) for text in items]
+
+    def make(word):
+        return lambda text: text.replace(word, "██")
+
+    for word in ("Lay", "Ken", "board", "Enron", "met", "stock"):
+        rule = make(word)
+        assert sanitized.sanitize(WithRule(rule), TEXTS) == [t.replace(word, "██") for t in TEXTS]
+        del rule
+        gc.collect()
