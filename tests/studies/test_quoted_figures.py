@@ -36,3 +36,17 @@ def test_every_study_names_figures_and_they_are_printable():
     assert figures["documents"] == f"{len(result.documents):,}"
     h = Headline("07 RedacBench", "x", "diagnostic", figures=figures)
     assert Headline.parse(h.lines())[0].figures == figures
+
+
+def test_the_enron_figures_are_the_table_s_and_the_surname_count():
+    from privlab.studies import enron
+
+    result = enron.run(enron.Config.smoke(corpus="offline", sanitizers=("presidio",)))
+    figures = result.quoted_figures()
+    audit = result.table["presidio"]
+    assert figures["texts"] == f"{len(result.corpus):,}"
+    assert figures["presidio.resolution"] == f"{audit.members[0].value:.3f}"
+    assert figures["presidio.name_kept"] == f"{audit.baseline.count:,}"
+    assert figures["presidio.surname_kept"] == f"{result.surname_leaks('presidio').count:,}"
+    texts = result.corpus.texts
+    assert figures["repeats"] == f"{len(texts) - len(set(texts)):,}"
