@@ -69,7 +69,7 @@
 # LLM adversary (`llm`: set `PRIVLAB_LLM_BASE_URL` and `PRIVLAB_LLM_MODEL`).
 #
 # **Measured** (`spia.run` with its default anonymizers, on each side of the split:
-# `benchmarks/spia_splits.py` writes these figures; recovery $1 - \text{CPR}$, then its
+# `benchmarks/figures.py` writes these figures; recovery $1 - \text{CPR}$, then its
 # excess over the base-rate guess in points):
 #
 # | data (role) | unredacted | Presidio: token recall, CPR, gap | Presidio: recovery | `gold-spans` (oracle) CPR |
