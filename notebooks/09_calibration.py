@@ -42,7 +42,7 @@
 # Table 3) when `../shared/data/concepts` is present, and privlab's own small sets (12
 # sentences per concept) otherwise; the headline's caveats name the set that produced
 # the numbers. The two rulers differ: under MiniLM the dogs/cats 95th percentile is
-# <!--q:text.minilm.dogs-cats.p95-->0.0835<!--/q--> on the paper's files and <!--q:ownsets.text.minilm.dogs-cats.p95-->0.0708<!--/q--> on privlab's sets (`benchmarks/figures.py`
+# <!--q:text.all-MiniLM-L6-v2.dogs-cats.p95-->0.0835<!--/q--> on the paper's files and <!--q:ownsets.text.all-MiniLM-L6-v2.dogs-cats.p95-->0.0708<!--/q--> on privlab's sets (`benchmarks/figures.py`
 # runs the second beside this notebook's).
 # `"shared"` or `"default"` forces one set; any folder in the same layout (one sentence
 # per blank-line-separated block, one file per concept) works too. The second half of
