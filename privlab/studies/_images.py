@@ -47,6 +47,7 @@ from privlab.studies._image_setup import (CUE_PREFIX, GROUND_TRUTH_REASON, LOGO_
 from privlab.studies._image_conditions import (ConditionsMixin, CueCheck, Fidelity, _LogoBoxes,
                                                check_fidelity, target_checks)
 from privlab.studies.contract import Headline, StudyConfig
+from privlab.studies.params import Choice, param
 
 #: Why a folder run has no leak table.
 LEAK_REASON = ("no leak table for a folder: it leaves one known cue kind in place at a time, "
@@ -67,6 +68,28 @@ def _worst_per_member(frame) -> str:
         where = f" ({frame[member].idxmax()})" if value > 0 else ""
         parts.append(f"{member} {value:.3f}{where}")
     return "; ".join(parts)
+
+
+def _folder_unavailable(name: str, settings: Mapping[str, Any]) -> str | None:
+    """Why a sanitizer cannot run on the corpus ``settings`` name (None: it can)."""
+    return folder_reason(name) if settings.get("folder") else None
+
+
+def sanitizers_param(presets: Mapping[str, Any]) -> Any:
+    """An image study's ``sanitizers`` field: its ``cues:`` presets (ground truth of the
+    generated scenes, greyed out for a folder of photos), then every registered image
+    sanitizer; none ticked means the study's defaults for the corpus."""
+    def cues() -> list[Choice]:
+        return [Choice(CUE_PREFIX + k, "blacks out the generated scenes' seeded cues")
+                for k in presets]
+
+    return param(None, family="sanitizer", filters={"modality": "image"}, extra=cues,
+                 unavailable=_folder_unavailable)
+
+
+def members_param(default: tuple[str, ...]) -> Any:
+    """An image study's ``encoders`` field: registered image members, several at once."""
+    return param(default, label="Members", family="encoder", filters={"modality": "image"})
 
 
 @dataclass
@@ -110,17 +133,20 @@ class ImageStudyConfig(StudyConfig):
 
     n_images: int = 30
     seed: int = 0
-    folder: str | None = None
-    recursive: bool = False
-    max_side: int = 640
-    sanitizers: tuple[str, ...] | None = None
-    encoders: tuple[str, ...] = ()
-    gallery: Any = field(default=None, repr=False)
-    logos: Any = field(default=None, repr=False)
-    delta: float = 0.0
+    folder: str | None = param(None, label="Photo folder",
+                               help="empty: the generated scenes")
+    recursive: bool = param(False, label="Include sub-folders")
+    max_side: int = param(640, label="Longest side (px)", slider=(32, 16384))
+    sanitizers: tuple[str, ...] | None = sanitizers_param({})
+    encoders: tuple[str, ...] = members_param(())
+    gallery: Any = param(None, repr=False, label="Known faces",
+                         help="a folder of <name>/*.jpg or <name>.jpg face crops")
+    logos: Any = param(None, repr=False, label="Logo gallery",
+                       help="a folder of <brand>/*.jpg or <brand>.jpg logo crops")
+    delta: float = param(0.0, label="Flag at δ", slider=(0.0, 0.5))
     top_k: int = 5
     leak_table: bool = True
-    placebo: bool = True
+    placebo: bool = param(True, label="Placebo control")
     placebo_seed: int = 0
 
     def __post_init__(self) -> None:

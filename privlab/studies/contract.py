@@ -363,7 +363,8 @@ def check_config_fields(config: Any) -> None:
     Raises:
         PrivlabTypeError: a bare string or bytes, or a value that is not a collection,
             where a list of strings belongs.
-        PrivlabValueError: a seed outside ``[0, 2**32 - 1]``.
+        PrivlabValueError: a seed outside ``[0, 2**32 - 1]``; a value outside the range
+            or fixed choices a field declares (:func:`privlab.studies.params.param`).
     """
     if not dataclasses.is_dataclass(config):
         return
@@ -382,6 +383,10 @@ def check_config_fields(config: Any) -> None:
             check_seed(value, name, caller)
     for name, kind in value_checks(cls):
         _check_value(getattr(config, name), kind, name, caller)
+    # What a field declares with privlab.studies.params.param: its range and choices.
+    from privlab.studies.params import check_declared
+
+    check_declared(config, caller)
 
 
 _SCALARS = {bool: "bool", int: "int", float: "float", str: "str"}

@@ -70,6 +70,7 @@ from privlab.epsilon.summaries import MMD_REJECT_LEVEL, median_with_inf
 from privlab.errors import invalid, wrong_type
 from privlab.progress import step
 from privlab.studies.contract import Headline, StudyConfig, registry
+from privlab.studies.params import param
 
 STUDY = "06 face generators"
 
@@ -124,15 +125,17 @@ class Config(StudyConfig):
         cascade_delta: δ of the cascade's bounds (the paper: 1e-5).
     """
 
-    table: str | None = None
-    strength: float = 0.1
-    compare_strength: float | None = 0.4
+    table: str | None = param(None, label="Embedding table",
+                              help="a .csv or .npz of generated-face embeddings "
+                                   "(empty: the offline toy generator)")
+    strength: float = param(0.1)
+    compare_strength: float | None = param(0.4, label="Compare with")
     n_per_identity: int = 60
-    encoder: str = "sface"
-    n_pairs: int = 100
+    encoder: str = param("sface", family="encoder", names=("sface", "dlib-face"))
+    n_pairs: int = param(100, label="Pairs", slider=(1, 10_000))
     pairs: tuple[tuple[str, str], ...] | None = None
-    methods: tuple[str, ...] = DEFAULT_METHODS
-    alpha: float = 0.05
+    methods: tuple[str, ...] = param(DEFAULT_METHODS, label="Routes", choices=lambda: AUDITORS)
+    alpha: float = param(0.05, label="α (all bounds)", slider=(0.01, 0.2))
     mmd_permutations: int = MMD_PERMUTATIONS
     delta: float = 0.0
     dev_fraction: float = 0.7
@@ -142,7 +145,7 @@ class Config(StudyConfig):
     seed: int = 0
     label_column: str | None = None
     vector_column: str | None = None
-    cascade_passes: int = 5
+    cascade_passes: int = param(5, label="Cascade passes (0 skips)", slider=(0, 20))
     cascade_identities: int = 8
     cascade_sequences: int = 60
     cascade_donors: int = 24
@@ -224,6 +227,12 @@ class FaceGeneratorResult:
         provenance: settings, pair seed, software versions.
         cascade: the Appendix E audit of the toy cascade (None when skipped).
         cascade_data: the cascade's sequences and per-pass vectors (None when skipped).
+        ceiling: the largest bound zero test errors can certify at ``alpha_per_rate``,
+            per number of test rows per class (:func:`certificate_ceiling`).
+        previews: what each toy generator makes of the shipped source photos:
+            ``(strength, knobs, image strip)`` (empty with a ``table``; :func:`toy_previews`).
+        cascade_preview: the first cascade sequences, pass by pass, as one image (None
+            when the cascade is skipped; :func:`cascade_preview`).
     """
 
     config: Config
@@ -234,6 +243,9 @@ class FaceGeneratorResult:
     provenance: dict[str, Any] = field(default_factory=dict)
     cascade: CascadeAudit | None = None
     cascade_data: CascadeTable | None = field(default=None, repr=False)
+    ceiling: pd.DataFrame | None = None
+    previews: list = field(default_factory=list, repr=False)
+    cascade_preview: np.ndarray | None = field(default=None, repr=False)
 
     def cascade_table7(self) -> pd.DataFrame:
         """Table 7 of the cascade: per pass, the certified lower bounds (median, range,
@@ -667,8 +679,64 @@ def _run(cfg: Config, loaded, pairs) -> FaceGeneratorResult:
     data, cascade = _cascade(cfg) if cfg.cascade_passes and cfg.table is None else (None, None)
     if cascade is not None:
         prov["cascade"] = {**cascade.provenance, "generation": data.provenance}
+    ceiling = certificate_ceiling(alpha_rate)
+    prov["ceiling"] = ceiling.to_dict(orient="records")
+    previews = toy_previews(cfg)
     step("done", stages, stages)
-    return FaceGeneratorResult(cfg, conditions, pairs, alpha_rate, record, prov, cascade, data)
+    return FaceGeneratorResult(cfg, conditions, pairs, alpha_rate, record, prov, cascade, data,
+                               ceiling, previews,
+                               cascade_preview(cfg) if cascade is not None else None)
+
+
+#: Test rows per class at which :func:`certificate_ceiling` is stated.
+CEILING_ROWS = (10, 15, 30, 100)
+
+
+def certificate_ceiling(alpha_per_rate: float, rows: Sequence[int] = CEILING_ROWS
+                        ) -> pd.DataFrame:
+    """The largest lower bound a certificate can give: zero test errors on ``m`` rows per
+    class, at the Clopper–Pearson level ``alpha_per_rate``, for each ``m`` in ``rows``.
+
+    Example:
+        >>> t = certificate_ceiling(0.025, (10, 100))
+        >>> list(t.columns), bool(t.iloc[1, 1] > t.iloc[0, 1])
+        (['rows per class', 'ε_LB with no test error'], True)
+    """
+    from privlab.epsilon import certified_epsilon
+
+    return pd.DataFrame([{"rows per class": m, "ε_LB with no test error": certified_epsilon(
+        0, m, 0, m, alpha=alpha_per_rate)} for m in rows])
+
+
+def toy_previews(cfg: Config, per_source: int = 4) -> list[tuple[float, dict, np.ndarray]]:
+    """What each toy generator of ``cfg`` (``strength``, then ``compare_strength``) makes
+    of the shipped source photos: ``(strength, knobs, strip)``, one strip of
+    ``per_source`` outputs per source photo, side by side. Empty with a ``table``."""
+    from privlab.datasets.toy_faces import ToyFaceGenerator, toy_sources
+
+    if cfg.table is not None:
+        return []
+    strengths = [cfg.strength] + ([cfg.compare_strength]
+                                  if cfg.compare_strength is not None else [])
+    out = []
+    for strength in strengths:
+        generator = ToyFaceGenerator(strength=strength)
+        strip = np.hstack([np.hstack(generator.outputs(photo, per_source, cfg.seed, k))
+                           for k, photo in enumerate(toy_sources().values())])
+        out.append((float(strength), dict(generator.knobs()), strip))
+    return out
+
+
+def cascade_preview(cfg: Config, shown: int = 3) -> np.ndarray:
+    """Sequence 0 of the first ``shown`` cascade targets, start then every pass, one row
+    per target (the images the cascade audit embeds)."""
+    from privlab.datasets.toy_cascade import cascade_images
+
+    swap = ToyDonorSwap(swap=cfg.cascade_swap)
+    shown = min(shown, cfg.cascade_identities)
+    return np.vstack([np.hstack(cascade_images(k, 0, cfg.cascade_passes, cfg.cascade_donors,
+                                               cfg.cascade_pool, cfg.seed, swap))
+                      for k in range(shown)])
 
 
 def _cascade(cfg: Config) -> tuple[CascadeTable, CascadeAudit]:
