@@ -42,12 +42,12 @@ from privlab.errors import invalid, wrong_type
 from privlab.progress import step
 from privlab.studies._image_setup import (CUE_PREFIX, GROUND_TRUTH_REASON, LOGO_GALLERY_HOWTO,
                                           LOGO_SANITIZERS, build_encoders, build_sanitizers,
-                                          folder_reason, load_gallery, resolve_gallery,
-                                          resolve_logos)
+                                          folder_reason, load_gallery, members_param,
+                                          resolve_gallery, resolve_logos, sanitizers_param)
 from privlab.studies._image_conditions import (ConditionsMixin, CueCheck, Fidelity, _LogoBoxes,
                                                check_fidelity, target_checks)
 from privlab.studies.contract import Headline, StudyConfig
-from privlab.studies.params import Choice, param
+from privlab.studies.params import param
 
 #: Why a folder run has no leak table.
 LEAK_REASON = ("no leak table for a folder: it leaves one known cue kind in place at a time, "
@@ -68,28 +68,6 @@ def _worst_per_member(frame) -> str:
         where = f" ({frame[member].idxmax()})" if value > 0 else ""
         parts.append(f"{member} {value:.3f}{where}")
     return "; ".join(parts)
-
-
-def _folder_unavailable(name: str, settings: Mapping[str, Any]) -> str | None:
-    """Why a sanitizer cannot run on the corpus ``settings`` name (None: it can)."""
-    return folder_reason(name) if settings.get("folder") else None
-
-
-def sanitizers_param(presets: Mapping[str, Any]) -> Any:
-    """An image study's ``sanitizers`` field: its ``cues:`` presets (ground truth of the
-    generated scenes, greyed out for a folder of photos), then every registered image
-    sanitizer; none ticked means the study's defaults for the corpus."""
-    def cues() -> list[Choice]:
-        return [Choice(CUE_PREFIX + k, "blacks out the generated scenes' seeded cues")
-                for k in presets]
-
-    return param(None, family="sanitizer", filters={"modality": "image"}, extra=cues,
-                 unavailable=_folder_unavailable)
-
-
-def members_param(default: tuple[str, ...]) -> Any:
-    """An image study's ``encoders`` field: registered image members, several at once."""
-    return param(default, label="Members", family="encoder", filters={"modality": "image"})
 
 
 @dataclass

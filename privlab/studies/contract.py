@@ -7,6 +7,8 @@ A study module has
   (tiny settings for tests), ``Config.demo(**overrides)`` (settings that show the
   finding in about a minute) and ``Config.for_notebook(**overrides)`` (the one the
   active profile names, :func:`privlab.config.profile`) work the same way for every study;
+  each field a user should set declares its label, choices or range with
+  :func:`privlab.studies.params.param`, from which every study's panel is built;
 * ``run(config=None) -> Result`` — the whole study in one call, registered in
   :data:`registry` with ``@registry.member(slug, number=..., title=...)``;
 * a ``Result`` that follows :class:`StudyResult`: ``headline() -> Headline`` (the number

@@ -69,6 +69,8 @@ from privlab.epsilon.runtime import auditor_threads
 from privlab.epsilon.summaries import MMD_REJECT_LEVEL, median_with_inf
 from privlab.errors import invalid, wrong_type
 from privlab.progress import step
+from privlab.studies._face_previews import (CEILING_ROWS, cascade_preview, certificate_ceiling,
+                                            toy_previews)
 from privlab.studies.contract import Headline, StudyConfig, registry
 from privlab.studies.params import param
 
@@ -125,9 +127,8 @@ class Config(StudyConfig):
         cascade_delta: δ of the cascade's bounds (the paper: 1e-5).
     """
 
-    table: str | None = param(None, label="Embedding table",
-                              help="a .csv or .npz of generated-face embeddings "
-                                   "(empty: the offline toy generator)")
+    table: str | None = param(None, label="Embedding table", help="a .csv or .npz of "
+                              "generated-face embeddings (empty: the offline toy generator)")
     strength: float = param(0.1)
     compare_strength: float | None = param(0.4, label="Compare with")
     n_per_identity: int = 60
@@ -227,12 +228,8 @@ class FaceGeneratorResult:
         provenance: settings, pair seed, software versions.
         cascade: the Appendix E audit of the toy cascade (None when skipped).
         cascade_data: the cascade's sequences and per-pass vectors (None when skipped).
-        ceiling: the largest bound zero test errors can certify at ``alpha_per_rate``,
-            per number of test rows per class (:func:`certificate_ceiling`).
-        previews: what each toy generator makes of the shipped source photos:
-            ``(strength, knobs, image strip)`` (empty with a ``table``; :func:`toy_previews`).
-        cascade_preview: the first cascade sequences, pass by pass, as one image (None
-            when the cascade is skipped; :func:`cascade_preview`).
+        ceiling, previews, cascade_preview: the certificates' ceiling and the toy
+            generators' and cascade's images (:mod:`privlab.studies._face_previews`).
     """
 
     config: Config
@@ -681,62 +678,10 @@ def _run(cfg: Config, loaded, pairs) -> FaceGeneratorResult:
         prov["cascade"] = {**cascade.provenance, "generation": data.provenance}
     ceiling = certificate_ceiling(alpha_rate)
     prov["ceiling"] = ceiling.to_dict(orient="records")
-    previews = toy_previews(cfg)
     step("done", stages, stages)
     return FaceGeneratorResult(cfg, conditions, pairs, alpha_rate, record, prov, cascade, data,
-                               ceiling, previews,
+                               ceiling, toy_previews(cfg),
                                cascade_preview(cfg) if cascade is not None else None)
-
-
-#: Test rows per class at which :func:`certificate_ceiling` is stated.
-CEILING_ROWS = (10, 15, 30, 100)
-
-
-def certificate_ceiling(alpha_per_rate: float, rows: Sequence[int] = CEILING_ROWS
-                        ) -> pd.DataFrame:
-    """The largest lower bound a certificate can give: zero test errors on ``m`` rows per
-    class, at the Clopper–Pearson level ``alpha_per_rate``, for each ``m`` in ``rows``.
-
-    Example:
-        >>> t = certificate_ceiling(0.025, (10, 100))
-        >>> list(t.columns), bool(t.iloc[1, 1] > t.iloc[0, 1])
-        (['rows per class', 'ε_LB with no test error'], True)
-    """
-    from privlab.epsilon import certified_epsilon
-
-    return pd.DataFrame([{"rows per class": m, "ε_LB with no test error": certified_epsilon(
-        0, m, 0, m, alpha=alpha_per_rate)} for m in rows])
-
-
-def toy_previews(cfg: Config, per_source: int = 4) -> list[tuple[float, dict, np.ndarray]]:
-    """What each toy generator of ``cfg`` (``strength``, then ``compare_strength``) makes
-    of the shipped source photos: ``(strength, knobs, strip)``, one strip of
-    ``per_source`` outputs per source photo, side by side. Empty with a ``table``."""
-    from privlab.datasets.toy_faces import ToyFaceGenerator, toy_sources
-
-    if cfg.table is not None:
-        return []
-    strengths = [cfg.strength] + ([cfg.compare_strength]
-                                  if cfg.compare_strength is not None else [])
-    out = []
-    for strength in strengths:
-        generator = ToyFaceGenerator(strength=strength)
-        strip = np.hstack([np.hstack(generator.outputs(photo, per_source, cfg.seed, k))
-                           for k, photo in enumerate(toy_sources().values())])
-        out.append((float(strength), dict(generator.knobs()), strip))
-    return out
-
-
-def cascade_preview(cfg: Config, shown: int = 3) -> np.ndarray:
-    """Sequence 0 of the first ``shown`` cascade targets, start then every pass, one row
-    per target (the images the cascade audit embeds)."""
-    from privlab.datasets.toy_cascade import cascade_images
-
-    swap = ToyDonorSwap(swap=cfg.cascade_swap)
-    shown = min(shown, cfg.cascade_identities)
-    return np.vstack([np.hstack(cascade_images(k, 0, cfg.cascade_passes, cfg.cascade_donors,
-                                               cfg.cascade_pool, cfg.seed, swap))
-                      for k in range(shown)])
 
 
 def _cascade(cfg: Config) -> tuple[CascadeTable, CascadeAudit]:

@@ -39,17 +39,21 @@ from privlab.errors import invalid
 #: Metadata key under which a field's :class:`Param` is stored.
 KEY = "privlab"
 
-#: The registry families a field can offer its choices from: ``family -> "module:name"``.
+#: The registry families a field can offer its choices from: the module of each...
 FAMILIES = {
-    "encoder": "privlab.encoders:registry",
-    "sanitizer": "privlab.sanitizers:registry",
-    "auditor": "privlab.epsilon.auditors:registry",
-    "redacbench-strategy": "privlab.redaction.redacbench:strategies",
-    "redacbench-judge": "privlab.redaction.redacbench:judges",
-    "spia-adversary": "privlab.redaction.spia.adversaries:adversaries",
-    "spia-matcher": "privlab.redaction.spia.matching:matchers",
-    "spia-anonymizer": "privlab.redaction.spia.spans:anonymizers",
+    "encoder": "privlab.encoders",
+    "sanitizer": "privlab.sanitizers",
+    "auditor": "privlab.epsilon.auditors",
+    "redacbench-strategy": "privlab.redaction.redacbench",
+    "redacbench-judge": "privlab.redaction.redacbench",
+    "spia-adversary": "privlab.redaction.spia.adversaries",
+    "spia-matcher": "privlab.redaction.spia.matching",
+    "spia-anonymizer": "privlab.redaction.spia.spans",
 }
+#: ... and the name of its registry there (imported only when a panel lists the members).
+REGISTRY_NAMES = {"redacbench-strategy": "strategies", "redacbench-judge": "judges",
+                  "spia-adversary": "adversaries", "spia-matcher": "matchers",
+                  "spia-anonymizer": "anonymizers"}
 
 
 def family_registry(family: str) -> Any:
@@ -62,8 +66,8 @@ def family_registry(family: str) -> Any:
     if family not in FAMILIES:
         raise invalid("family", "privlab.studies.params", f"one of {sorted(FAMILIES)}", family,
                       "Add the family to privlab.studies.params.FAMILIES.")
-    module, _, name = FAMILIES[family].partition(":")
-    return getattr(importlib.import_module(module), name)
+    return getattr(importlib.import_module(FAMILIES[family]),
+                   REGISTRY_NAMES.get(family, "registry"))
 
 
 @dataclass(frozen=True)
@@ -251,5 +255,5 @@ def check_declared(config: Any, caller: str) -> None:
         declaration.check(getattr(config, name), name, caller)
 
 
-__all__ = ["Choice", "FAMILIES", "KEY", "Param", "check_declared", "declared",
+__all__ = ["Choice", "FAMILIES", "KEY", "REGISTRY_NAMES", "Param", "check_declared", "declared",
            "family_registry", "param"]

@@ -25,7 +25,7 @@ import typing
 from typing import Any, Mapping
 
 from privlab.studies.params import Choice, Param, declared, family_registry
-from privlab.ui import controls as c
+import privlab.ui.controls as c
 from privlab.ui.choices import Option, data_option, registry_options
 from privlab.ui.controls import Control
 
