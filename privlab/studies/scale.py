@@ -31,6 +31,9 @@ STATUS = ("exact: certified and LocalCluster results compared with the plain ker
           "screen: uncertified lower bound; timings descriptive")
 
 
+#: The line above the study's panel controls.
+PANEL_HINT = ("Change any setting, then press <b>Run</b>. Larger m·n take longer: the plain "
+              "kernel scores every trial, for comparison.")
 #: What each generated scenario and each screen index is, in a few words (for a panel).
 SCENARIO_NOTES = {"planted": "a planted leak", "none": "no leak",
                   "realistic": "realistic references (most barely moved)"}

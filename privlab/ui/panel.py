@@ -499,6 +499,9 @@ def study_panel(study: Any, controls: Mapping[str, Control] | None = None,
         params = {**(params or {}), **given}
         fixed = {**(fixed or {}), **extra_fixed}
         render = render or study_render(slug)
+        # A study may say in one line what its settings cost (its module's PANEL_HINT).
+        hint = hint if hint is not None else getattr(sys.modules.get(_run.__module__),
+                                                     "PANEL_HINT", None)
     elif values:
         raise invalid(sorted(values)[0], "study_panel", "no keyword values with hand-made "
                       "controls", values[sorted(values)[0]], "Pass them as params={...}.")

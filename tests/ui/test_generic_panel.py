@@ -218,6 +218,13 @@ def test_a_folder_greys_out_the_ground_truth_sanitizers_and_none_means_the_defau
     assert not any(b.disabled for b in cue_boxes)
 
 
+def test_a_study_may_say_what_its_settings_cost_above_its_controls(fresh_panels):
+    from privlab.studies import scale
+
+    shown = "".join(str(getattr(w, "value", "")) for w in study_panel(scale).widget.children)
+    assert "Larger m·n take longer" in shown
+
+
 def test_the_default_auditors_ticked_stand_for_none(fresh_panels):
     from privlab.studies import known_epsilon
 
