@@ -49,7 +49,7 @@ PROJECTOR = False    # True: large print for a projector (every figure below)
 
 # %%
 from privlab.studies import quickstart
-from privlab.ui import panels, plots, tables
+from privlab.ui import plots, study_panel, tables
 
 plots.projector(PROJECTOR)
 tables.numbered(quickstart.Config.for_notebook().texts, caption="The twelve texts")
@@ -69,7 +69,7 @@ tables.numbered(quickstart.Config.for_notebook().texts, caption="The twelve text
 # and pressing Run on one that is not available here says how to get it.
 
 # %%
-panel = panels.quickstart_panel(encoder=ENCODER)
+panel = study_panel(quickstart, encoder=ENCODER)
 panel.show()
 
 # %% [markdown]

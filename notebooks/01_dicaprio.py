@@ -114,7 +114,8 @@ TILT = 30.0                # degrees by which every other target portrait is tur
 PROJECTOR = False          # True: large print for a projector (every figure below)
 
 # %%
-from privlab.ui import panels, plots
+from privlab.studies import dicaprio
+from privlab.ui import panels, plots, study_panel
 
 plots.projector(PROJECTOR)
 
@@ -142,7 +143,7 @@ plots.projector(PROJECTOR)
 # they stay in the tables and out of the headline.
 
 # %%
-panel = panels.dicaprio_panel(encoders=ENCODERS, sanitizers=SANITIZERS, folder=FOLDER or None,
+panel = study_panel(dicaprio, encoders=ENCODERS, sanitizers=SANITIZERS, folder=FOLDER or None,
                               recursive=RECURSIVE, max_side=MAX_SIDE, gallery=GALLERY or None,
                               logos=LOGOS or None, delta=DELTA, placebo=PLACEBO)
 panel.show()

@@ -104,7 +104,8 @@ PLACEBO = True             # audit each sanitizer's placebo twin and report the 
 PROJECTOR = False          # True: large print for a projector (every figure below)
 
 # %%
-from privlab.ui import panels, plots
+from privlab.studies import mcdonalds
+from privlab.ui import plots, study_panel
 
 plots.projector(PROJECTOR)
 
@@ -125,7 +126,7 @@ plots.projector(PROJECTOR)
 # in the tables).
 
 # %%
-panel = panels.mcdonalds_panel(encoders=ENCODERS, sanitizers=SANITIZERS, folder=FOLDER or None,
+panel = study_panel(mcdonalds, encoders=ENCODERS, sanitizers=SANITIZERS, folder=FOLDER or None,
                                recursive=RECURSIVE, max_side=MAX_SIDE, gallery=GALLERY or None,
                                logos=LOGOS or None, delta=DELTA, placebo=PLACEBO)
 panel.show()

@@ -59,7 +59,8 @@ KEYWORD = None       # the franchise's name in those comments; None: "Avengers"
 PROJECTOR = False    # True: large print for a projector (every figure below)
 
 # %%
-from privlab.ui import panels, plots
+from privlab.studies import avengers
+from privlab.ui import plots, study_panel
 
 plots.projector(PROJECTOR)
 
@@ -89,7 +90,7 @@ plots.projector(PROJECTOR)
 # the decisive witnesses with the retained words highlighted, and the seeded clues.
 
 # %%
-panel = panels.avengers_panel(encoders=(ENCODER,), proxy=PROXY, comments=COMMENTS,
+panel = study_panel(avengers, encoders=(ENCODER,), proxy=PROXY, comments=COMMENTS,
                               keyword=KEYWORD)
 panel.show()
 

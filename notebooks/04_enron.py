@@ -63,7 +63,8 @@ DEDUPE = None        # True drops repeated bodies; None: the study's (False, as 
 PROJECTOR = False    # True: large print for a projector (every figure below)
 
 # %%
-from privlab.ui import panels, plots
+from privlab.studies import enron
+from privlab.ui import plots, study_panel
 
 plots.projector(PROJECTOR)
 
@@ -87,7 +88,7 @@ plots.projector(PROJECTOR)
 # mailbox, each seeded leak type as removed by the tool, caught by the test or missed.
 
 # %%
-panel = panels.enron_panel(encoders=(ENCODER,), corpus=CORPUS, limit=LIMIT, match=MATCH,
+panel = study_panel(enron, encoders=(ENCODER,), corpus=CORPUS, limit=LIMIT, match=MATCH,
                            dedupe=DEDUPE)
 panel.show()
 

@@ -66,7 +66,7 @@ PROJECTOR = False          # True: large print for a projector
 # %%
 from privlab.epsilon import certified_epsilon, gaussmech_null_floor
 from privlab.studies import known_epsilon
-from privlab.ui import panels, plots
+from privlab.ui import plots, study_panel
 
 plots.projector(PROJECTOR)
 
@@ -125,7 +125,7 @@ for size in (30, 100, 300):
 # summary. The sections below say how to read each.
 
 # %%
-panel = panels.known_epsilon_panel(mechanism=MECHANISM, geometry=GEOMETRY, n=N,
+panel = study_panel(known_epsilon, mechanism=MECHANISM, geometry=GEOMETRY, n=N,
                                    epsilon=EPSILON, auditors=AUDITORS, full_grid=FULL_GRID)
 panel.show()
 

@@ -67,7 +67,8 @@ N_PAIRS = None        # identity pairs audited (None: the study's)
 PROJECTOR = False     # True: large print for a projector
 
 # %%
-from privlab.ui import panels, plots
+from privlab.studies import face_generators
+from privlab.ui import plots, study_panel
 
 plots.projector(PROJECTOR)
 
@@ -105,7 +106,7 @@ plots.projector(PROJECTOR)
 # below say how to read each.
 
 # %%
-panel = panels.face_generators_panel(table=TABLE or None, strength=STRENGTH,
+panel = study_panel(face_generators, table=TABLE or None, strength=STRENGTH,
                                      compare_strength=COMPARE_STRENGTH, encoder=ENCODER,
                                      n_pairs=N_PAIRS, alpha=ALPHA,
                                      cascade_passes=CASCADE_PASSES)

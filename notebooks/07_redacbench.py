@@ -57,7 +57,8 @@ HEADLINE = "masking"   # the strategy the headline reports, fixed before anythin
 PROJECTOR = False      # True: large print for a projector (every figure below)
 
 # %%
-from privlab.ui import panels, plots
+from privlab.studies import redacbench
+from privlab.ui import plots, study_panel
 
 plots.projector(PROJECTOR)
 
@@ -108,7 +109,7 @@ plots.projector(PROJECTOR)
 # wording survived.
 
 # %%
-panel = panels.redacbench_panel(data=DATA, judge=JUDGE, strategies=STRATEGIES,
+panel = study_panel(redacbench, data=DATA, judge=JUDGE, strategies=STRATEGIES,
                                 headline=HEADLINE)
 panel.show()
 

@@ -104,7 +104,8 @@ ANONYMIZERS = None        # a tuple of anonymizer names; None: the study's list
 PROJECTOR = False         # True: large print for a projector (every figure below)
 
 # %%
-from privlab.ui import panels, plots
+from privlab.studies import spia
+from privlab.ui import plots, study_panel
 
 plots.projector(PROJECTOR)
 
@@ -138,7 +139,7 @@ plots.projector(PROJECTOR)
 # for the worst of them; and where privlab departs from SPIA's evaluation.
 
 # %%
-panel = panels.spia_panel(adversary=ADVERSARY, anonymizers=ANONYMIZERS, matcher=MATCHER,
+panel = study_panel(spia, adversary=ADVERSARY, anonymizers=ANONYMIZERS, matcher=MATCHER,
                           value_decider=VALUE_DECIDER, reference_date=REFERENCE_DATE)
 panel.show()
 

@@ -58,7 +58,8 @@ IMAGE_SOURCE = "generated"  # "generated" (packaged photos) or a folder with ima
 PROJECTOR = False    # True: large print for a projector (every figure below)
 
 # %%
-from privlab.ui import panels, plots
+from privlab.studies import calibration
+from privlab.ui import plots, study_panel
 
 plots.projector(PROJECTOR)
 
@@ -74,7 +75,7 @@ plots.projector(PROJECTOR)
 # against itself.
 
 # %%
-panel = panels.calibration_panel(encoders=(ENCODER,), source=SOURCE, delta=DELTA,
+panel = study_panel(calibration, encoders=(ENCODER,), source=SOURCE, delta=DELTA,
                                  image_members=IMAGE_MEMBERS, image_source=IMAGE_SOURCE)
 panel.show()
 

@@ -73,7 +73,8 @@ MIX = None         # blend weight in (0, 1]; None: chosen on the validation scen
 PROJECTOR = False  # True: large print for a projector (every figure below)
 
 # %%
-from privlab.ui import panels, plots
+from privlab.studies import finetune
+from privlab.ui import plots, study_panel
 
 plots.projector(PROJECTOR)
 
@@ -91,7 +92,7 @@ plots.projector(PROJECTOR)
 # it uses); and what the adapted D learned.
 
 # %%
-panel = panels.finetune_panel(base_encoder=BASE_ENCODER, loss=LOSS, epochs=EPOCHS, lr=LR,
+panel = study_panel(finetune, base_encoder=BASE_ENCODER, loss=LOSS, epochs=EPOCHS, lr=LR,
                               mix=MIX)
 panel.show()
 

@@ -67,7 +67,8 @@ WORKERS = None  # LocalCluster workers (default 2; 0 skips the cluster run)
 PROJECTOR = False  # True: large print for a projector (every figure below)
 
 # %%
-from privlab.ui import panels, plots
+from privlab.studies import scale
+from privlab.ui import plots, study_panel
 
 plots.projector(PROJECTOR)
 
@@ -109,7 +110,7 @@ plots.projector(PROJECTOR)
 # leak and stays far below it with one.
 
 # %%
-panel = panels.scale_panel(m=M, n=N, d=D, top_k=TOP_K, cluster_workers=WORKERS)
+panel = study_panel(scale, m=M, n=N, d=D, top_k=TOP_K, cluster_workers=WORKERS)
 panel.show()
 
 # %% [markdown]

@@ -14,6 +14,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from privlab.errors import invalid
+from privlab.studies.params import Choice, param
 
 CUE_PREFIX = "cues:"
 #: Why a ``cues:`` sanitizer cannot run on a folder (one line, shown by the widgets too).
@@ -175,6 +176,28 @@ def resolve_gallery(gallery: Any, corpus: Any | None) -> dict:
     return dict(gallery)
 
 
+def _folder_unavailable(name: str, settings: Mapping[str, Any]) -> str | None:
+    """Why a sanitizer cannot run on the corpus ``settings`` name (None: it can)."""
+    return folder_reason(name) if settings.get("folder") else None
+
+
+def sanitizers_param(presets: Mapping[str, Any]) -> Any:
+    """An image study's ``sanitizers`` field: its ``cues:`` presets (ground truth of the
+    generated scenes, greyed out for a folder of photos), then every registered image
+    sanitizer; none ticked means the study's defaults for the corpus."""
+    def cues() -> list[Choice]:
+        return [Choice(CUE_PREFIX + k, "blacks out the generated scenes' seeded cues")
+                for k in presets]
+
+    return param(None, family="sanitizer", filters={"modality": "image"}, extra=cues,
+                 unavailable=_folder_unavailable)
+
+
+def members_param(default: tuple[str, ...]) -> Any:
+    """An image study's ``encoders`` field: registered image members, several at once."""
+    return param(default, label="Members", family="encoder", filters={"modality": "image"})
+
+
 __all__ = ["CUE_PREFIX", "GROUND_TRUTH_REASON", "LOGO_GALLERY_HOWTO", "LOGO_SANITIZERS",
            "build_encoders", "build_sanitizers", "folder_reason", "load_gallery",
-           "resolve_gallery", "resolve_logos"]
+           "members_param", "resolve_gallery", "resolve_logos", "sanitizers_param"]

@@ -42,11 +42,12 @@ from privlab.errors import invalid, wrong_type
 from privlab.progress import step
 from privlab.studies._image_setup import (CUE_PREFIX, GROUND_TRUTH_REASON, LOGO_GALLERY_HOWTO,
                                           LOGO_SANITIZERS, build_encoders, build_sanitizers,
-                                          folder_reason, load_gallery, resolve_gallery,
-                                          resolve_logos)
+                                          folder_reason, load_gallery, members_param,
+                                          resolve_gallery, resolve_logos, sanitizers_param)
 from privlab.studies._image_conditions import (ConditionsMixin, CueCheck, Fidelity, _LogoBoxes,
                                                check_fidelity, target_checks)
 from privlab.studies.contract import Headline, StudyConfig
+from privlab.studies.params import param
 
 #: Why a folder run has no leak table.
 LEAK_REASON = ("no leak table for a folder: it leaves one known cue kind in place at a time, "
@@ -110,17 +111,20 @@ class ImageStudyConfig(StudyConfig):
 
     n_images: int = 30
     seed: int = 0
-    folder: str | None = None
-    recursive: bool = False
-    max_side: int = 640
-    sanitizers: tuple[str, ...] | None = None
-    encoders: tuple[str, ...] = ()
-    gallery: Any = field(default=None, repr=False)
-    logos: Any = field(default=None, repr=False)
-    delta: float = 0.0
+    folder: str | None = param(None, label="Photo folder",
+                               help="empty: the generated scenes")
+    recursive: bool = param(False, label="Include sub-folders")
+    max_side: int = param(640, label="Longest side (px)", slider=(32, 16384))
+    sanitizers: tuple[str, ...] | None = sanitizers_param({})
+    encoders: tuple[str, ...] = members_param(())
+    gallery: Any = param(None, repr=False, label="Known faces",
+                         help="a folder of <name>/*.jpg or <name>.jpg face crops")
+    logos: Any = param(None, repr=False, label="Logo gallery",
+                       help="a folder of <brand>/*.jpg or <brand>.jpg logo crops")
+    delta: float = param(0.0, label="Flag at δ", slider=(0.0, 0.5))
     top_k: int = 5
     leak_table: bool = True
-    placebo: bool = True
+    placebo: bool = param(True, label="Placebo control")
     placebo_seed: int = 0
 
     def __post_init__(self) -> None:

@@ -29,6 +29,7 @@ from privlab.datasets.text_corpora import TextCorpus, franchise_comments
 from privlab.errors import invalid
 from privlab.studies._text import TextStudyResult, encoder_caveat, run_text_study
 from privlab.studies.contract import StudyConfig, registry
+from privlab.studies.params import Choice, param
 
 STUDY = "03 Avengers"
 
@@ -59,6 +60,9 @@ AVENGERS_BROAD = ("Avengers", "Marvel", "MCU", "Iron Man", "Tony Stark", "Captai
 
 DEFAULT_SANITIZERS = ("identity", "concept-list", "concept-list-broad", "regex-pii", "presidio",
                       "entity-types")
+#: The study's own sanitizer spec, offered before the registered text sanitizers.
+BROAD_CHOICE = Choice("concept-list-broad", "the name plus a longer list written before "
+                                            "reading the texts")
 
 
 @dataclass
@@ -83,12 +87,17 @@ class Config(StudyConfig):
         top_k: witnesses kept per audit.
     """
 
-    encoders: tuple[str, ...] = ("minilm",)
-    sanitizers: tuple[str, ...] = DEFAULT_SANITIZERS
-    proxy: str = "49"
+    encoders: tuple[str, ...] = param(("minilm",), family="encoder", one=True,
+                                      filters={"modality": "text"})
+    sanitizers: tuple[str, ...] = param(DEFAULT_SANITIZERS, family="sanitizer",
+                                        filters={"modality": "text"}, extra=(BROAD_CHOICE,))
+    proxy: str = param("49", label="Comments", buttons=True, strict=True,
+                       choices=(("9", "9 (the fixed proxy set)"), ("49", "49 (all)")))
     broad_concepts: tuple[str, ...] | None = None
-    comments: str | None = None
-    keyword: str = "Avengers"
+    comments: str | None = param(None, label="Comment folder",
+                                 help="a folder of .txt comments (empty: privlab's offline set)")
+    keyword: str = param("Avengers", help="the franchise's name in those comments",
+                         empty="Avengers")
     corpus: TextCorpus | None = None
     top_k: int = 10
 

@@ -24,7 +24,7 @@ image member as the distance mechanism.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -33,6 +33,7 @@ from privlab.datasets.concepts import DEFAULT_SETS, concept_words, load_concept_
 from privlab.errors import invalid
 from privlab.progress import step
 from privlab.studies.contract import Headline, StudyConfig, registry
+from privlab.studies.params import Choice, param
 
 STUDY = "09 calibration"
 
@@ -67,21 +68,29 @@ class Config(StudyConfig):
         image_size: side of the generated images in pixels.
         image_dilate: grow each blackout by this many pixels (0: exactly the mask).
         images: also calibrate the image pairs (:func:`run_images`).
+        delta: the resolution the result is read at (:meth:`CalibrationTable.interpret`):
+            a reading, not a setting of the run (changing it recomputes nothing).
     """
 
     pairs: tuple[tuple[str, str], ...] = DEFAULT_PAIRS
-    encoders: tuple[str, ...] = ("minilm",)
-    source: str = "auto"
+    encoders: tuple[str, ...] = param(("minilm",), family="encoder", one=True,
+                                      filters={"modality": "text"})
+    source: str = param("auto", label="Sentences", choices=lambda: source_choices())
     per_concept: int | None = None
     percentiles: tuple[float, ...] = DEFAULT_PERCENTILES
     image_pairs: tuple[tuple[str, str], ...] = DEFAULT_IMAGE_PAIRS
-    image_members: tuple[str, ...] = DEFAULT_IMAGE_MEMBERS
+    image_members: tuple[str, ...] = param(DEFAULT_IMAGE_MEMBERS, label="Image members",
+                                           family="encoder", online=False,
+                                           filters={"modality": "image"})
     image_n: int | None = 16
-    image_source: str = "generated"
+    image_source: str = param("generated", label="Image folder", empty="generated",
+                              help="a folder with images/ and masks/ (empty: generated)")
     image_seed: int = 0
     image_size: int = 224
     image_dilate: int = 0
     images: bool = True
+    delta: float = param(0.13, label="Resolution to read", minimum=0.0, maximum=0.5,
+                         redraw=True)
 
     @classmethod
     def smoke_settings(cls) -> dict:
@@ -98,6 +107,14 @@ def shared_concepts_dir():
 
     root = shared_data_dir()
     return root / "concepts" if root is not None and (root / "concepts").is_dir() else None
+
+
+def source_choices() -> tuple[Choice, ...]:
+    """The sentence sets a notebook offers (the paper's files need their folder)."""
+    return (Choice("auto", "the paper's sentence files when present, else privlab's"),
+            Choice("shared", "the paper's sentence files", "data", shared_concepts_dir(),
+                   "Put the concept sentence files under ../shared/data/concepts."),
+            Choice("default", "privlab's own small sets (12 sentences per concept)"))
 
 
 def resolve_source(source: str) -> str:
@@ -214,7 +231,7 @@ def load_image_sets(config: Config) -> dict:
     return {c: s.subset(config.image_n) for c, s in sets.items()}
 
 
-def run_images(config: Config | None = None) -> CalibrationTable:
+def run_images(config: Config | None = None, sets: dict | None = None) -> CalibrationTable:
     """Boundary percentiles for every image pair and image member.
 
     ``X_c`` blacks out exactly each rendering's concept mask (grown by
@@ -225,13 +242,16 @@ def run_images(config: Config | None = None) -> CalibrationTable:
         A :class:`privlab.contrastive.calibration.CalibrationTable` whose provenance records the
         image source, seed, size, members and the pixel hash of each concept set.
 
+    Args:
+        config: the settings (default: the active profile's).
+        sets: the concept sets already loaded by :func:`load_image_sets` (None: load them).
     """
     config = config or Config.for_notebook()
     members = tuple(config.image_members)
     if not members:
         raise invalid("image_members", "calibration.run_images", "a non-empty tuple of image "
                       "encoder names", config.image_members)
-    sets = load_image_sets(config)
+    sets = load_image_sets(config) if sets is None else sets
     pairs = []
     for member in members:
         for c, d in config.image_pairs:
@@ -246,6 +266,26 @@ def run_images(config: Config | None = None) -> CalibrationTable:
                   f"(dilate {config.image_dilate})", "distance": "1 - cosine",
                   "sets": {c: s.provenance for c, s in sets.items()}}
     return CalibrationTable(tuple(pairs), provenance)
+
+
+#: The pairs of the ceiling: a concept against itself, beside a pair of distinct concepts.
+CEILING_PAIRS = (("cat", "cat"), ("cat", "coffee"))
+
+
+def run_ceiling(config: Config) -> CalibrationTable | None:
+    """A ceiling for the image boundaries: one concept against itself (and a distinct
+    pair beside it) under the first image member, on the generated renderings.
+
+    Returns:
+        The table (its provenance says what it is), or None where it does not apply:
+        no image part, no member, or a folder of the user's own images.
+    """
+    if not (config.images and config.image_members and config.image_source == "generated"):
+        return None
+    table = run_images(replace(config, image_pairs=CEILING_PAIRS,
+                               image_members=(config.image_members[0],)))
+    table.provenance["ceiling"] = "one concept against itself, beside a distinct pair"
+    return table
 
 
 def headline(table: CalibrationTable, images: CalibrationTable | None = None) -> str:
@@ -280,17 +320,23 @@ class CalibrationStudyResult:
         config: the settings that produced it.
         text: boundaries of the text pairs.
         images: boundaries of the image pairs (None when ``config.images`` is False).
+        ceiling: one concept against itself under the first member (:func:`run_ceiling`;
+            None where it does not apply).
+        renderings: the concept image sets every member was shown (None without images).
     """
 
     config: Config
     text: CalibrationTable
     images: CalibrationTable | None = None
+    ceiling: CalibrationTable | None = None
+    renderings: dict | None = field(default=None, repr=False)
 
     @property
     def provenance(self) -> dict:
-        """The text and image tables' provenance."""
+        """The text, image and ceiling tables' provenance."""
         return {"text": self.text.provenance,
-                "images": self.images.provenance if self.images is not None else None}
+                "images": self.images.provenance if self.images is not None else None,
+                "ceiling": self.ceiling.provenance if self.ceiling is not None else None}
 
     def to_frame(self):
         """Both tables' percentile rows, with a ``modality`` column."""
@@ -363,16 +409,21 @@ def run(config: Config | None = None) -> CalibrationStudyResult:
         ([9], None)
     """
     config = config or Config.for_notebook()
-    stages = 2 if config.images else 1
+    stages = 3 if config.images else 1
     step("text boundaries", 0, stages)
     text = run_text(config)
-    step("image boundaries", 1, stages)
-    images = run_images(config) if config.images else None
+    images = ceiling = sets = None
+    if config.images:
+        step("image boundaries", 1, stages)
+        sets = load_image_sets(config)
+        images = run_images(config, sets)
+        step("the ceiling: a concept against itself", 2, stages)
+        ceiling = run_ceiling(config)
     step("boundaries done", stages, stages)
-    return CalibrationStudyResult(config, text, images)
+    return CalibrationStudyResult(config, text, images, ceiling, sets)
 
 
-__all__ = ["CalibrationStudyResult", "Config", "DEFAULT_IMAGE_MEMBERS", "DEFAULT_IMAGE_PAIRS",
-           "DEFAULT_PAIRS", "STUDY", "describe_source", "headline", "load_image_sets",
-           "load_sets", "resolve_source", "run", "run_images", "run_text",
+__all__ = ["CEILING_PAIRS", "CalibrationStudyResult", "Config", "DEFAULT_IMAGE_MEMBERS",
+           "DEFAULT_IMAGE_PAIRS", "DEFAULT_PAIRS", "STUDY", "describe_source", "headline",
+           "load_image_sets", "load_sets", "resolve_source", "run", "run_ceiling", "run_images", "run_text",
            "shared_concepts_dir"]

@@ -7,6 +7,8 @@ A study module has
   (tiny settings for tests), ``Config.demo(**overrides)`` (settings that show the
   finding in about a minute) and ``Config.for_notebook(**overrides)`` (the one the
   active profile names, :func:`privlab.config.profile`) work the same way for every study;
+  each field a user should set declares its label, choices or range with
+  :func:`privlab.studies.params.param`, from which every study's panel is built;
 * ``run(config=None) -> Result`` — the whole study in one call, registered in
   :data:`registry` with ``@registry.member(slug, number=..., title=...)``;
 * a ``Result`` that follows :class:`StudyResult`: ``headline() -> Headline`` (the number
@@ -412,7 +414,8 @@ def check_config_fields(config: Any) -> None:
     Raises:
         PrivlabTypeError: a bare string or bytes, or a value that is not a collection,
             where a list of strings belongs.
-        PrivlabValueError: a seed outside ``[0, 2**32 - 1]``.
+        PrivlabValueError: a seed outside ``[0, 2**32 - 1]``; a value outside the range
+            or fixed choices a field declares (:func:`privlab.studies.params.param`).
     """
     if not dataclasses.is_dataclass(config):
         return
@@ -431,6 +434,10 @@ def check_config_fields(config: Any) -> None:
             check_seed(value, name, caller)
     for name, kind in value_checks(cls):
         _check_value(getattr(config, name), kind, name, caller)
+    # What a field declares with privlab.studies.params.param: its range and choices.
+    from privlab.studies.params import check_declared
+
+    check_declared(config, caller)
 
 
 _SCALARS = {bool: "bool", int: "int", float: "float", str: "str"}

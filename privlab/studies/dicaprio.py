@@ -35,7 +35,8 @@ from privlab.datasets.scenes import CELEBRITY_KINDS, Scene, SceneCorpus, celebri
 from privlab.errors import invalid
 from privlab.hashing import bytes_hash
 from privlab.sanitizers.ladder import LADDER, LADDER_LABELS
-from privlab.studies._images import ImageStudyConfig, ImageStudyResult, run_image_study
+from privlab.studies._images import (ImageStudyConfig, ImageStudyResult, members_param,
+                                     run_image_study, sanitizers_param)
 from privlab.studies.contract import Headline, registry
 
 STUDY = "01 DiCaprio"
@@ -71,7 +72,8 @@ class Config(ImageStudyConfig):
     default_sanitizers: ClassVar[tuple[str, ...]] = DEFAULT_SANITIZERS
     folder_sanitizers: ClassVar[tuple[str, ...]] = FOLDER_SANITIZERS
 
-    encoders: tuple[str, ...] = DEFAULT_ENCODERS
+    sanitizers: tuple[str, ...] | None = sanitizers_param(PRESETS)
+    encoders: tuple[str, ...] = members_param(DEFAULT_ENCODERS)
 
     @classmethod
     def smoke_settings(cls) -> dict:

@@ -29,6 +29,7 @@ from privlab.datasets.text_corpora import TextCorpus, executive_mailbox
 from privlab.errors import invalid
 from privlab.studies._text import TextStudyResult, encoder_caveat, run_text_study
 from privlab.studies.contract import StudyConfig, registry
+from privlab.studies.params import Choice, param
 
 STUDY = "04 Enron"
 
@@ -39,6 +40,15 @@ DEMO_LIMIT = 300
 # from the whole Enron corpus (the tools the paper reports a count for).
 PAPER_EMAILS = 1841
 PAPER_NAME_KEPT = {"presidio": 17, "comprehend": 9, "cloud-dlp": 0}
+
+
+def corpus_choices() -> tuple[Choice, ...]:
+    """The mailboxes a notebook offers: ``"auto"``, the real one (when its file is
+    present) and the offline one."""
+    return (Choice("auto", "the real mailbox when present, else the offline one"),
+            Choice("real", "Ken Lay's mailbox (kenneth_json.zip)", "data", default_mailbox_path(),
+                   "Put kenneth_json.zip under ../shared/data/enron/ (see data/README.md)."),
+            Choice("offline", "privlab's mailbox about a fictional executive"))
 
 
 @dataclass
@@ -63,12 +73,16 @@ class Config(StudyConfig):
         progress: progress bars while encoding.
     """
 
-    corpus: str = "auto"
-    sanitizers: tuple[str, ...] = DEFAULT_SANITIZERS
-    encoders: tuple[str, ...] = ("minilm",)
-    limit: int | None = None
-    match: str = "substring"
-    dedupe: bool = False
+    corpus: str = param("auto", label="Mailbox", choices=lambda: corpus_choices())
+    sanitizers: tuple[str, ...] = param(DEFAULT_SANITIZERS, family="sanitizer",
+                                        filters={"modality": "text"})
+    encoders: tuple[str, ...] = param(("minilm",), family="encoder", one=True,
+                                      filters={"modality": "text"})
+    limit: int | None = param(None, label="Emails (0 = all)", minimum=0, zero_is_none=True)
+    match: str = param("substring", label="Name match", buttons=True, strict=True,
+                       choices=(("substring", "anywhere (the paper's rule)"),
+                                ("word", "whole words only")))
+    dedupe: bool = param(False, label="Drop repeated bodies")
     proxy: str = "49"
     top_k: int = 10
     progress: bool = False

@@ -70,7 +70,10 @@ from privlab.epsilon.runtime import auditor_threads
 from privlab.epsilon.summaries import MMD_REJECT_LEVEL, median_with_inf
 from privlab.errors import invalid, wrong_type
 from privlab.progress import step
+from privlab.studies._face_previews import (CEILING_ROWS, cascade_preview, certificate_ceiling,
+                                            toy_previews)
 from privlab.studies.contract import Headline, StudyConfig, registry
+from privlab.studies.params import param
 
 STUDY = "06 face generators"
 
@@ -125,15 +128,16 @@ class Config(StudyConfig):
         cascade_delta: δ of the cascade's bounds (the paper: 1e-5).
     """
 
-    table: str | None = None
-    strength: float = 0.1
-    compare_strength: float | None = 0.4
+    table: str | None = param(None, label="Embedding table", help="a .csv or .npz of "
+                              "generated-face embeddings (empty: the offline toy generator)")
+    strength: float = param(0.1)
+    compare_strength: float | None = param(0.4, label="Compare with")
     n_per_identity: int = 60
-    encoder: str = "sface"
-    n_pairs: int = 100
+    encoder: str = param("sface", family="encoder", names=("sface", "dlib-face"))
+    n_pairs: int = param(100, label="Pairs", slider=(1, 10_000))
     pairs: tuple[tuple[str, str], ...] | None = None
-    methods: tuple[str, ...] = DEFAULT_METHODS
-    alpha: float = 0.05
+    methods: tuple[str, ...] = param(DEFAULT_METHODS, label="Routes", choices=lambda: AUDITORS)
+    alpha: float = param(0.05, label="α (all bounds)", slider=(0.01, 0.2))
     mmd_permutations: int = MMD_PERMUTATIONS
     delta: float = 0.0
     dev_fraction: float = 0.7
@@ -143,7 +147,7 @@ class Config(StudyConfig):
     seed: int = 0
     label_column: str | None = None
     vector_column: str | None = None
-    cascade_passes: int = 5
+    cascade_passes: int = param(5, label="Cascade passes (0 skips)", slider=(0, 20))
     cascade_identities: int = 8
     cascade_sequences: int = 60
     cascade_donors: int = 24
@@ -225,6 +229,8 @@ class FaceGeneratorResult:
         provenance: settings, pair seed, software versions.
         cascade: the Appendix E audit of the toy cascade (None when skipped).
         cascade_data: the cascade's sequences and per-pass vectors (None when skipped).
+        ceiling, previews, cascade_preview: the certificates' ceiling and the toy
+            generators' and cascade's images (:mod:`privlab.studies._face_previews`).
     """
 
     config: Config
@@ -235,6 +241,9 @@ class FaceGeneratorResult:
     provenance: dict[str, Any] = field(default_factory=dict)
     cascade: CascadeAudit | None = None
     cascade_data: CascadeTable | None = field(default=None, repr=False)
+    ceiling: pd.DataFrame | None = None
+    previews: list = field(default_factory=list, repr=False)
+    cascade_preview: np.ndarray | None = field(default=None, repr=False)
 
     def cascade_table7(self) -> pd.DataFrame:
         """Table 7 of the cascade: per pass, the certified lower bounds (median, range,
@@ -690,8 +699,12 @@ def _run(cfg: Config, loaded, pairs) -> FaceGeneratorResult:
     data, cascade = _cascade(cfg) if cfg.cascade_passes and cfg.table is None else (None, None)
     if cascade is not None:
         prov["cascade"] = {**cascade.provenance, "generation": data.provenance}
+    ceiling = certificate_ceiling(alpha_rate)
+    prov["ceiling"] = ceiling.to_dict(orient="records")
     step("done", stages, stages)
-    return FaceGeneratorResult(cfg, conditions, pairs, alpha_rate, record, prov, cascade, data)
+    return FaceGeneratorResult(cfg, conditions, pairs, alpha_rate, record, prov, cascade, data,
+                               ceiling, toy_previews(cfg),
+                               cascade_preview(cfg) if cascade is not None else None)
 
 
 def _cascade(cfg: Config) -> tuple[CascadeTable, CascadeAudit]:

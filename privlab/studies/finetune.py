@@ -44,6 +44,7 @@ from privlab.datasets.scenes import CELEBRITY_TARGET, OTHER_PERSON, SceneCorpus
 from privlab.errors import invalid
 from privlab.progress import step
 from privlab.studies.contract import Headline, StudyConfig, registry
+from privlab.studies.params import param
 
 STUDY = "10 fine-tuning"
 CAPTION = "a picture of {}"
@@ -84,14 +85,16 @@ class Config(StudyConfig):
         8
     """
 
-    base_encoder: str = "efficientnet-lite0"
-    loss: str = "siglip"
-    epochs: int = 30
-    lr: float = 1e-2
+    base_encoder: str = param("efficientnet-lite0", label="Base D", family="encoder",
+                              names=BASES)
+    loss: str = param("siglip", buttons=True, strict=True, choices=("siglip", "clip"))
+    epochs: int = param(30, slider=(1, 500))
+    lr: float = param(1e-2, label="Learning rate", slider=(1e-4, 1e-1), log=True)
     gallery_size: int = 40
     heldout_size: int = 20
     seed: int = 0
-    mix: float | None = None
+    mix: float | None = param(None, label="Blend m", none="validation",
+                              choices=lambda: [(m, "given") for m in MIX_CANDIDATES])
     mix_candidates: tuple[float, ...] = MIX_CANDIDATES
     validation_size: int = 20
     top_k: int = 5

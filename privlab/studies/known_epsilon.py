@@ -45,6 +45,7 @@ from privlab.epsilon.reference import laplace_reference_auc
 from privlab.errors import invalid
 from privlab.progress import step
 from privlab.studies.contract import Headline, StudyConfig, registry
+from privlab.studies.params import param
 
 STUDY = "05 known-ε"
 #: The mechanisms of the paper's appendix tables (Appendix B and Table 6).
@@ -139,11 +140,15 @@ class Config(StudyConfig):
         progress: show progress bars.
     """
 
-    mechanism: str = "laplace"
-    geometry: str = "dispersed"
-    n: int = 100
-    epsilon: float = 0.0
-    auditors: tuple[str, ...] | None = None
+    mechanism: str = param("laplace", choices=("laplace", "gaussian", "randomized_response",
+                                               "anisotropic_gaussian"))
+    geometry: str = param("dispersed", buttons=True, choices=lambda: M.GEOMETRIES)
+    n: int = param(100, label="n per identity", buttons=True,
+                   choices=((30, "30"), (100, "100"), (300, "300")))
+    epsilon: float = param(0.0, label="True ε", buttons=True, choices=lambda: [
+        (float(e), f"{e:g}") for e in B.EPSILON_GRID])
+    auditors: tuple[str, ...] | None = param(None, choices=lambda: B.benchmark_methods(),
+                                             none_is=lambda: default_auditors())
     mechanisms: tuple[str, ...] = ("laplace", "gaussian")
     geometries: tuple[str, ...] = ("dispersed", "clustered")
     null_sizes: tuple[int, ...] = (30, 100, 300)
@@ -176,7 +181,7 @@ class Config(StudyConfig):
     reference_draws: int = 20_000
     reference_seed: int = 0
     n_jobs: int = 2
-    full_grid: bool = False
+    full_grid: bool = param(False, label="The paper's full grids (hours)")
     cache: bool = True
     progress: bool = True
 

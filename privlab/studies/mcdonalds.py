@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from privlab.datasets.scenes import BRAND_KINDS, BRAND_NAME, brand_scenes, draw_logo
-from privlab.studies._images import ImageStudyConfig, ImageStudyResult, run_image_study
+from privlab.studies._images import (ImageStudyConfig, ImageStudyResult, members_param,
+                                     run_image_study, sanitizers_param)
 from privlab.studies.contract import registry
 
 STUDY = "02 McDonald's"
@@ -74,7 +75,8 @@ class Config(ImageStudyConfig):
     folder_sanitizers: ClassVar[tuple[str, ...]] = FOLDER_SANITIZERS
     logo_sanitizers: ClassVar[tuple[str, ...]] = LOGO_SANITIZERS
 
-    encoders: tuple[str, ...] = DEFAULT_ENCODERS
+    sanitizers: tuple[str, ...] | None = sanitizers_param(PRESETS)
+    encoders: tuple[str, ...] = members_param(DEFAULT_ENCODERS)
 
     @classmethod
     def smoke_settings(cls) -> dict:

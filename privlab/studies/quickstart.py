@@ -21,6 +21,7 @@ from privlab.progress import step
 from privlab.sanitizers import ConceptListSanitizer
 from privlab.studies._text import encoder_caveat
 from privlab.studies.contract import Headline, StudyConfig, registry
+from privlab.studies.params import param
 
 STUDY = "00 quickstart"
 
@@ -37,9 +38,10 @@ class Config(StudyConfig):
         top_k: trials kept as witnesses per audit.
     """
 
-    encoder: str = "minilm"
-    weak_concepts: tuple[str, ...] = corpus.WEAK_CONCEPTS
-    strong_concepts: tuple[str, ...] = corpus.STRONG_CONCEPTS
+    encoder: str = param("minilm", family="encoder", filters={"modality": "text"})
+    weak_concepts: tuple[str, ...] = param(corpus.WEAK_CONCEPTS, label="Weak list", lines=4)
+    strong_concepts: tuple[str, ...] = param(corpus.STRONG_CONCEPTS, label="Strong list",
+                                             lines=8)
     texts: tuple[str, ...] = corpus.TEXTS
     top_k: int = 3
 

@@ -54,6 +54,7 @@ from privlab.redaction.redacbench.agreement import (
     second_labels_path,
 )
 from privlab.studies.contract import Headline, StudyConfig, registry
+from privlab.studies.params import param
 
 STUDY = "07 RedacBench"
 BASELINE = "none"
@@ -92,10 +93,13 @@ class Config(StudyConfig):
         max_documents: use the first this many documents (None: all).
     """
 
-    data: str = "sample"
-    strategies: tuple[str, ...] = ("none", "regex-pii", "masking")
-    judge: str = "heuristic"
-    headline: str = "masking"
+    data: str = param("sample", choices=lambda: data_options())
+    strategies: tuple[str, ...] = param(("none", "regex-pii", "masking"),
+                                        family="redacbench-strategy",
+                                        filters={"oracle": False})
+    judge: str = param("heuristic", family="redacbench-judge", filters={"oracle": False})
+    headline: str = param("masking", label="Headline strategy", family="redacbench-strategy",
+                          filters={"oracle": False}, exclude=(BASELINE,))
     rounds: int = 2
     max_documents: int | None = None
 

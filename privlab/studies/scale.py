@@ -24,10 +24,20 @@ from privlab.scale import certified_resolution
 from privlab.scale.screen import INDEXES, screen_resolution
 from privlab.scale.synthetic import SCENARIOS, synthetic_audit
 from privlab.studies.contract import Headline, StudyConfig, registry
+from privlab.studies.params import param
 
 STUDY = "11 scale"
 STATUS = ("exact: certified and LocalCluster results compared with the plain kernel; "
           "screen: uncertified lower bound; timings descriptive")
+
+
+#: The line above the study's panel controls.
+PANEL_HINT = ("Change any setting, then press <b>Run</b>. Larger m·n take longer: the plain "
+              "kernel scores every trial, for comparison.")
+#: What each generated scenario and each screen index is, in a few words (for a panel).
+SCENARIO_NOTES = {"planted": "a planted leak", "none": "no leak",
+                  "realistic": "realistic references (most barely moved)"}
+INDEX_NOTES = {"hnsw": "HNSW graph", "ivf": "IVF lists"}
 
 
 @dataclass
@@ -51,15 +61,17 @@ class Config(StudyConfig):
         seed: generator seed.
     """
 
-    m: int = 100_000
-    n: int = 10_000
-    d: int = 128
-    scenarios: tuple[str, ...] = ("planted", "none")
-    top_k: int = 1
+    m: int = param(100_000, label="Audited items m", slider=(1, 10_000_000))
+    n: int = param(10_000, label="References n", slider=(1, 10_000_000))
+    d: int = param(128, label="Dimension d", slider=(2, 4096))
+    scenarios: tuple[str, ...] = param(("planted", "none"), choices=lambda: [
+        (s, SCENARIO_NOTES.get(s, "")) for s in SCENARIOS])
+    top_k: int = param(1, label="Top list k", slider=(0, 100))
     block_size: int = 2048
-    screen_index: str = "hnsw"
+    screen_index: str = param("hnsw", label="Screen", choices=lambda: [
+        (s, INDEX_NOTES.get(s, "")) for s in INDEXES])
     screen_k: int = 8
-    cluster_workers: int = 2
+    cluster_workers: int = param(2, slider=(0, 16))
     cost_sizes: tuple[int, ...] = (2_000, 5_000, 10_000, 20_000)
     seed: int = 0
 

@@ -40,6 +40,7 @@ from privlab.redaction.spia.spans import (
     span_recall,
 )
 from privlab.studies.contract import Headline, StudyConfig, registry
+from privlab.studies.params import Choice, param
 
 STUDY = "08 SPIA"
 VALUE_DECIDERS = ("rule", "rule+llm")
@@ -89,12 +90,15 @@ class Config(StudyConfig):
         max_documents: use the first this many documents (None: all).
     """
 
-    data: str = field(default_factory=default_data)
-    anonymizers: tuple[str, ...] = ("none", "regex-pii", "presidio", "names-list",
-                                    "gold-direct", "gold-spans")
-    adversary: str = "contextual"
-    matcher: str = "offline"
-    value_decider: str = "rule"
+    data: str = param(default_factory=default_data, help="a SPIA .jsonl file, or 'sample'")
+    anonymizers: tuple[str, ...] = param(("none", "regex-pii", "presidio", "names-list",
+                                          "gold-direct", "gold-spans"),
+                                         family="spia-anonymizer")
+    adversary: str = param("contextual", family="spia-adversary")
+    matcher: str = param("offline", label="Subject matcher", family="spia-matcher")
+    value_decider: str = param("rule", strict=True, choices=(
+        Choice("rule", "SPIA's per-tag rules only"),
+        Choice("rule+llm", "rules, then the model where a rule says 0", "endpoint")))
     reference_date: str = "2025-09-01"
     headline_anonymizer: str | None = None
     baseline: str | None = "base-rate"

@@ -4,11 +4,21 @@ A :class:`StudyPanel` shows labelled controls (built from the registries and the
 ``Config`` fields), a **Run** button with a progress bar fed by the study's
 :func:`privlab.progress.step` calls, and **one output area** where the study's headline,
 tables, plots and witnesses are redrawn together. A notebook converts to it in a few
-lines::
+lines, the same for every study::
+
+    import privlab.studies as studies
+    from privlab.ui import study_panel
+
+    panel = study_panel(studies.quickstart, encoder=ENCODER)  # the parameter cell's values
+    panel.show()      # display, then run with the current choices
+
+The controls come from what the study's ``Config`` fields declare
+(:func:`privlab.studies.params.param`, built by :mod:`privlab.ui.generic`); the result
+is drawn by the study's renderer in :data:`privlab.ui.renderers.RENDERERS` when it has
+one, else by its own ``_repr_html_``. A panel with hand-made controls is still possible::
 
     panel = study_panel("quickstart", {"encoder": controls.encoder()},
                         render=renderers.quickstart, params={"encoder": ENCODER})
-    panel.show()      # display, then run with the current choices
 
 * **Choices survive Run All.** :func:`study_panel` keeps one panel per study in the
   kernel and hands it back when the cell runs again, with its widget values; only a
@@ -140,8 +150,21 @@ def quoted_figures(result: Any) -> dict[str, str]:
 
 
 def default_render(report: Report, result: Any, options: Mapping[str, Any]) -> None:
-    """The result's table (what a study without its own renderer shows)."""
-    report.table(result.to_frame())
+    """The result's own display (``_repr_html_``), else its table: what a study without a
+    renderer in :data:`privlab.ui.renderers.RENDERERS` shows."""
+    show = getattr(result, "_repr_html_", None)
+    if callable(show):
+        report.html(show(), str(getattr(result, "to_frame", lambda: "")()))
+    else:
+        report.table(result.to_frame())
+
+
+def study_render(slug: str) -> Render:
+    """The renderer of study ``slug``: its entry in :data:`privlab.ui.renderers.RENDERERS`,
+    else :func:`default_render` (the result's own display)."""
+    from privlab.ui.renderers import RENDERERS
+
+    return RENDERERS.get(slug, default_render)
 
 
 class StudyPanel:
@@ -162,12 +185,16 @@ class StudyPanel:
             the study's own); they are part of every run's defaults.
         config: the Config class when it is not the study module's ``Config`` (a run
             function such as ``dicaprio.run_ladder`` with its ``LadderConfig``).
+        redraw: Config fields that are readings of the result, not settings of the run
+            (passed to ``render`` with the display options; changing one redraws the
+            result without running the study again).
     """
 
     def __init__(self, study: Any, controls: Mapping[str, Control], render: Render | None = None,
                  *, params: Mapping[str, Any] | None = None,
                  build: Callable[[dict, Any], Any] | None = None, hint: str | None = None,
-                 fixed: Mapping[str, Any] | None = None, config: type | None = None):
+                 fixed: Mapping[str, Any] | None = None, config: type | None = None,
+                 redraw: Any = ()):
         import ipywidgets as w
 
         self.slug, self.run_study, self.Config, self.title = _resolve(study)
@@ -180,6 +207,7 @@ class StudyPanel:
                 raise invalid(name, "StudyPanel", "a privlab.ui.controls Control", control)
             control.bind(name)
         self.fields = {f.name for f in dataclasses.fields(self.Config)}
+        self.redraw = set(redraw) & self.fields
         self.fixed = {k: v for k, v in (fixed or {}).items() if v is not None}
         unknown = sorted(set(self.fixed) - self.fields)
         if unknown:
@@ -259,7 +287,7 @@ class StudyPanel:
     def options(self, values: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The display options (controls that are not Config fields)."""
         values = self.values() if values is None else values
-        return {k: v for k, v in values.items() if k not in self.fields}
+        return {k: v for k, v in values.items() if k not in self.fields or k in self.redraw}
 
     def config(self, values: Mapping[str, Any] | None = None) -> Any:
         """The study's Config for the controls' values (or ``values``)."""
@@ -299,7 +327,7 @@ class StudyPanel:
                     config = self.config(values)
                     with reporting(self._step), _quiet(log):
                         options = self.options(values)
-                        if (self.result is not None and _same(config, self.config_used)
+                        if (self.result is not None and self._same_run(config)
                                 and options != self.options(self.choices)):
                             result = self.result  # only a display option changed: redraw
                         else:
@@ -337,6 +365,18 @@ class StudyPanel:
         for callback in list(self._after_run.values()):
             callback(self)
         return result
+
+    def _same_run(self, config: Any) -> bool:
+        """Whether ``config`` asks for the run that made the shown result (the fields in
+        :attr:`redraw` set aside)."""
+        used = self.config_used
+        if not self.redraw or used is None or type(used) is not type(config):
+            return _same(config, used)
+        try:
+            return all(bool(getattr(config, f.name) == getattr(used, f.name))
+                       for f in dataclasses.fields(config) if f.name not in self.redraw)
+        except Exception:  # fields whose comparison is ambiguous (arrays)
+            return False
 
     def after_run(self, key: str, callback: Callable[["StudyPanel"], None]) -> None:
         """Call ``callback(self)`` after every run (one callback per ``key``: registering
@@ -426,12 +466,22 @@ def _signature(controls: Mapping[str, Control]) -> tuple:
                  for name, c in controls.items())
 
 
-def study_panel(study: Any, controls: Mapping[str, Control], render: Render | None = None, *,
-                params: Mapping[str, Any] | None = None,
+def study_panel(study: Any, controls: Mapping[str, Control] | None = None,
+                render: Render | None = None, *, params: Mapping[str, Any] | None = None,
                 build: Callable[[dict, Any], Any] | None = None, key: str | None = None,
                 hint: str | None = None, fixed: Mapping[str, Any] | None = None,
-                config: type | None = None) -> StudyPanel:
+                config: type | None = None, **values: Any) -> StudyPanel:
     """The panel of ``study`` in this kernel: made on the first call, the same one after.
+
+    Every study notebook calls it the same way, with its parameter cell's values::
+
+        panel = study_panel(privlab.studies.enron, encoders=(ENCODER,), limit=LIMIT)
+
+    Without ``controls`` they are built from what the study's ``Config`` fields declare
+    (:mod:`privlab.ui.generic`), and without ``render`` the result is drawn by the
+    study's renderer or its own display (:func:`study_render`). A keyword value sets the
+    control of that name, or a Config field that has no control (None: the study's own
+    setting in the active profile).
 
     Running the notebook again (Run All) hands back the existing panel with the choices
     made in it; a parameter-cell value that changed since the previous call is applied.
@@ -441,9 +491,28 @@ def study_panel(study: Any, controls: Mapping[str, Control], render: Render | No
         study, controls, render, params, build, hint, fixed, config: as for
             :class:`StudyPanel`.
         key: tells apart two panels of one study in one kernel (default: the study).
+        values: the parameter cell's values, by control or Config field name.
     """
-    slug = _resolve(study)[0]
+    slug, _run, study_config, _title = _resolve(study)
+    config_class = config or study_config
     key = key or slug
+    redraw: tuple[str, ...] = ()
+    generic = controls is None
+    if generic:
+        from privlab.ui.generic import build_controls, redraw_fields, split_values
+
+        controls = build_controls(config_class)
+        redraw = redraw_fields(config_class)
+        given, extra_fixed = split_values(config_class, controls, values)
+        params = {**(params or {}), **given}
+        fixed = {**(fixed or {}), **extra_fixed}
+        render = render or study_render(slug)
+        # A study may say in one line what its settings cost (its module's PANEL_HINT).
+        hint = hint if hint is not None else getattr(sys.modules.get(_run.__module__),
+                                                     "PANEL_HINT", None)
+    elif values:
+        raise invalid(sorted(values)[0], "study_panel", "no keyword values with hand-made "
+                      "controls", values[sorted(values)[0]], "Pass them as params={...}.")
     panel = _PANELS.get(key)
     if panel is not None and _signature(panel.controls) == _signature(controls):
         panel.render_result = render or default_render  # the newest code draws
@@ -452,7 +521,11 @@ def study_panel(study: Any, controls: Mapping[str, Control], render: Render | No
         panel.apply_params(params or {})
         return panel
     panel = StudyPanel(study, controls, render, params=params, build=build, hint=hint,
-                       fixed=fixed, config=config)
+                       fixed=fixed, config=config, redraw=redraw)
+    if generic:
+        from privlab.ui.generic import link_availability
+
+        link_availability(panel)
     _PANELS[key] = panel
     return panel
 
@@ -462,4 +535,5 @@ def forget_panels() -> None:
     _PANELS.clear()
 
 
-__all__ = ["StudyPanel", "default_render", "forget_panels", "record_choices", "study_panel"]
+__all__ = ["StudyPanel", "default_render", "forget_panels", "record_choices", "study_panel",
+           "study_render"]

@@ -1,5 +1,9 @@
 """What each study's panel shows: ``render(report, result, options)`` per study.
 
+Renderers only draw: every number and image they show is in the result (and so in its
+provenance), computed by the study's ``run``. :data:`RENDERERS` lists them by study; a
+study without one is shown by its result's own ``_repr_html_``.
+
 A renderer fills a :class:`~privlab.ui.report.Report` with the study's sections, in
 reading order: tables through :func:`privlab.ui.tables.present`, figures through
 :mod:`privlab.ui.plots`, witnesses as wrapped texts with the retained phrases marked.
@@ -299,7 +303,7 @@ def calibration(report: Report, result: Any, options: Mapping[str, Any]) -> None
     """Study 09: percentiles of the boundaries, and what a resolution misses, text and images."""
     from privlab.studies import calibration as study
 
-    delta = float(options.get("delta", 0.13))
+    delta = float(options.get("delta", result.config.delta))
     text = result.text
     report.text(f"Sentences: {study.describe_source(result.config.source)}.")
     report.heading("Text: percentiles of the boundaries per pair")
@@ -318,16 +322,13 @@ def calibration(report: Report, result: Any, options: Mapping[str, Any]) -> None
                      caption=f"share of image boundaries below {delta:g}")
         _boundaries(report, images, delta, ["encoder", "pair"],
                     "image boundaries per member and pair")
-        report.heading("What every member is shown")
-        report.figure(plots.concept_renderings(study.load_image_sets(result.config),
-                                               dilate=result.config.image_dilate))
-        if result.config.image_members and result.config.image_source == "generated":
-            import dataclasses
-
-            member = result.config.image_members[0]
-            ceiling = study.run_images(dataclasses.replace(
-                result.config, image_pairs=(("cat", "cat"), ("cat", "coffee")),
-                image_members=(member,)))
+        if result.renderings:
+            report.heading("What every member is shown")
+            report.figure(plots.concept_renderings(result.renderings,
+                                                   dilate=result.config.image_dilate))
+        ceiling = getattr(result, "ceiling", None)
+        if ceiling is not None:
+            member = ceiling.provenance["members"][0]
             report.heading(f"A ceiling: one concept against itself ({member})")
             report.table(ceiling.to_frame(), names={"p90": "90th", "p95": "95th",
                                                     "p99": "99th", "kept": "renderings kept",
@@ -496,41 +497,24 @@ def known_epsilon(report: Report, result: Any, options: Mapping[str, Any]) -> No
 
 
 # --------------------------------------------------------------------------- 06 generators
-def _toy_preview(report: Report, config: Any) -> None:
-    """What the two toy generators make of the shipped source photos."""
-    import numpy as np
-
-    from privlab.datasets.toy_faces import ToyFaceGenerator, toy_sources
-
-    strengths = [config.strength] + ([config.compare_strength]
-                                     if config.compare_strength is not None else [])
-    generators = [ToyFaceGenerator(strength=s) for s in strengths]
-    rows = [np.hstack([np.hstack(g.outputs(photo, 4, config.seed, k))
-                       for k, photo in enumerate(toy_sources().values())]) for g in generators]
-    fig, axes = _new_figure(9.6, 1.3 * len(rows), nrows=len(rows), squeeze=False)
-    for ax, row, g in zip(axes[:, 0], rows, generators):
-        ax.imshow(row)
-        ax.set_title(f"strength {g.strength:g}: "
-                     + ", ".join(f"{k} {v:g}" for k, v in g.knobs().items()), fontsize=9)
+def _toy_preview(report: Report, previews: Any) -> None:
+    """What the toy generators made of the shipped source photos (the result's previews)."""
+    fig, axes = _new_figure(9.6, 1.3 * len(previews), nrows=len(previews), squeeze=False)
+    for ax, (strength, knobs, strip) in zip(axes[:, 0], previews):
+        ax.imshow(strip)
+        ax.set_title(f"strength {strength:g}: "
+                     + ", ".join(f"{k} {v:g}" for k, v in knobs.items()), fontsize=9)
         ax.axis("off")
     fig.tight_layout()
     report.figure(fig)
 
 
-def _cascade_preview(report: Report, config: Any) -> None:
-    """The first sequences of the random-donor cascade, pass by pass."""
-    import numpy as np
-
-    from privlab.datasets.toy_cascade import ToyDonorSwap, cascade_images
-
-    swap = ToyDonorSwap(swap=config.cascade_swap)
+def _cascade_preview(report: Report, image: Any, config: Any) -> None:
+    """The first sequences of the random-donor cascade, pass by pass (the result's image)."""
     shown = min(3, config.cascade_identities)
-    strips = [np.hstack(cascade_images(k, 0, config.cascade_passes, config.cascade_donors,
-                                       config.cascade_pool, config.seed, swap))
-              for k in range(shown)]
     side = min(2.2, 9.6 / (config.cascade_passes + 1))  # one row at most 9.6 in wide
     fig, ax = _new_figure(side * (config.cascade_passes + 1), side * shown)
-    ax.imshow(np.vstack(strips))
+    ax.imshow(image)
     ax.set_title(f"sequence 0 of targets 00–{shown - 1:02d}: start, then passes 1–"
                  f"{config.cascade_passes}", fontsize=9)
     ax.axis("off")
@@ -541,9 +525,9 @@ def _cascade_preview(report: Report, config: Any) -> None:
 def face_generators(report: Report, result: Any, options: Mapping[str, Any]) -> None:
     """Study 06: the generators, the routes per pair, the certificates, the cascade."""
     c = result.config
-    if c.table is None:
+    if result.previews:
         report.heading("What the toy generators make")
-        _toy_preview(report, c)
+        _toy_preview(report, result.previews)
     report.heading("The embedding tables")
     for condition in result.conditions:
         duplicates = condition.table.report.duplicates
@@ -557,18 +541,16 @@ def face_generators(report: Report, result: Any, options: Mapping[str, Any]) -> 
     report.table(result.to_frame())
     report.heading("Certified bounds on the selected pairs")
     report.table(result.certificates())
-    from privlab.epsilon import certified_epsilon
-
-    report.table([{"rows per class": m, "ε_LB with no test error": certified_epsilon(
-        0, m, 0, m, alpha=result.alpha_per_rate)} for m in (10, 15, 30, 100)],
-        caption=f"the ceiling: zero test errors at α per rate {result.alpha_per_rate:.4g}")
+    report.table(result.ceiling,
+                 caption=f"the ceiling: zero test errors at α per rate {result.alpha_per_rate:.4g}")
     report.details("What a documented rerun must state (Appendix A)",
                    present(result.record).to_html())
     report.heading("The random-donor cascade")
     if result.cascade is None:
         report.text("Skipped (no passes, or a table of real embeddings).")
         return
-    _cascade_preview(report, c)
+    if result.cascade_preview is not None:
+        _cascade_preview(report, result.cascade_preview, c)
     report.table(result.cascade.failures, caption="detection failures, kept")
     report.table(result.cascade_table7(), caption="per pass (Table 7's shape)")
     report.table(result.cascade.certificates, caption="per-pass certificates")
@@ -617,6 +599,13 @@ def scale(report: Report, result: Any, options: Mapping[str, Any]) -> None:
     report.figure(plots.cost_curve(cost))
 
 
-__all__ = ["STATUS_COLOURS", "avengers", "calibration", "dicaprio_ladder", "dicaprio_miss",
+#: Each study's renderer, by slug (a study not listed is drawn by its result's own display).
+RENDERERS = {"quickstart": quickstart, "dicaprio": image_study, "mcdonalds": image_study,
+             "avengers": avengers, "enron": enron, "known_epsilon": known_epsilon,
+             "face_generators": face_generators, "redacbench": redacbench, "spia": spia,
+             "calibration": calibration, "finetune": finetune, "scale": scale}
+
+
+__all__ = ["RENDERERS", "STATUS_COLOURS", "avengers", "calibration", "dicaprio_ladder", "dicaprio_miss",
            "enron", "face_generators", "finetune", "image_study", "known_epsilon", "quickstart",
            "redacbench", "scale", "spia"]

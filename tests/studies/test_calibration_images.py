@@ -150,3 +150,27 @@ def test_folder_loader_reads_masks_and_names_every_bad_file(tmp_path):
         load_concept_image_folder(tmp_path)
     with pytest.raises(ValueError, match="images/<concept>"):
         load_concept_image_folder(tmp_path / "nowhere")
+
+
+def test_the_study_keeps_its_ceiling_and_renderings_in_the_result():
+    import dataclasses
+
+    config = calibration.Config.smoke(pairs=(("dogs", "cats"),), encoders=("lexical",),
+                                      per_concept=3, image_pairs=(("cat", "horse"),),
+                                      image_n=3)
+    result = calibration.run(config)
+    assert sorted(result.renderings) == ["cat", "horse"]
+    assert len(result.renderings["cat"]) == 3
+    ceiling = result.ceiling
+    assert [(p.concept_c, p.concept_d) for p in ceiling.pairs] == list(calibration.CEILING_PAIRS)
+    assert result.provenance["ceiling"]["members"] == ["efficientnet-lite0"]
+    direct = calibration.run_images(dataclasses.replace(
+        config, image_pairs=calibration.CEILING_PAIRS, image_members=("efficientnet-lite0",)))
+    for mine, theirs in zip(ceiling.pairs, direct.pairs):
+        np.testing.assert_allclose(mine.values, theirs.values, atol=1e-6)
+    same, unrelated = ceiling.pairs
+    assert np.percentile(same.values, 5) > np.percentile(unrelated.values, 95)
+    # No ceiling for a folder of the user's own images, nor without the image part.
+    assert calibration.run_ceiling(dataclasses.replace(config, image_source="photos")) is None
+    assert calibration.run(dataclasses.replace(config, images=False)).ceiling is None
+

@@ -69,8 +69,15 @@ def _one_member_lists() -> list[list[str]]:
 
 def _other_values(Config, name: str, value):
     """Values for the field ``name`` other than ``value``: the other profiles' first, then
-    nearby values of the same type."""
+    the choices the field declares, then nearby values of the same type."""
+    from privlab.studies.params import declared
+
     profiles = [getattr(make(), name) for make in (Config.default, Config.smoke, Config.demo)]
+    declaration = declared(Config).get(name)
+    offered = [c.name for c in declaration.options()] if declaration is not None else []
+    if isinstance(value, (tuple, list)):
+        offered = [(c,) for c in offered]
+    profiles += offered
     if isinstance(value, bool):
         near = [not value]
     elif isinstance(value, int):

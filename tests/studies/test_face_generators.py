@@ -347,3 +347,26 @@ def test_a_cascade_of_no_passes_is_skipped():
     assert r.cascade is None and r.cascade_data is None
     assert r.cascade_table7().empty and "cascade" not in r.provenance
     assert not any("cascade" in c for c in r.headline().caveats)
+
+
+def test_the_ceiling_and_the_previews_are_part_of_the_result(smoke_result):
+    from privlab.epsilon import certified_epsilon
+    from privlab.datasets.toy_faces import ToyFaceGenerator, toy_sources
+
+    r = smoke_result
+    expected = [certified_epsilon(0, m, 0, m, alpha=r.alpha_per_rate) for m in fg.CEILING_ROWS]
+    assert r.ceiling["rows per class"].tolist() == list(fg.CEILING_ROWS)
+    np.testing.assert_allclose(r.ceiling["ε_LB with no test error"], expected)
+    assert np.all(np.diff(expected) > 0)   # more test rows, a higher ceiling
+    assert r.provenance["ceiling"] == r.ceiling.to_dict(orient="records")
+    # One strip per toy generator, the same outputs the generator makes on its own.
+    assert [s for s, _, _ in r.previews] == [r.config.strength, r.config.compare_strength]
+    first = next(iter(toy_sources().values()))
+    own = ToyFaceGenerator(strength=r.config.strength).outputs(first, 4, r.config.seed, 0)
+    np.testing.assert_array_equal(r.previews[0][2][:, :own[0].shape[1] * 4], np.hstack(own))
+    assert not np.array_equal(r.previews[0][2], r.previews[1][2])
+    # The cascade's first sequences: three targets, the start and every pass side by side.
+    image = r.cascade_preview
+    assert image is not None and image.shape[1] == image.shape[0] // 3 * (
+        r.config.cascade_passes + 1)
+

@@ -4,16 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from privlab.studies import avengers, dicaprio, enron, quickstart
+from privlab.studies import avengers, enron, quickstart
 from privlab.ui import panels
-
-
-def test_quickstart_config_parses_the_concept_editors():
-    config = panels.quickstart_config("lexical", "Einstein\n", "Einstein\n\n relativity \n")
-    assert isinstance(config, quickstart.Config)
-    assert config.encoder == "lexical"
-    assert config.weak_concepts == ("Einstein",)
-    assert config.strong_concepts == ("Einstein", "relativity")
 
 
 def test_quickstart_panel_runs_the_study_from_its_controls(monkeypatch):
@@ -38,9 +30,6 @@ def test_text_panels_offer_the_broad_list_and_every_text_sanitizer(monkeypatch):
 
     monkeypatch.setenv("PRIVLAB_SMOKE", "1")
     forget_panels()
-    options = panels.text_sanitizer_options()
-    assert options[0] == "concept-list-broad"
-    assert options[1:] == registry.names(modality="text")
     panel = panels.avengers_panel(encoders=("lexical",))
     offered = [o.name for o in panel.controls["sanitizers"].options]
     assert offered[0] == "concept-list-broad"
@@ -99,31 +88,3 @@ def test_finetune_panel_reads_the_validation_choice_as_none(monkeypatch):
     panel.controls["mix"].set(0.5)
     assert panel.config().mix == 0.5
     forget_panels()
-
-
-def test_image_controls_build_the_studys_config():
-    controls = panels.ImageStudyControls(dicaprio, ["sface"], None, "", 0.1)
-    config = controls.config()
-    assert isinstance(config, dicaprio.Config)
-    assert config.encoders == ("sface",) and config.delta == 0.1 and config.folder is None
-    assert config.sanitizers == dicaprio.Config.default().sanitizers
-    controls.folder.value = "/photos"
-    assert controls.config().folder == "/photos"
-
-
-def test_image_controls_turn_ground_truth_sanitizers_off_for_a_folder():
-    controls = panels.ImageStudyControls(dicaprio, ["sface"], None, "", 0.0)
-    assert any(s.startswith("cues:") for s in controls.sanitizers.value)
-    controls.folder.value = "/photos"
-    assert not any(s.startswith("cues:") for s in controls.sanitizers.options)
-    assert "ground truth" in controls.note.value and controls.disabled()
-    config = controls.config()  # accepted: no cue preset left selected
-    assert set(config.sanitizers) <= set(dicaprio.Config.default().sanitizers) | set(
-        dicaprio.FOLDER_SANITIZERS)
-    controls.gallery.value, controls.recursive.value, controls.max_side.value = "/faces", True, 320
-    config = controls.config()
-    assert (config.gallery, config.recursive, config.max_side) == ("/faces", True, 320)
-    controls.folder.value = ""
-    assert controls.note.value == "" and controls.disabled() == {}
-    assert any(s.startswith("cues:") for s in controls.sanitizers.options)
-

@@ -1,0 +1,259 @@
+"""What a study's ``Config`` field declares for the user: its label, choices, range and help.
+
+A field a user should set is declared with :func:`param` instead of a bare default::
+
+    @dataclass
+    class Config(StudyConfig):
+        encoders: tuple[str, ...] = param(("minilm",), family="encoder", one=True,
+                                          filters={"modality": "text"})
+        match: str = param("substring", label="Name match", buttons=True, strict=True,
+                           choices=(("substring", "anywhere"), ("word", "whole words")))
+        limit: int | None = param(None, label="Emails (0 = all)", minimum=0,
+                                  zero_is_none=True)
+
+The declaration lives in the field's metadata (``dataclasses.field(metadata=...)``), the
+way scikit-learn declares its estimators' parameter constraints. Two things read it:
+
+* :func:`privlab.studies.contract.check_config_fields` refuses, when the Config is built,
+  a value outside a declared range or (with ``strict=True``) outside the fixed choices,
+  naming the field and what it accepts;
+* :func:`privlab.ui.generic.build_controls` makes one labelled control per declared field,
+  so a study's notebook panel needs no hand-written UI code.
+
+Fields without a declaration (corpora passed as objects, sub-grids, worker counts) get
+no control; a notebook can still set them through its parameter cell.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import importlib
+import math
+import numbers
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from privlab.errors import invalid
+
+#: Metadata key under which a field's :class:`Param` is stored.
+KEY = "privlab"
+
+#: The registry families a field can offer its choices from: the module of each...
+FAMILIES = {
+    "encoder": "privlab.encoders",
+    "sanitizer": "privlab.sanitizers",
+    "auditor": "privlab.epsilon.auditors",
+    "redacbench-strategy": "privlab.redaction.redacbench",
+    "redacbench-judge": "privlab.redaction.redacbench",
+    "spia-adversary": "privlab.redaction.spia.adversaries",
+    "spia-matcher": "privlab.redaction.spia.matching",
+    "spia-anonymizer": "privlab.redaction.spia.spans",
+}
+#: ... and the name of its registry there (imported only when a panel lists the members).
+REGISTRY_NAMES = {"redacbench-strategy": "strategies", "redacbench-judge": "judges",
+                  "spia-adversary": "adversaries", "spia-matcher": "matchers",
+                  "spia-anonymizer": "anonymizers"}
+
+
+def family_registry(family: str) -> Any:
+    """The :class:`privlab.registry.Registry` of a family named in :data:`FAMILIES`.
+
+    Example:
+        >>> family_registry("encoder").family
+        'encoder'
+    """
+    if family not in FAMILIES:
+        raise invalid("family", "privlab.studies.params", f"one of {sorted(FAMILIES)}", family,
+                      "Add the family to privlab.studies.params.FAMILIES.")
+    return getattr(importlib.import_module(FAMILIES[family]),
+                   REGISTRY_NAMES.get(family, "registry"))
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One fixed choice of a field and what it needs before it can run.
+
+    Attributes:
+        name: the value the Config receives.
+        description: a few words shown after the name.
+        needs: ``""`` (nothing), ``"data"`` (the file or folder ``path``) or
+            ``"endpoint"`` (an LLM endpoint).
+        path: for ``needs="data"``, the file or folder that makes it ready.
+        fix: for ``needs="data"``, what to do when it is missing.
+    """
+
+    name: Any
+    description: str = ""
+    needs: str = ""
+    path: Any = None
+    fix: str = ""
+
+
+@dataclass(frozen=True)
+class Param:
+    """What a panel needs to offer one Config field (see :func:`param`)."""
+
+    label: str = ""
+    help: str = ""
+    choices: Any = None
+    family: str | None = None
+    filters: Mapping[str, Any] = field(default_factory=dict)
+    names: tuple[str, ...] | None = None
+    exclude: tuple[str, ...] = ()
+    online: bool = True
+    extra: Any = ()
+    one: bool = False
+    buttons: bool = False
+    strict: bool = False
+    minimum: float | None = None
+    maximum: float | None = None
+    slider: tuple[float, float] | None = None
+    step: float | None = None
+    log: bool = False
+    none: str | None = None
+    none_is: Callable[[], Any] | None = None
+    zero_is_none: bool = False
+    empty: Any = None
+    lines: int = 0
+    redraw: bool = False
+    unavailable: Callable[[Any, Mapping[str, Any]], str | None] | None = None
+
+    def options(self) -> list[Choice]:
+        """The choices offered, as :class:`Choice` objects: ``extra``, then the fixed
+        ``choices`` or the family's members (``filters``, ``names``, ``exclude``,
+        ``online`` applied), in that order. Empty for a free field.
+
+        Example:
+            >>> [c.name for c in Param(choices=("9", ("49", "all"))).options()]
+            ['9', '49']
+        """
+        return self.own_choices() + [Choice(n) for n in self.members()]
+
+    def own_choices(self) -> list[Choice]:
+        """``extra``, then the fixed ``choices``, as :class:`Choice` objects."""
+        out = [_as_choice(c) for c in _call(self.extra)]
+        if self.choices is not None:
+            out += [_as_choice(c) for c in _call(self.choices)]
+        return out
+
+    def members(self) -> list[str]:
+        """The family's member names offered (none without a family, or with fixed
+        ``choices``)."""
+        if self.family is None or self.choices is not None:
+            return []
+        registry = family_registry(self.family)
+        members = (list(self.names) if self.names is not None
+                   else registry.names(**dict(self.filters)))
+        return [n for n in members if n in registry and n not in self.exclude
+                and (self.online or registry.entry(n).meta.get("offline", True) is not False)]
+
+    def check(self, value: Any, name: str, caller: str) -> None:
+        """Refuse a value outside the declared range, or outside the fixed choices when
+        ``strict``; None is left to the study.
+
+        Raises:
+            PrivlabValueError: naming the field, what it accepts and the value given.
+        """
+        if value is None:
+            return
+        items = list(value) if isinstance(value, (tuple, list)) else [value]
+        if self.minimum is not None or self.maximum is not None:
+            for item in items:
+                if not isinstance(item, numbers.Real) or isinstance(item, bool):
+                    continue  # the type check of contract.value_checks says so
+                low = -math.inf if self.minimum is None else self.minimum
+                high = math.inf if self.maximum is None else self.maximum
+                if not low <= item <= high:
+                    raise invalid(name, caller, f"a number in [{low:g}, {high:g}]", item)
+        if self.strict:
+            allowed = [c.name for c in self.options()]
+            for item in items:
+                if item not in allowed:
+                    raise invalid(name, caller, f"one of {allowed}", item)
+
+
+def _call(value: Any) -> Any:
+    return value() if callable(value) else (value or ())
+
+
+def _as_choice(value: Any) -> Choice:
+    if isinstance(value, Choice):
+        return value
+    if isinstance(value, tuple) and len(value) == 2:
+        return Choice(value[0], str(value[1]))
+    return Choice(value)
+
+
+def param(default: Any = dataclasses.MISSING, *, default_factory: Any = dataclasses.MISSING,
+          repr: bool = True, **declared: Any) -> Any:
+    """A dataclass field whose metadata declares what a panel needs (a :class:`Param`).
+
+    Args:
+        default, default_factory, repr: as for :func:`dataclasses.field`.
+        label: the control's label (default: the field's name, humanised).
+        help: a line of help (a text box shows it as its placeholder).
+        choices: fixed choices: values, ``(value, description)`` pairs or
+            :class:`Choice` objects, or a function returning them (called when a panel
+            is built, so a study need not import what lists them).
+        family: offer the members of a registry family (a key of :data:`FAMILIES`),
+            filtered by ``filters`` (``{"modality": "text"}``), limited to ``names`` and
+            without ``exclude``; ``online=False`` leaves out members fetched on first use.
+        extra: choices put before the family's members (a study's own specs).
+        one: a tuple field chosen as one name (a dropdown; the value is ``(name,)``).
+        buttons: toggle buttons instead of a dropdown (a few short choices).
+        strict: refuse, when the Config is built, a value outside the fixed choices.
+        minimum, maximum: the numeric range, checked when the Config is built.
+        slider: the range a control offers (default: ``minimum``..``maximum``, else 0..1
+            for a number); a value outside it is still accepted from code.
+        step, log: the slider's step and whether it is logarithmic.
+        none: the label of the choice that stands for None ("chosen by the study").
+        none_is: a function giving the value None stands for: a control showing exactly
+            that value sets the field to None.
+        zero_is_none: for an ``int | None`` field, 0 stands for None ("all").
+        empty: for a text field, what an empty box stands for (default None).
+        lines: for a list of strings, a text area of this many rows (one per line).
+        redraw: a reading of the result, not a setting of the run: changing it redraws
+            the result without running the study again.
+        unavailable: ``unavailable(choice, settings) -> reason or None``: a choice the
+            other settings rule out (greyed out, with the reason).
+
+    Example:
+        >>> from dataclasses import dataclass, fields
+        >>> @dataclass
+        ... class Demo:
+        ...     n: int = param(3, label="Items", minimum=1)
+        >>> declared(Demo)["n"].label
+        'Items'
+    """
+    unknown = sorted(set(declared) - {f.name for f in dataclasses.fields(Param)})
+    if unknown:
+        raise invalid(unknown[0], "privlab.studies.params.param",
+                      f"one of {sorted(f.name for f in dataclasses.fields(Param))}",
+                      declared[unknown[0]])
+    return field(default=default, default_factory=default_factory, repr=repr,
+                 metadata={KEY: Param(**declared)})
+
+
+@functools.lru_cache(maxsize=None)
+def _declared(cls: type) -> tuple[tuple[str, Param], ...]:
+    if not dataclasses.is_dataclass(cls):
+        return ()
+    return tuple((f.name, f.metadata[KEY]) for f in dataclasses.fields(cls)
+                 if isinstance(f.metadata.get(KEY), Param))
+
+
+def declared(cls: type) -> dict[str, Param]:
+    """``{field: Param}`` for every field of a Config dataclass declared with :func:`param`,
+    in field order."""
+    return dict(_declared(cls if isinstance(cls, type) else type(cls)))
+
+
+def check_declared(config: Any, caller: str) -> None:
+    """Refuse values outside what ``config``'s declared fields accept (see :meth:`Param.check`)."""
+    for name, declaration in declared(type(config)).items():
+        declaration.check(getattr(config, name), name, caller)
+
+
+__all__ = ["Choice", "FAMILIES", "KEY", "REGISTRY_NAMES", "Param", "check_declared", "declared",
+           "family_registry", "param"]
