@@ -51,7 +51,6 @@ from __future__ import annotations
 
 import html
 import math
-import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -70,6 +69,7 @@ from privlab.epsilon.runtime import auditor_threads
 from privlab.epsilon.summaries import MMD_REJECT_LEVEL, median_with_inf
 from privlab.errors import invalid, wrong_type
 from privlab.progress import step
+from privlab.studies._face_figures import figures as _figures, no_face_line as _no_face_line
 from privlab.studies._face_previews import (CEILING_ROWS, cascade_preview, certificate_ceiling,
                                             toy_previews)
 from privlab.studies.contract import Headline, StudyConfig, registry
@@ -196,24 +196,8 @@ class Condition:
     faces: "Condition | None" = None
 
     def no_face_line(self) -> str:
-        """The no-face count in words, per identity where there are any.
-
-        Example:
-            >>> from privlab.datasets.face_embeddings import table_from_arrays
-            >>> t = table_from_arrays(np.eye(2), ["a", "b"])
-            >>> c = Condition("x", t, None, pd.DataFrame(), pd.DataFrame(),
-            ...               pd.Series({"a": 2, "b": 0}))
-            >>> c.no_face_line()
-            '2 of 2 outputs without a detectable face (a 2/1, b 0/1)'
-        """
-        total = int(self.no_face.sum())
-        rows = len(self.table.labels)
-        if not total:
-            return f"all {rows} outputs with a detectable face"
-        counts = pd.Series(self.table.labels).value_counts()
-        per = ", ".join(f"{k} {int(v)}/{int(counts.get(k, 0))}"
-                        for k, v in self.no_face.sort_values(ascending=False).items())
-        return f"{total} of {rows} outputs without a detectable face ({per})"
+        """The no-face count in words (:func:`privlab.studies._face_figures.no_face_line`)."""
+        return _no_face_line(self)
 
 
 @dataclass
@@ -317,26 +301,8 @@ class FaceGeneratorResult:
         return frame
 
     def quoted_figures(self) -> dict[str, str]:
-        """The figures the notebook's prose and README quote (see ``privlab quote``):
-        per condition ``k`` (0 the weak toy, 1 the strong one ...), ``k.no_face`` outputs
-        with no detectable face of ``k.outputs``, and ``k.strength`` where it is a toy."""
-        out: dict[str, str] = {}
-        for k, c in enumerate(self.conditions):
-            out[f"{k}.no_face"] = f"{int(c.no_face.sum()):,}"
-            out[f"{k}.outputs"] = f"{len(c.table.labels):,}"
-            strength = re.search(r"strength ([0-9.]+)", c.name)
-            if strength:
-                out[f"{k}.strength"] = strength.group(1)
-            for prefix, cond in ((f"{k}", c), (f"{k}.faces", c.faces)):
-                cert = cond.certificate if cond is not None else None
-                if cert is None or not len(cert):
-                    continue
-                # the pair with the largest certified bound: its bound, errors and test rows
-                best = cert.loc[cert["epsilon_lb"].idxmax()]
-                out[f"{prefix}.bound"] = f"{float(best['epsilon_lb']):.3f}"
-                out[f"{prefix}.errors"] = f"{int(best['false_positives'] + best['false_negatives']):,}"
-                out[f"{prefix}.test_rows"] = f"{int(best['n_test_a'] + best['n_test_b']):,}"
-        return out
+        """The figures the prose quotes (:func:`privlab.studies._face_figures.figures`)."""
+        return _figures(self.conditions)
 
     def certificates(self) -> pd.DataFrame:
         """Every condition's reserved-test rows (faces-only twins included), with the
