@@ -553,6 +553,12 @@ class ImageStudyResult(ConditionsMixin):
         """:meth:`summary` with its status and what it rests on."""
         return Headline(self.study, self.summary(), self.status, self.caveats())
 
+    def quoted_figures(self) -> dict[str, str]:
+        """The figures the notebooks' prose quotes (see ``_image_figures``)."""
+        from privlab.studies._image_figures import image_study_figures
+
+        return image_study_figures(self)
+
     def reading(self) -> str:
         """What this run shows, in a few sentences (Markdown; differs for a folder)."""
         if self.folder_mode:
