@@ -146,9 +146,9 @@ panel.show()
 # them (`paper` columns). MMD-TV uses only the pure-DP Laplace mechanism.
 
 # %% [markdown]
-# AUC ≈ 0.5 and MMD-TV ≈ 0 behave as a null should (on this notebook's settings, at
-# n = <!--q:null.n-->300<!--/q-->: AUC <!--q:null.auc-->0.50<!--/q-->, MMD-TV <!--q:null.mmd_tv-->0.000<!--/q-->). GaussMech sits on its Eq. 22 floor
-# (<!--q:null.gaussmech-->9.00<!--/q--> against a floor of <!--q:null.gaussmech_floor-->9.00<!--/q-->) and KDE-LR in the thousands (<!--q:null.kde_lr-->1,000<!--/q-->): both measure
+# AUC ≈ 0.5 and MMD-TV ≈ 0 behave as a null should (on this notebook's settings as
+# `make demo` runs them, at n = <!--q:null.n-->300<!--/q-->: AUC <!--q:null.auc-->0.51<!--/q-->, MMD-TV <!--q:null.mmd_tv-->0.000<!--/q-->). GaussMech sits on its Eq. 22 floor
+# (<!--q:null.gaussmech-->8.98<!--/q--> against a floor of <!--q:null.gaussmech_floor-->8.95<!--/q-->) and KDE-LR in the thousands (<!--q:null.kde_lr-->5,489<!--/q-->): both measure
 # sampling error, not privacy loss. The $+\infty$
 # ROC conversions come from an initial stretch of the empirical ROC curve with no observed
 # errors (a zero denominator), not from evidence of infinite ε; the exact (0, 1) corner
@@ -164,7 +164,7 @@ panel.show()
 # prototype sets).
 
 # %% [markdown]
-# On this notebook's settings <!--q:null.mmd_positive-->50%<!--/q--> of the Laplace mechanism's MMD-TV sample values are
+# On this notebook's settings (as `make demo` runs them) <!--q:null.mmd_positive-->40%<!--/q--> of the Laplace mechanism's MMD-TV sample values are
 # positive although the laws are identical, and <!--q:null.roc_infinite-->71%<!--/q--> of the out-of-fold ROC
 # conversions are infinite; the permutation test rejects <!--q:null.mmd_rejects-->7<!--/q--> of <!--q:null.mmd_tests-->100<!--/q--> pairs at
 # p ≤ 0.05, about as often as its level says, and the certificates claim nothing: a

@@ -250,7 +250,8 @@ def test_ladder_quoted_figures_are_its_tables_as_printed(ladder):
     cues = ladder.cues_removed()
     assert figures["ladder.face-text.removed.caption"] == f"{cues.loc['face + text', 'caption']:.0%}"
     assert figures["ladder.face.removed.target_face"] == f"{cues.loc['face', 'target_face']:.0%}"
-    assert "ladder.face.removed.poster" not in figures  # no smoke scene has a poster (NaN)
+    assert figures["ladder.face.removed.poster"] == "0%"  # the poster stays to the last rung
+    assert figures["ladder.full-image.removed.poster"] == "100%"
     coverage = [a.placebo_coverage for a in ladder.run.table]
     for key, share in zip(rungs, coverage):
         assert figures[f"ladder.{key}.placebo_coverage"] == f"{share:.0%}"
