@@ -46,6 +46,7 @@ from privlab.studies._image_setup import (CUE_PREFIX, GROUND_TRUTH_REASON, LOGO_
                                           resolve_logos)
 from privlab.studies._image_conditions import (ConditionsMixin, CueCheck, Fidelity, _LogoBoxes,
                                                check_fidelity, target_checks)
+from privlab.studies._image_figures import image_study_figures
 from privlab.studies.contract import Headline, StudyConfig
 
 #: Why a folder run has no leak table.
@@ -553,11 +554,8 @@ class ImageStudyResult(ConditionsMixin):
         """:meth:`summary` with its status and what it rests on."""
         return Headline(self.study, self.summary(), self.status, self.caveats())
 
-    def quoted_figures(self) -> dict[str, str]:
-        """The figures the notebooks' prose quotes (see ``_image_figures``)."""
-        from privlab.studies._image_figures import image_study_figures
-
-        return image_study_figures(self)
+    #: The figures the notebooks' prose quotes (:func:`image_study_figures`).
+    quoted_figures = image_study_figures
 
     def reading(self) -> str:
         """What this run shows, in a few sentences (Markdown; differs for a folder)."""
