@@ -288,9 +288,7 @@ class LadderResult:
         ``ladder.r.m.resolution``, ``.placebo`` and ``.excess``; per rung
         ``ladder.r.placebo_coverage`` (the share of the rung's marked area its placebo
         could mark) and ``ladder.r.removed.k`` (the mean share of cue kind ``k``'s boxes
-        blacked out, :meth:`cues_removed`; generated scenes only); per member the range
-        of its placebo resolutions over the rungs, ``ladder.m.placebo_min`` and
-        ``ladder.m.placebo_max``."""
+        blacked out, :meth:`cues_removed`; generated scenes only)."""
         from privlab.studies._image_figures import audit_figures, figure_key
 
         rungs = [figure_key(label) for label in self.labels]
@@ -304,11 +302,6 @@ class LadderResult:
                 for kind, share in row.items():
                     if not math.isnan(share):
                         out[f"ladder.{rung}.removed.{kind}"] = f"{share:.0%}"
-        if self.run.has_placebo:
-            placebo = self.table("placebo")
-            for member in placebo.columns:
-                out[f"ladder.{member}.placebo_min"] = f"{placebo[member].min():.3f}"
-                out[f"ladder.{member}.placebo_max"] = f"{placebo[member].max():.3f}"
         return out
 
     def _repr_html_(self) -> str:
