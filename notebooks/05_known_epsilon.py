@@ -108,12 +108,12 @@ for size in (30, 100, 300):
 #
 # One call computes the explored setting, the null table (Table 4), the method curves
 # (Figure 2), the certificates' power (Figure 3) and the appendix tables on the default
-# sub-grids. On two cores the default run takes about a quarter of an hour (measured:
-# 17 minutes of wall time on two cores shared with other work, 15.5 minutes of CPU time;
-# the null-table and Figure 2 settings, seven routes with MMD-TV's 10^4 permutations,
-# take about half of it, the Laplace optimal-AUC reference about a fifth).
-# `PRIVLAB_SMOKE=1` shrinks it to about a minute. Finished settings are stored in the
-# cache, so re-running is instant and an interrupted run resumes.
+# sub-grids. On two cores the default run takes minutes, not seconds: the null-table and
+# Figure 2 settings (seven routes, with MMD-TV's 10^4 permutations) are the largest part
+# of it, then the Laplace optimal-AUC reference. `PRIVLAB_SMOKE=1` shrinks it to a small
+# fraction of that (README's headline block gives the wall time each notebook took on the
+# demo settings). Finished settings are stored in the cache, so re-running is instant and
+# an interrupted run resumes.
 #
 # **Choose a setting to look at closely.** The panel picks one benchmark setting (the
 # mechanism, its prototype geometry, the rows per identity, the true ε) and the auditors
@@ -146,8 +146,10 @@ panel.show()
 # them (`paper` columns). MMD-TV uses only the pure-DP Laplace mechanism.
 
 # %% [markdown]
-# AUC ≈ 0.5 and MMD-TV ≈ 0 behave as a null should. GaussMech sits on its Eq. 22 floor and
-# KDE-LR in the thousands: both measure sampling error, not privacy loss. The $+\infty$
+# AUC ≈ 0.5 and MMD-TV ≈ 0 behave as a null should (on this notebook's settings as
+# `make demo` runs them, at n = <!--q:null.n-->300<!--/q-->: AUC <!--q:null.auc-->0.51<!--/q-->, MMD-TV <!--q:null.mmd_tv-->0.000<!--/q-->). GaussMech sits on its Eq. 22 floor
+# (<!--q:null.gaussmech-->8.98<!--/q--> against a floor of <!--q:null.gaussmech_floor-->8.95<!--/q-->) and KDE-LR in the thousands (<!--q:null.kde_lr-->5,489<!--/q-->): both measure
+# sampling error, not privacy loss. The $+\infty$
 # ROC conversions come from an initial stretch of the empirical ROC curve with no observed
 # errors (a zero denominator), not from evidence of infinite ε; the exact (0, 1) corner
 # does not occur.
@@ -162,9 +164,11 @@ panel.show()
 # prototype sets).
 
 # %% [markdown]
-# About half the MMD-TV sample values are positive although the laws are identical, and
-# most out-of-fold ROC conversions are infinite; the permutation test rejects about as
-# often as its level says (about 5 in 100 pairs) and the certificates claim nothing.
+# On this notebook's settings (as `make demo` runs them) <!--q:null.mmd_positive-->40%<!--/q--> of the Laplace mechanism's MMD-TV sample values are
+# positive although the laws are identical, and <!--q:null.roc_infinite-->71%<!--/q--> of the out-of-fold ROC
+# conversions are infinite; the permutation test rejects <!--q:null.mmd_rejects-->7<!--/q--> of <!--q:null.mmd_tests-->100<!--/q--> pairs at
+# p ≤ 0.05, about as often as its level says, and the certificates claim nothing: a
+# positive bound on <!--q:null.certified_positive-->0<!--/q--> of <!--q:null.certified_tests-->320<!--/q--> tests.
 
 # %% [markdown]
 # ## Figure 2: do the outputs track the known ε?

@@ -46,6 +46,7 @@ from privlab.studies._image_setup import (CUE_PREFIX, GROUND_TRUTH_REASON, LOGO_
                                           resolve_gallery, resolve_logos, sanitizers_param)
 from privlab.studies._image_conditions import (ConditionsMixin, CueCheck, Fidelity, _LogoBoxes,
                                                check_fidelity, target_checks)
+from privlab.studies._image_figures import image_study_figures
 from privlab.studies.contract import Headline, StudyConfig
 from privlab.studies.params import param
 
@@ -556,6 +557,9 @@ class ImageStudyResult(ConditionsMixin):
     def headline(self) -> Headline:
         """:meth:`summary` with its status and what it rests on."""
         return Headline(self.study, self.summary(), self.status, self.caveats())
+
+    #: The figures the notebooks' prose quotes (:func:`image_study_figures`).
+    quoted_figures = image_study_figures
 
     def reading(self) -> str:
         """What this run shows, in a few sentences (Markdown; differs for a folder)."""

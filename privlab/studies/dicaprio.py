@@ -284,6 +284,28 @@ class LadderResult:
         return Headline(f"{self.run.study} · ladder", self.summary(), self.run.status,
                         self.caveats())
 
+    def quoted_figures(self) -> dict[str, str]:
+        """The figures the notebook's prose quotes (see ``privlab quote``), all named
+        ``ladder.*``: per rung ``r`` (its label, e.g. ``face-text``) and member ``m``:
+        ``ladder.r.m.resolution``, ``.placebo`` and ``.excess``; per rung
+        ``ladder.r.placebo_coverage`` (the share of the rung's marked area its placebo
+        could mark) and ``ladder.r.removed.k`` (the mean share of cue kind ``k``'s boxes
+        blacked out, :meth:`cues_removed`; generated scenes only)."""
+        from privlab.studies._image_figures import audit_figures, figure_key
+
+        rungs = [figure_key(label) for label in self.labels]
+        out = audit_figures(self.run, rungs, prefix="ladder.")
+        for rung, audit in zip(rungs, self.run.table):
+            if audit.placebo_coverage is not None:
+                out[f"ladder.{rung}.placebo_coverage"] = f"{audit.placebo_coverage:.0%}"
+        removed = self.cues_removed()
+        if removed is not None:
+            for rung, (_, row) in zip(rungs, removed.iterrows()):
+                for kind, share in row.items():
+                    if not math.isnan(share):
+                        out[f"ladder.{rung}.removed.{kind}"] = f"{share:.0%}"
+        return out
+
     def _repr_html_(self) -> str:
         return (f"<div><b>{self.run.study} · ladder</b> ({self.run._what()}; {self.measure})"
                 + self.table(self.measure).to_html(float_format=lambda v: f"{v:.4f}") + "</div>")
@@ -534,6 +556,27 @@ class MissResult:
                      "face that detector missed")
         return Headline(f"{self.run.study} · detector miss", self.summary(), self.run.status,
                         tuple(notes))
+
+    def quoted_figures(self) -> dict[str, str]:
+        """The figures the notebook's prose quotes (see ``privlab quote``), all named
+        ``miss.*``: ``miss.images``; on generated scenes ``miss.tilted`` (scenes whose
+        portrait is turned) and ``miss.tilt`` (degrees); per sanitizer ``s`` (registry
+        name, e.g. ``face-blackout-haar``) and member ``m``: ``miss.s.m.resolution``,
+        ``.placebo``, ``.excess`` and ``miss.s.m.left`` (released images in which the
+        member counts a face)."""
+        from privlab.studies._image_figures import audit_figures, figure_key
+
+        out = {"miss.images": f"{len(self.run.images):,}"}
+        corpus = self.run.corpus
+        if corpus is not None and "tilt" in corpus.provenance:
+            out["miss.tilted"] = f"{len(corpus.provenance['tilted']):,}"
+            out["miss.tilt"] = f"{corpus.provenance['tilt']:g}"
+        keys = [figure_key(s) for s in self.config.sanitizers]
+        out.update(audit_figures(self.run, keys, prefix="miss."))
+        names = {audit.name: key for audit, key in zip(self.run.table, keys)}
+        for (sanitizer, member), counts in self.faces_left.items():
+            out[f"miss.{names[sanitizer]}.{member}.left"] = f"{sum(c > 0 for c in counts):,}"
+        return out
 
     def _repr_html_(self) -> str:
         return (f"<div><b>{self.run.study} · detector miss</b> ({self.run._what()})"

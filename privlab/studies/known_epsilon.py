@@ -317,6 +317,43 @@ class KnownEpsilonResult:
                                            >= B.MMD_PERMUTATIONS else
                                            f" (the paper: {B.MMD_PERMUTATIONS})")))
 
+    def null_mmd_positive_share(self) -> float:
+        """Share of MMD-TV sample values above 0 at true ε = 0 on the Laplace mechanism
+        (the pure-DP mechanism Table 4 takes MMD-TV from)."""
+        f = self._null()
+        f = f[(f["method"] == "mmd-tv") & (f["mechanism"] == "laplace")]
+        return float((f["value"] > 0).mean()) if len(f) else math.nan
+
+    def quoted_figures(self) -> dict[str, str]:
+        """The figures the notebook's prose quotes (see ``privlab quote``).
+
+        At true ε = 0: ``null.certified_positive`` of ``null.certified_tests`` certified
+        bounds above 0 (:meth:`null_certificates`), ``null.roc_infinite`` (share of +∞ ROC
+        conversions), ``null.mmd_rejects`` of ``null.mmd_tests`` permutation tests at
+        p ≤ 0.05, ``null.mmd_positive`` (share of Laplace MMD-TV values above 0); and
+        Table 4's row at its largest n (``null.n``): ``null.auc``, ``null.mmd_tv``,
+        ``null.gaussmech``, its Eq. 22 floor ``null.gaussmech_floor`` and ``null.kde_lr``.
+        """
+        pos, rows = self.null_certificates()
+        rejected, tested = self.null_mmd_rejections()
+        out = {"null.certified_positive": f"{pos:,}", "null.certified_tests": f"{rows:,}",
+               "null.mmd_rejects": f"{rejected:,}", "null.mmd_tests": f"{tested:,}"}
+        for key, share in (("null.roc_infinite", self.null_infinite_share()),
+                           ("null.mmd_positive", self.null_mmd_positive_share())):
+            if not math.isnan(share):
+                out[key] = f"{share:.0%}"
+        if len(self.null_table):
+            n = self.null_table.index.max()
+            row = self.null_table.loc[n]
+            out["null.n"] = f"{n:,}"
+            for key, column, digits in (("auc", "AUC", 2), ("mmd_tv", "MMD-TV", 3),
+                                        ("gaussmech", "GaussMech", 2), ("kde_lr", "KDE-LR α=0", 0)):
+                if not math.isnan(row[column]):
+                    out[f"null.{key}"] = f"{row[column]:,.{digits}f}"
+            if n in self.null_floor.index:
+                out["null.gaussmech_floor"] = f"{self.null_floor[n]:.2f}"
+        return out
+
     def to_frame(self) -> pd.DataFrame:
         """The recomputed null table beside the paper's (suffix ``paper``)."""
         return self.null_table.join(self.paper_null_table, rsuffix=" paper", how="left")

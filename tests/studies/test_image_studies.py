@@ -113,6 +113,15 @@ def test_dicaprio_small_run_reports_excess_over_placebo():
     assert set(result.agreement()["reading"]) == {"too few sanitizers (2 < 4): not to be read"}
     assert result.leak_matrix() is None and "leak_table=False" in result.leak_reason
     assert result.provenance["corpus"]["n"] == 4 and result.provenance["placebo"] is True
+    # the figures the notebook's prose quotes: the tables' values as printed
+    figures = result.quoted_figures()
+    assert figures["images"] == "4"
+    assert figures["cues-faces-only.describe-then-embed.excess"] == \
+        f"{excess.loc['cues:faces only', 'describe-then-embed']:.3f}"
+    assert figures["cues-every-cue.sface.resolution"] == "0.000"
+    assert figures["floor.describe-then-embed"] == f"{floors['describe-then-embed']:.3f}"
+    assert not any(name.startswith("tools.") for name in figures)  # 'cues:' controls only
+    assert len(figures) == 1 + 2 + 2 * 2 * 3  # images, 2 floors, 2 x 2 x 3 table values
 
 
 def test_the_headline_is_never_taken_from_a_ground_truth_control():
@@ -255,3 +264,20 @@ def test_placebo_floor_of_every_default_member_on_real_photos(folder_run):
     faces = comparison[comparison["sanitizer"] == "face blackout (YuNet)"]
     assert 0 < faces["placebo_coverage"].iloc[0] < 1
     assert any("lower estimate" in c for c in folder_run.caveats())
+
+
+def test_quoted_figures_of_a_folder_run_are_its_tables_as_printed(folder_run):
+    figures = folder_run.quoted_figures()
+    raw, placebo, excess = (folder_run.members(), folder_run.members("placebo"),
+                            folder_run.excess())
+    assert figures["images"] == str(len(folder_run.images)) == "6"
+    for member in dicaprio.DEFAULT_ENCODERS:
+        assert figures[f"floor.{member}"] == f"{folder_run.placebo_floors()[member]:.3f}"
+        # every sanitizer here is detector-based: the worst over all of them
+        assert figures[f"tools.{member}.excess"] == f"{excess[member].max():.3f}"
+        for registered, shown in zip(folder_run.config.sanitizers, raw.index):
+            key = f"{registered}.{member}"  # registry names are already figure names
+            assert figures[f"{key}.resolution"] == f"{raw.loc[shown, member]:.3f}"
+            assert figures[f"{key}.placebo"] == f"{placebo.loc[shown, member]:.3f}"
+            assert figures[f"{key}.excess"] == f"{excess.loc[shown, member]:.3f}"
+    assert len(figures) == 1 + 4 + 4 + 4 * 4 * 3

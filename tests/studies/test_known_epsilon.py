@@ -137,3 +137,35 @@ def test_distinguishers_compared_on_their_own_pairs(smoke):
     assert (counts == 8).all() and set(counts.index) == set(cfg.distinguishers)
     assert res.distinguisher_validity["violations"].sum() == 0
     assert set(res.distinguisher_power["method"]) == set(cfg.distinguishers)
+
+
+def test_quoted_figures_are_the_null_numbers_as_printed(smoke):
+    cfg, res = smoke
+    figures = res.quoted_figures()
+    assert set(figures) == {"null.certified_positive", "null.certified_tests",
+                            "null.mmd_rejects", "null.mmd_tests", "null.roc_infinite",
+                            "null.mmd_positive", "null.n", "null.auc", "null.mmd_tv",
+                            "null.gaussmech", "null.gaussmech_floor", "null.kde_lr"}
+    pos, rows = res.null_certificates()
+    rejected, tested = res.null_mmd_rejections()
+    assert (figures["null.certified_positive"], figures["null.certified_tests"]) == ("0", "64")
+    assert (figures["null.mmd_rejects"], figures["null.mmd_tests"]) == (str(rejected),
+                                                                         str(tested))
+    # the headline prints the same counts
+    assert f"{pos}/{rows} tests" in res.headline().text
+    assert f"rejects {rejected}/{tested}" in res.headline().text
+    assert figures["null.roc_infinite"] == f"{res.null_infinite_share():.0%}"
+    # half the Laplace MMD-TV values at ε = 0 by hand
+    null = res.frame[(res.frame["epsilon"] == 0) & (res.frame["method"] == "mmd-tv")
+                     & (res.frame["mechanism"] == "laplace")]
+    assert len(null) == 4  # n = 30, 4 pairs
+    assert figures["null.mmd_positive"] == f"{(null['value'] > 0).mean():.0%}"
+    # Table 4's only row here (n = 30): GaussMech on its Eq. 22 floor, KDE-LR in the thousands
+    row = res.null_table.loc[30]
+    assert figures["null.n"] == "30"
+    assert figures["null.auc"] == f"{row['AUC']:.2f}"
+    assert figures["null.mmd_tv"] == f"{row['MMD-TV']:.3f}"
+    assert figures["null.gaussmech"] == f"{row['GaussMech']:.2f}"
+    assert figures["null.gaussmech_floor"] == f"{gaussmech_null_floor(512, 30):.2f}" == "28.31"
+    assert figures["null.kde_lr"] == f"{row['KDE-LR α=0']:,.0f}"
+    assert float(figures["null.kde_lr"].replace(",", "")) > 1000

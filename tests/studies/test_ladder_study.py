@@ -231,3 +231,48 @@ def test_on_real_photos_only_the_other_family_sees_the_face_yunet_missed(photo_m
     assert left.loc["frame5.png", "face blackout (YuNet) | sface"] == 0
     assert left.loc["frame5.png", "face blackout (YuNet) | dlib-face"] == 1
     assert "(same detector)" in photo_miss.headline().text
+
+
+def test_ladder_quoted_figures_are_its_tables_as_printed(ladder):
+    figures = ladder.quoted_figures()
+    rungs = ("face", "face-text", "whole-person-text", "full-image")
+    assert all(name.startswith("ladder.") for name in figures)
+    table, placebo, excess = ladder.table(), ladder.table("placebo"), ladder.table("excess")
+    for key, label in zip(rungs, table.index):
+        for member in dicaprio.LADDER_MEMBERS:
+            assert figures[f"ladder.{key}.{member}.resolution"] == f"{table.loc[label, member]:.3f}"
+            assert figures[f"ladder.{key}.{member}.placebo"] == f"{placebo.loc[label, member]:.3f}"
+            assert figures[f"ladder.{key}.{member}.excess"] == f"{excess.loc[label, member]:.3f}"
+    # the prose's figures: the reader at the face rung, the captions and portraits blacked out
+    assert float(figures["ladder.face.describe-then-embed.excess"]) > 0.5  # measured 0.879
+    assert figures["ladder.full-image.efficientnet-lite0.resolution"] == "0.000"
+    assert figures["ladder.face.removed.caption"] == "0%"
+    cues = ladder.cues_removed()
+    assert figures["ladder.face-text.removed.caption"] == f"{cues.loc['face + text', 'caption']:.0%}"
+    assert figures["ladder.face.removed.target_face"] == f"{cues.loc['face', 'target_face']:.0%}"
+    assert figures["ladder.face.removed.poster"] == "0%"  # the poster stays to the last rung
+    assert figures["ladder.full-image.removed.poster"] == "100%"
+    coverage = [a.placebo_coverage for a in ladder.run.table]
+    for key, share in zip(rungs, coverage):
+        assert figures[f"ladder.{key}.placebo_coverage"] == f"{share:.0%}"
+    # nothing else: rung x member values, placebo coverage, removed shares (4 cue kinds)
+    assert len(figures) == 4 * len(dicaprio.LADDER_MEMBERS) * 3 + 4 + 4 * 4
+
+
+@needs_dlib
+def test_detector_miss_quoted_figures_are_its_table_as_printed(miss):
+    figures = miss.quoted_figures()
+    assert all(name.startswith("miss.") for name in figures)
+    assert (figures["miss.images"], figures["miss.tilted"], figures["miss.tilt"]) == ("4", "2", "30")
+    frame = miss.to_frame().set_index(["sanitizer", "member"])
+    for key, sanitizer in (("face-blackout-haar", "face blackout (Haar)"),
+                           ("face-blackout-yunet", "face blackout (YuNet)")):
+        for member in FACE_MEMBERS:
+            row = frame.loc[(sanitizer, member)]
+            for value in ("resolution", "placebo", "excess"):
+                assert figures[f"miss.{key}.{member}.{value}"] == f"{row[value]:.3f}"
+            assert figures[f"miss.{key}.{member}.left"] == str(row["images with a face left"])
+    # the Haar blackout leaves both tilted portraits to dlib; the YuNet blackout none
+    assert figures["miss.face-blackout-haar.dlib-face.left"] == "2"
+    assert figures["miss.face-blackout-yunet.dlib-face.left"] == "0"
+    assert figures["miss.face-blackout-yunet.sface.excess"] == "0.000"
