@@ -23,7 +23,7 @@ image member as the distance mechanism.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from privlab.contrastive.calibration import DEFAULT_PERCENTILES, CalibrationTable, calibrate_pair
 from privlab.datasets.concepts import DEFAULT_SETS, concept_words, load_concept_folder
@@ -269,7 +269,7 @@ def headline(table: CalibrationTable, images: CalibrationTable | None = None) ->
     return out
 
 
-@dataclass
+@dataclass(frozen=True)
 class CalibrationStudyResult:
     """Study 09's result: the text boundaries and, when asked for, the image boundaries.
 
@@ -277,17 +277,20 @@ class CalibrationStudyResult:
         config: the settings that produced it.
         text: boundaries of the text pairs.
         images: boundaries of the image pairs (None when ``config.images`` is False).
+        choices: what a panel's widgets chose (recorded in :attr:`provenance`).
     """
 
     config: Config
     text: CalibrationTable
     images: CalibrationTable | None = None
+    choices: dict = field(default_factory=dict, repr=False)
 
     @property
     def provenance(self) -> dict:
         """The text and image tables' provenance."""
         return {"text": self.text.provenance,
-                "images": self.images.provenance if self.images is not None else None}
+                "images": self.images.provenance if self.images is not None else None,
+                **({"choices": dict(self.choices)} if self.choices else {})}
 
     def to_frame(self):
         """Both tables' percentile rows, with a ``modality`` column."""
