@@ -578,8 +578,13 @@ def _tilted_scenes(n: int, seed: int, *, angle: float) -> SceneCorpus:
     return tilt_faces(celebrity_scenes(n, seed), angle)
 
 
+#: The runs beside the study, on its corpus: ``{name: (run, Config, headline title)}``
+#: (:func:`privlab.studies.sub_studies` lists them as ``"dicaprio.<name>"``).
+SUB_STUDIES = {"ladder": (run_ladder, LadderConfig, f"{STUDY} · ladder"),
+               "detector_miss": (run_detector_miss, MissConfig, f"{STUDY} · detector miss")}
+
 __all__ = ["BLACK_LEVEL", "CONCEPT_CUES", "DEFAULT_ENCODERS", "DEFAULT_SANITIZERS", "DEFAULT_TILT",
            "FOLDER_SANITIZERS", "LADDER_MEMBERS", "MISS_MEMBERS", "MISS_SANITIZERS", "PRESETS",
-           "STUDY", "Config", "LadderConfig", "LadderResult", "MissConfig", "MissResult",
-           "cue_removal", "detector_family", "run", "run_detector_miss", "run_ladder",
-           "tilt_faces"]
+           "STUDY", "SUB_STUDIES", "Config", "LadderConfig", "LadderResult", "MissConfig",
+           "MissResult", "cue_removal", "detector_family", "run", "run_detector_miss",
+           "run_ladder", "tilt_faces"]
