@@ -21,6 +21,7 @@ from typing import Any, Mapping, Sequence
 from privlab.contrastive import STATUS, AuditTable, audit, exact_name_baseline
 from privlab.datasets.text_corpora import LeakStatus, TextCorpus, leak_status
 from privlab.errors import invalid
+from privlab.names import highlight
 from privlab.progress import step
 from privlab.studies.contract import Headline
 
@@ -49,22 +50,6 @@ def build_sanitizer(spec: str, corpus: TextCorpus, broad: Sequence[str] = ()):
     sanitizer = registry.create(spec, concepts=tuple(corpus.concepts))
     sanitizer.name = spec
     return sanitizer
-
-
-def highlight(text: str, terms: Sequence[str]) -> str:
-    """HTML of ``text`` with each of ``terms`` (case-insensitive, whole words) marked.
-
-    Example:
-        >>> highlight("a superhero movie", ["superhero"])
-        'a <mark>superhero</mark> movie'
-    """
-    import re
-
-    escaped = html.escape(text)
-    for term in sorted(set(terms), key=len, reverse=True):
-        escaped = re.sub(r"(?<![\w>])(" + re.escape(html.escape(term)) + r")(?![\w<])",
-                         r"<mark>\1</mark>", escaped, flags=re.IGNORECASE)
-    return escaped.replace("\n", "<br>")
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,8 @@ from privlab.datasets.scenes import CELEBRITY_KINDS, Scene, SceneCorpus, celebri
 from privlab.errors import invalid
 from privlab.hashing import bytes_hash
 from privlab.sanitizers.ladder import LADDER, LADDER_LABELS
-from privlab.studies._images import ImageStudyConfig, ImageStudyResult, run_image_study
+from privlab.studies._images import (CUE_PREFIX, GROUND_TRUTH_REASON, ImageStudyConfig,
+                                     ImageStudyResult, folder_reason, run_image_study)
 from privlab.studies.contract import Headline, registry
 
 STUDY = "01 DiCaprio"
@@ -583,8 +584,9 @@ def _tilted_scenes(n: int, seed: int, *, angle: float) -> SceneCorpus:
 SUB_STUDIES = {"ladder": (run_ladder, LadderConfig, f"{STUDY} · ladder"),
                "detector_miss": (run_detector_miss, MissConfig, f"{STUDY} · detector miss")}
 
-__all__ = ["BLACK_LEVEL", "CONCEPT_CUES", "DEFAULT_ENCODERS", "DEFAULT_SANITIZERS", "DEFAULT_TILT",
-           "FOLDER_SANITIZERS", "LADDER_MEMBERS", "MISS_MEMBERS", "MISS_SANITIZERS", "PRESETS",
-           "STUDY", "SUB_STUDIES", "Config", "LadderConfig", "LadderResult", "MissConfig",
-           "MissResult", "cue_removal", "detector_family", "run", "run_detector_miss",
-           "run_ladder", "tilt_faces"]
+__all__ = ["BLACK_LEVEL", "CONCEPT_CUES", "CUE_PREFIX", "DEFAULT_ENCODERS", "DEFAULT_SANITIZERS",
+           "DEFAULT_TILT", "FOLDER_SANITIZERS", "GROUND_TRUTH_REASON", "LADDER_MEMBERS",
+           "MISS_MEMBERS", "MISS_SANITIZERS", "PRESETS", "STUDY", "SUB_STUDIES", "Config",
+           "LadderConfig", "LadderResult", "MissConfig", "MissResult", "cue_removal",
+           "detector_family", "folder_reason", "run", "run_detector_miss", "run_ladder",
+           "tilt_faces"]

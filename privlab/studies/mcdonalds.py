@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from privlab.datasets.scenes import BRAND_KINDS, BRAND_NAME, brand_scenes, draw_logo
-from privlab.studies._images import ImageStudyConfig, ImageStudyResult, run_image_study
+from privlab.studies._images import (CUE_PREFIX, GROUND_TRUTH_REASON, ImageStudyConfig,
+                                     ImageStudyResult, folder_reason, run_image_study)
 from privlab.studies.contract import registry
 
 STUDY = "02 McDonald's"
@@ -99,4 +100,5 @@ def run(config: Config | None = None) -> ImageStudyResult:
 
 
 __all__ = ["STUDY", "Config", "DEFAULT_ENCODERS", "DEFAULT_SANITIZERS", "FOLDER_SANITIZERS",
-           "CONCEPT_CUES", "LOGO_SANITIZERS", "LOGO_SIDE", "PRESETS", "default_logos", "run"]
+           "CONCEPT_CUES", "CUE_PREFIX", "GROUND_TRUTH_REASON", "LOGO_SANITIZERS", "LOGO_SIDE",
+           "PRESETS", "default_logos", "folder_reason", "run"]

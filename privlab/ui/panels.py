@@ -244,7 +244,7 @@ def image_panel(study: Any, *, encoders: Sequence[str] | None = None,
             the parameter cell's values (None: the study's settings); ``logos`` is a
             folder with one sub-folder or image per brand (crops of the logo).
     """
-    from privlab.studies._images import CUE_PREFIX, folder_reason
+    CUE_PREFIX, folder_reason = study.CUE_PREFIX, study.folder_reason
 
     cues = [Option(CUE_PREFIX + k, "blacks out the generated scenes' seeded cues")
             for k in study.PRESETS]
@@ -449,7 +449,7 @@ class ImageStudyControls:
 
         from privlab.encoders import registry as encoder_registry
         from privlab.sanitizers import registry as sanitizer_registry
-        from privlab.studies._images import CUE_PREFIX
+        CUE_PREFIX = study.CUE_PREFIX
 
         self.study = study
         self.defaults: StudyConfig = study.Config.for_notebook()
@@ -486,7 +486,8 @@ class ImageStudyControls:
 
     def _sync(self) -> None:
         """Offer the sanitizers the corpus allows; say why the others are off."""
-        from privlab.studies._images import GROUND_TRUTH_REASON, folder_reason
+        GROUND_TRUTH_REASON = self.study.GROUND_TRUTH_REASON
+        folder_reason = self.study.folder_reason
 
         chosen = tuple(self.sanitizers.value)
         if self.folder.value.strip():
@@ -509,7 +510,7 @@ class ImageStudyControls:
             >>> sorted(c.disabled())[0], c.sanitizers.value[0]
             ('cues:every cue', 'text-blackout-ocr')
         """
-        from privlab.studies._images import folder_reason
+        folder_reason = self.study.folder_reason
 
         if not self.folder.value.strip():
             return {}
