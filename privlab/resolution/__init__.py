@@ -55,7 +55,8 @@ X`` works for all of them:
   ``block_size``, ``device``);
 * :mod:`~privlab.resolution.magnitudes`: exponents, exact rescaling, row norms;
 * :mod:`~privlab.resolution.screening`: the blocked products (NumPy, torch) and
-  :class:`ScreeningPass` for other precisions;
+  :class:`ScreeningPass` for other precisions; which library screens on the CPU is
+  ``privlab.resolution.screening.CPU_SCREENING`` (the kernel reads it there, not here);
 * :mod:`~privlab.resolution.kernel`: the exact kernel (screen, then rescore in float64).
 
 Internal API for :mod:`privlab.scale`

@@ -38,7 +38,7 @@ def _worst_per_member(frame) -> str:
 
 
 
-@dataclass
+@dataclass(frozen=True)
 class ImageStudyResult(ConditionsMixin):
     """What an image study computed.
 

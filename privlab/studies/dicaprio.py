@@ -164,7 +164,7 @@ def cue_removal(corpus: SceneCorpus, sanitized: list, level: int = BLACK_LEVEL) 
     return {kind: float(np.mean(v)) if v else math.nan for kind, v in shares.items()}
 
 
-@dataclass
+@dataclass(frozen=True)
 class LadderResult:
     """The ladder's rungs, each audited under every member with its placebo.
 
@@ -426,7 +426,7 @@ def detector_family(description: dict[str, Any]) -> str:
     return "+".join(families)
 
 
-@dataclass
+@dataclass(frozen=True)
 class MissResult:
     """Face blackouts audited by face-identity members of the same and of other families.
 

@@ -211,7 +211,7 @@ class Condition:
         return f"{total} of {rows} outputs without a detectable face ({per})"
 
 
-@dataclass
+@dataclass(frozen=True)
 class FaceGeneratorResult:
     """What study 06 computed.
 
