@@ -1,7 +1,9 @@
-"""Finding a person's or a concept's name in text: the one pattern every study uses."""
+"""Finding a person's or a concept's name in text: the one pattern every study uses, and
+:func:`highlight`, the HTML that marks found terms in a text."""
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
@@ -174,4 +176,19 @@ def surname_leaks(texts: Sequence[str], names: Iterable[str], *,
                         len(texts), tuple(indices), kinds, tuple(snippets))
 
 
-__all__ = ["MATCH_RULES", "SurnameLeaks", "name_pattern", "surname_leaks", "surname_patterns"]
+def highlight(text: str, terms: Sequence[str]) -> str:
+    """HTML of ``text`` with each of ``terms`` (case-insensitive, whole words) marked.
+
+    Example:
+        >>> highlight("a superhero movie", ["superhero"])
+        'a <mark>superhero</mark> movie'
+    """
+    escaped = html.escape(text)
+    for term in sorted(set(terms), key=len, reverse=True):
+        escaped = re.sub(r"(?<![\w>])(" + re.escape(html.escape(term)) + r")(?![\w<])",
+                         r"<mark>\1</mark>", escaped, flags=re.IGNORECASE)
+    return escaped.replace("\n", "<br>")
+
+
+__all__ = ["MATCH_RULES", "SurnameLeaks", "highlight", "name_pattern", "surname_leaks",
+           "surname_patterns"]

@@ -51,8 +51,9 @@ import numpy as np
 
 from privlab.arrays import check_flag
 from privlab.errors import check_seed, invalid
-from privlab.resolution import (DEFAULT_BLOCK_SIZE, check_unit, check_device, normalize_rows, parse_block,
-                                row_norms, row_stats, to_array, check_top_k)
+from privlab.resolution.inputs import (DEFAULT_BLOCK_SIZE, check_device, check_top_k, check_unit,
+                                       normalize_rows, parse_block, to_array)
+from privlab.resolution.magnitudes import row_norms, row_stats
 import privlab.scale.groups as grouping
 from privlab.scale.result import CertifiedResolution, Work
 from privlab.scale.rules import (WINDOW_BLOCKS, Known, assemble, below_everything, kept_share,
@@ -171,7 +172,7 @@ def preview(data: Prepared, cols: np.ndarray, k: int, chunk: int = 8192) -> Know
     """
     import torch
 
-    from privlab.resolution import times_pow2
+    from privlab.resolution.magnitudes import times_pow2
 
     m = data.shape[0]
     exps = data.t_exps[cols]

@@ -37,7 +37,8 @@ import numpy as np
 
 from privlab.arrays import check_array
 from privlab.errors import invalid, require
-from privlab.resolution import HALF_UNIT_EPS, UNIT_TOLERANCE, row_stats, to_array
+from privlab.resolution.inputs import HALF_UNIT_EPS, UNIT_TOLERANCE, to_array
+from privlab.resolution.magnitudes import row_stats
 import privlab.scale.groups as grouping
 from privlab.scale.precision import screening_for
 from privlab.scale.result import Work

@@ -53,7 +53,7 @@ import functools
 
 import numpy as np
 
-from privlab.resolution import ScreeningPass, TorchBlocks
+from privlab.resolution.screening import ScreeningPass, TorchBlocks
 from privlab.scale.bounds import gamma
 
 FLOAT32_TINY = float(np.finfo(np.float32).tiny)

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from privlab.errors import invalid
-from privlab.resolution import Resolution
+from privlab.resolution.result import Resolution
 
 EXACT = "exact (certified pruning: equal to the plain kernel)"
 #: The status of a ``"flagged"`` call in which no trial reaches ``delta > 0``: the value

@@ -25,7 +25,8 @@ from typing import Any
 import numpy as np
 
 from privlab.errors import check_seed, invalid, require
-from privlab.resolution import canonical_dots, check_top_k
+from privlab.resolution.inputs import check_top_k
+from privlab.resolution.kernel import canonical_dots
 from privlab.scale.certified import prepare
 
 STATUS = "uncertified screen (lower bound)"

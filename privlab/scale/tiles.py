@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from privlab.resolution import ScreeningPass, ScreeningTooCoarse, exact_kernel
+from privlab.resolution.kernel import exact_kernel
+from privlab.resolution.screening import ScreeningPass, ScreeningTooCoarse
 from privlab.scale.precision import candidate_budget
 
 

@@ -11,12 +11,21 @@ title and notebook. A study is a module here that registers its ``run``
 (``@registry.member(slug, number=..., title=..., notebook=...)``); :func:`load_members`
 finds it, so a new study needs no edit to any other file. Modules whose name starts
 with ``_`` hold what several studies share.
+
+A study may also run parts beside its main run, each with its own ``Config`` (01's
+sanitization ladder and detector miss): its module lists them in ``SUB_STUDIES``, and
+:func:`sub_studies` gathers them from every registered study::
+
+    >>> sorted(sub_studies())
+    ['dicaprio.detector_miss', 'dicaprio.ladder']
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Any
+import sys
+from dataclasses import dataclass
+from typing import Any, Callable
 
 from privlab.registry import member_modules
 from privlab.studies.contract import Headline, StudyConfig, StudyResult
@@ -33,6 +42,44 @@ def load_members() -> tuple[str, ...]:
                  for name in member_modules(__path__))
 
 
+@dataclass(frozen=True)
+class SubStudy:
+    """A run beside a registered study, from its module's ``SUB_STUDIES``.
+
+    Attributes:
+        parent: the study's slug, e.g. ``"dicaprio"``.
+        name: the sub-study's name in ``SUB_STUDIES``, e.g. ``"ladder"``.
+        run: ``run(config) -> Result``, a result on the study contract.
+        Config: its settings (a :class:`StudyConfig`; ``Config.smoke()`` works).
+        title: what its headline is labelled, e.g. ``"01 DiCaprio · ladder"``.
+    """
+
+    parent: str
+    name: str
+    run: Callable[..., Any]
+    Config: type
+    title: str
+
+    @property
+    def slug(self) -> str:
+        """``"<parent>.<name>"``, the key :func:`sub_studies` lists it under."""
+        return f"{self.parent}.{self.name}"
+
+
+def sub_studies() -> dict[str, SubStudy]:
+    """Every registered study's sub-studies, by ``"<parent>.<name>"``, in notebook order."""
+    load_members()
+    from privlab.studies.contract import registry
+
+    out = {}
+    for entry in registry.entries():
+        module = sys.modules[entry.factory.__module__]
+        for name, (run, config, title) in getattr(module, "SUB_STUDIES", {}).items():
+            sub = SubStudy(entry.name, name, run, config, title)
+            out[sub.slug] = sub
+    return out
+
+
 def __getattr__(name: str) -> Any:
     # The registry fills as the study modules import; load them all on first use so the
     # listing is complete without importing every study's dependencies up front.
@@ -47,5 +94,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Headline", "STUDY_MODULES", "StudyConfig", "StudyResult", "load_members",
-           "registry"]
+__all__ = ["Headline", "STUDY_MODULES", "StudyConfig", "StudyResult", "SubStudy", "load_members",
+           "registry", "sub_studies"]

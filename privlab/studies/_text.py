@@ -16,11 +16,12 @@ import dataclasses
 import html
 import time
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from privlab.contrastive import STATUS, AuditTable, audit, exact_name_baseline
 from privlab.datasets.text_corpora import LeakStatus, TextCorpus, leak_status
 from privlab.errors import invalid
+from privlab.names import highlight
 from privlab.progress import step
 from privlab.studies.contract import Headline
 
@@ -51,23 +52,7 @@ def build_sanitizer(spec: str, corpus: TextCorpus, broad: Sequence[str] = ()):
     return sanitizer
 
 
-def highlight(text: str, terms: Sequence[str]) -> str:
-    """HTML of ``text`` with each of ``terms`` (case-insensitive, whole words) marked.
-
-    Example:
-        >>> highlight("a superhero movie", ["superhero"])
-        'a <mark>superhero</mark> movie'
-    """
-    import re
-
-    escaped = html.escape(text)
-    for term in sorted(set(terms), key=len, reverse=True):
-        escaped = re.sub(r"(?<![\w>])(" + re.escape(html.escape(term)) + r")(?![\w<])",
-                         r"<mark>\1</mark>", escaped, flags=re.IGNORECASE)
-    return escaped.replace("\n", "<br>")
-
-
-@dataclass
+@dataclass(frozen=True)
 class TextStudyResult:
     """Several sanitizers audited on one text corpus.
 
@@ -240,7 +225,8 @@ def encoder_caveat(encoders: Sequence[str]) -> str:
 def run_text_study(study: str, corpus: TextCorpus, sanitizers: Sequence[str],
                    encoders: Sequence[str], *, broad: Sequence[str] = (), top_k: int = 10,
                    progress: bool = False, label: str = "", caveats: Sequence[str] = (),
-                   result_type: type | None = None) -> TextStudyResult:
+                   result_type: type | None = None,
+                   extra_settings: Mapping[str, Any] | None = None) -> TextStudyResult:
     """Audit each sanitizer on ``corpus`` under every encoder (symmetric test).
 
     Args:
@@ -254,6 +240,7 @@ def run_text_study(study: str, corpus: TextCorpus, sanitizers: Sequence[str],
         label: the study's number and name in headlines.
         caveats: what the numbers rest on, for the headline.
         result_type: a subclass of :class:`TextStudyResult` to return (default the class).
+        extra_settings: the study's own settings, added to the result's ``settings``.
 
     Returns:
         A :class:`TextStudyResult` (or ``result_type``). Each audit's exact-name
@@ -281,7 +268,8 @@ def run_text_study(study: str, corpus: TextCorpus, sanitizers: Sequence[str],
             leaks[a.name] = leak_status(corpus, a.sanitized, a.members[0].witnesses)
     step("audits done", len(sanitizers), len(sanitizers))
     settings = {"encoders": list(encoders), "sanitizers": [a.sanitizer for a in audits],
-                "top_k": top_k, "test": "symmetric", "name_match": corpus.name_match}
+                "top_k": top_k, "test": "symmetric", "name_match": corpus.name_match,
+                **(extra_settings or {})}
     return (result_type or TextStudyResult)(study, corpus, AuditTable(tuple(audits)), leaks,
                                             settings, time.perf_counter() - start, label,
                                             tuple(caveats))

@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pathlib import Path
+from typing import Any
 
 from privlab.datasets.text_corpora import TextCorpus, franchise_comments
 from privlab.errors import invalid
@@ -211,13 +212,13 @@ def run(config: Config | None = None) -> TextStudyResult:
     """
     config = config or Config.for_notebook()
     corpus = load_corpus(config)
-    result = run_text_study("03 franchise comments", corpus, config.sanitizers, config.encoders,
-                            broad=broad_list(config), top_k=config.top_k, label=STUDY,
-                            caveats=caveats(config, corpus), result_type=FranchiseResult)
-    result.settings["broad_concepts"] = list(broad_list(config))
+    settings: dict[str, Any] = {"broad_concepts": list(broad_list(config))}
     if config.comments is not None and config.corpus is None:
-        result.settings["comments"] = str(Path(config.comments))
-    return result
+        settings["comments"] = str(Path(config.comments))
+    return run_text_study("03 franchise comments", corpus, config.sanitizers, config.encoders,
+                          broad=broad_list(config), top_k=config.top_k, label=STUDY,
+                          caveats=caveats(config, corpus), result_type=FranchiseResult,
+                          extra_settings=settings)
 
 
 __all__ = ["AVENGERS_BROAD", "BROAD_CONCEPTS", "Config", "DEFAULT_SANITIZERS", "FranchiseResult",

@@ -312,7 +312,7 @@ def headline(table: CalibrationTable, images: CalibrationTable | None = None) ->
     return out
 
 
-@dataclass
+@dataclass(frozen=True)
 class CalibrationStudyResult:
     """Study 09's result: the text boundaries and, when asked for, the image boundaries.
 
@@ -323,6 +323,7 @@ class CalibrationStudyResult:
         ceiling: one concept against itself under the first member (:func:`run_ceiling`;
             None where it does not apply).
         renderings: the concept image sets every member was shown (None without images).
+        choices: what a panel's widgets chose (recorded in :attr:`provenance`).
     """
 
     config: Config
@@ -330,13 +331,15 @@ class CalibrationStudyResult:
     images: CalibrationTable | None = None
     ceiling: CalibrationTable | None = None
     renderings: dict | None = field(default=None, repr=False)
+    choices: dict = field(default_factory=dict, repr=False)
 
     @property
     def provenance(self) -> dict:
         """The text, image and ceiling tables' provenance."""
         return {"text": self.text.provenance,
                 "images": self.images.provenance if self.images is not None else None,
-                "ceiling": self.ceiling.provenance if self.ceiling is not None else None}
+                "ceiling": self.ceiling.provenance if self.ceiling is not None else None,
+                **({"choices": dict(self.choices)} if self.choices else {})}
 
     def to_frame(self):
         """Both tables' percentile rows, with a ``modality`` column."""

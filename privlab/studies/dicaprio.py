@@ -35,7 +35,8 @@ from privlab.datasets.scenes import CELEBRITY_KINDS, Scene, SceneCorpus, celebri
 from privlab.errors import invalid
 from privlab.hashing import bytes_hash
 from privlab.sanitizers.ladder import LADDER, LADDER_LABELS
-from privlab.studies._images import (ImageStudyConfig, ImageStudyResult, members_param,
+from privlab.studies._images import (CUE_PREFIX, GROUND_TRUTH_REASON, ImageStudyConfig,
+                                     ImageStudyResult, folder_reason, members_param,
                                      run_image_study, sanitizers_param)
 from privlab.studies.contract import Headline, registry
 
@@ -165,7 +166,7 @@ def cue_removal(corpus: SceneCorpus, sanitized: list, level: int = BLACK_LEVEL) 
     return {kind: float(np.mean(v)) if v else math.nan for kind, v in shares.items()}
 
 
-@dataclass
+@dataclass(frozen=True)
 class LadderResult:
     """The ladder's rungs, each audited under every member with its placebo.
 
@@ -449,7 +450,7 @@ def detector_family(description: dict[str, Any]) -> str:
     return "+".join(families)
 
 
-@dataclass
+@dataclass(frozen=True)
 class MissResult:
     """Face blackouts audited by face-identity members of the same and of other families.
 
@@ -623,8 +624,14 @@ def _tilted_scenes(n: int, seed: int, *, angle: float) -> SceneCorpus:
     return tilt_faces(celebrity_scenes(n, seed), angle)
 
 
-__all__ = ["BLACK_LEVEL", "CONCEPT_CUES", "DEFAULT_ENCODERS", "DEFAULT_SANITIZERS", "DEFAULT_TILT",
-           "FOLDER_SANITIZERS", "LADDER_MEMBERS", "MISS_MEMBERS", "MISS_SANITIZERS", "PRESETS",
-           "STUDY", "Config", "LadderConfig", "LadderResult", "MissConfig", "MissResult",
-           "cue_removal", "detector_family", "run", "run_detector_miss", "run_ladder",
+#: The runs beside the study, on its corpus: ``{name: (run, Config, headline title)}``
+#: (:func:`privlab.studies.sub_studies` lists them as ``"dicaprio.<name>"``).
+SUB_STUDIES = {"ladder": (run_ladder, LadderConfig, f"{STUDY} · ladder"),
+               "detector_miss": (run_detector_miss, MissConfig, f"{STUDY} · detector miss")}
+
+__all__ = ["BLACK_LEVEL", "CONCEPT_CUES", "CUE_PREFIX", "DEFAULT_ENCODERS", "DEFAULT_SANITIZERS",
+           "DEFAULT_TILT", "FOLDER_SANITIZERS", "GROUND_TRUTH_REASON", "LADDER_MEMBERS",
+           "MISS_MEMBERS", "MISS_SANITIZERS", "PRESETS", "STUDY", "SUB_STUDIES", "Config",
+           "LadderConfig", "LadderResult", "MissConfig", "MissResult", "cue_removal",
+           "detector_family", "folder_reason", "run", "run_detector_miss", "run_ladder",
            "tilt_faces"]

@@ -200,7 +200,7 @@ class Condition:
         return _no_face_line(self)
 
 
-@dataclass
+@dataclass(frozen=True)
 class FaceGeneratorResult:
     """What study 06 computed.
 

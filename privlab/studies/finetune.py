@@ -105,7 +105,7 @@ class Config(StudyConfig):
         return {"epochs": 15, "gallery_size": 8, "heldout_size": 6, "validation_size": 6}
 
 
-@dataclass
+@dataclass(frozen=True)
 class FinetuneResult:
     """Base D against fine-tuned D on the same held-out sanitized scenes.
 

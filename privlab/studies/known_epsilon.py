@@ -206,7 +206,7 @@ class Config(StudyConfig):
                     distinguisher_pairs=4)
 
 
-@dataclass
+@dataclass(frozen=True)
 class KnownEpsilonResult:
     """What study 05 computed; every table keeps each method's status.
 

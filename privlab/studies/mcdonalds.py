@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from privlab.datasets.scenes import BRAND_KINDS, BRAND_NAME, brand_scenes, draw_logo
-from privlab.studies._images import (ImageStudyConfig, ImageStudyResult, members_param,
+from privlab.studies._images import (CUE_PREFIX, GROUND_TRUTH_REASON, ImageStudyConfig,
+                                     ImageStudyResult, folder_reason, members_param,
                                      run_image_study, sanitizers_param)
 from privlab.studies.contract import registry
 
@@ -101,4 +102,5 @@ def run(config: Config | None = None) -> ImageStudyResult:
 
 
 __all__ = ["STUDY", "Config", "DEFAULT_ENCODERS", "DEFAULT_SANITIZERS", "FOLDER_SANITIZERS",
-           "CONCEPT_CUES", "LOGO_SANITIZERS", "LOGO_SIDE", "PRESETS", "default_logos", "run"]
+           "CONCEPT_CUES", "CUE_PREFIX", "GROUND_TRUTH_REASON", "LOGO_SANITIZERS", "LOGO_SIDE",
+           "PRESETS", "default_logos", "folder_reason", "run"]

@@ -13,6 +13,7 @@ another text than sanitizing explains; the decisive witness shows which pair.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from privlab.contrastive import STATUS, ContrastiveAudit, audit
 from privlab.datasets import quickstart as corpus
@@ -48,12 +49,14 @@ class Config(StudyConfig):
     # The quickstart is small enough that its smoke settings are its full settings.
 
 
-@dataclass
+@dataclass(frozen=True)
 class QuickstartResult:
-    """The two audits and the settings that produced them."""
+    """The two audits and the settings that produced them (``choices``: what a panel's
+    widgets chose, recorded in :attr:`provenance`)."""
 
     config: Config
     audits: dict[str, ContrastiveAudit] = field(default_factory=dict)
+    choices: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def to_frame(self):
         """One row per concept list: size, resolution, decisive witness, mean utility."""
@@ -91,7 +94,8 @@ class QuickstartResult:
         return {"encoder": self.config.encoder, "weak_concepts": list(self.config.weak_concepts),
                 "strong_concepts": list(self.config.strong_concepts),
                 "texts": len(self.config.texts), "top_k": self.config.top_k,
-                "corpus_hash": first.corpus if first else None}
+                "corpus_hash": first.corpus if first else None,
+                **({"choices": dict(self.choices)} if self.choices else {})}
 
     def headline(self) -> Headline:
         """Both lists' resolutions and decisive witnesses, and what they rest on."""
@@ -128,15 +132,15 @@ def run(config: Config | None = None) -> QuickstartResult:
     config = config or Config.for_notebook()
     if not config.texts:
         raise invalid("texts", "quickstart.run", "a non-empty sequence of texts", config.texts)
-    result = QuickstartResult(config)
+    audits: dict[str, ContrastiveAudit] = {}
     lists = (("weak", config.weak_concepts), ("strong", config.strong_concepts))
     for i, (label, concepts) in enumerate(lists):
         step(f"auditing the {label} list", i, len(lists))
         sanitizer = ConceptListSanitizer(list(concepts), name=f"{label} concept list")
-        result.audits[label] = audit(list(config.texts), sanitizer, encoders=[config.encoder],
-                                     names=[corpus.TARGET], top_k=config.top_k)
+        audits[label] = audit(list(config.texts), sanitizer, encoders=[config.encoder],
+                              names=[corpus.TARGET], top_k=config.top_k)
     step("audits done", len(lists), len(lists))
-    return result
+    return QuickstartResult(config, audits)
 
 
 __all__ = ["Config", "QuickstartResult", "STUDY", "run"]

@@ -125,7 +125,7 @@ def _describe_data(data: str, documents: list) -> str:
     return f"{n} documents from {Path(data).name} ({props} propositions, {policies} policies)"
 
 
-@dataclass
+@dataclass(frozen=True)
 class RedacBenchStudyResult:
     """Scores per strategy (and round), with the judge's error rates on hand labels.
 

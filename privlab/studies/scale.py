@@ -107,14 +107,16 @@ def _timed(fn):
     return out, time.perf_counter() - start
 
 
-@dataclass
+@dataclass(frozen=True)
 class ScaleResult:
-    """Plain vs certified vs screen vs cluster, per scenario, and the cost curve."""
+    """Plain vs certified vs screen vs cluster, per scenario, and the cost curve
+    (``choices``: what a panel's widgets chose, recorded in :attr:`provenance`)."""
 
     config: Config
     audits: list = field(default_factory=list)
     cluster: dict = field(default_factory=dict)
     cost: list = field(default_factory=list)
+    choices: dict = field(default_factory=dict, repr=False)
 
     def to_frame(self):
         """One row per scenario: answers, whether they agree, work skipped, seconds."""
@@ -142,7 +144,8 @@ class ScaleResult:
         import torch
 
         return {**asdict(self.config), "data": "synthetic (privlab.scale.synthetic)",
-                "dask": dask.__version__, "faiss": faiss.__version__, "torch": torch.__version__}
+                "dask": dask.__version__, "faiss": faiss.__version__, "torch": torch.__version__,
+                **({"choices": dict(self.choices)} if self.choices else {})}
 
     def headline(self) -> Headline:
         """Whether the fast paths gave the exact answer, and how much work they skipped."""
@@ -243,7 +246,8 @@ def run(config: Config | None = None) -> ScaleResult:
     """
     config = config or Config.for_notebook()
     _check(config)
-    result = ScaleResult(config)
+    audits: list = []
+    cluster: dict = {}
     warm = synthetic_audit(64, 64, config.d, seed=config.seed)  # load libraries before timing
     resolution(warm.S, warm.T, device="cpu")
     first = None
@@ -251,15 +255,15 @@ def run(config: Config | None = None) -> ScaleResult:
     for index, scenario in enumerate(config.scenarios):
         step(f"auditing the {scenario} scenario four ways", index, stages)
         row, audit, plain = _audit(config, scenario)
-        result.audits.append(row)
+        audits.append(row)
         first = first or (audit, plain)
     if config.cluster_workers:
         step("the same call on a dask LocalCluster", stages - 2, stages)
-        result.cluster = _cluster_run(config, *first)
+        cluster = _cluster_run(config, *first)
     step("the cost curve", stages - 1, stages)
-    result.cost = _cost_curve(config)
+    cost = _cost_curve(config)
     step("done", stages, stages)
-    return result
+    return ScaleResult(config, audits, cluster, cost)
 
 
 __all__ = ["Config", "ScaleResult", "STUDY", "run"]

@@ -111,7 +111,7 @@ class Config(StudyConfig):
         return {"anonymizers": ("none", "regex-pii", "gold-spans"), "max_documents": 8}
 
 
-@dataclass
+@dataclass(frozen=True)
 class SPIAStudyResult:
     """Span recall and protection per anonymizer.
 
@@ -454,17 +454,24 @@ def run(config: Config | None = None) -> SPIAStudyResult:
     # The model's answers are recorded, so a person can review its disagreements later.
     fallback = ReviewQueue(LLMValueJudge()) if config.value_decider == "rule+llm" else None
     available = {a.name: a for a in anonymizer_options()}
-    result = SPIAStudyResult(config, {}, {}, {}, {}, list(records))
+    protections: dict[str, ProtectionResult] = {}
+    spans: dict[str, SpanRecall] = {}
+    texts: dict[str, list[str]] = {}
+    skipped: dict[str, str] = {}
+    predictions: dict[str, list] = {}
+    failures: dict[str, dict[str, str]] = {}
+    unmatched: dict[str, float] = {}
+    baselines: dict[str, ProtectionResult] = {}
     ids = [r.data_id for r in records]
     matcher_name = ""
     for i, name in enumerate(config.anonymizers):
         step(f"anonymizing and attacking: {name}", i, len(config.anonymizers))
         info = available.get(name)
         if info is not None and not info.available:
-            result.skipped[name] = info.reason
+            skipped[name] = info.reason
             continue
         if name.startswith("gold") and len(entities) < len(records):
-            result.skipped[name] = "no span annotation for some documents"
+            skipped[name] = "no span annotation for some documents"
             continue
         anonymized = anonymize(name, records, entities)
         predicted = adversary.infer(anonymized, ids, on_failure="record")
@@ -472,35 +479,37 @@ def run(config: Config | None = None) -> SPIAStudyResult:
         matcher = matchers.create(config.matcher)
         matcher_name = matcher.name
         scored = [r for r in records if r.data_id not in failed]
-        result.protection[name] = protection(
+        protections[name] = protection(
             scored, [r for r in predicted if r.data_id not in failed], matcher=matcher,
             fallback=fallback, provenance={"adversary": adversary.name, "anonymizer": name})
         if blind is not None:
             guessed = blind.infer(anonymized, ids, on_failure="record")
-            result.baseline[name] = protection(
+            baselines[name] = protection(
                 scored, [r for r in guessed if r.data_id not in failed],
                 matcher=matchers.create(config.matcher),
                 provenance={"adversary": blind.name, "anonymizer": name})
-        result.unmatched[name] = (matcher.unmatched_fraction()
-                                  if hasattr(matcher, "unmatched_fraction") else float("nan"))
-        result.spans[name] = span_recall(entities, dict(zip(ids, anonymized)))
-        result.texts[name] = anonymized
-        result.predicted[name] = predicted
-        result.failed[name] = failed
+        unmatched[name] = (matcher.unmatched_fraction()
+                           if hasattr(matcher, "unmatched_fraction") else float("nan"))
+        spans[name] = span_recall(entities, dict(zip(ids, anonymized)))
+        texts[name] = anonymized
+        predictions[name] = predicted
+        failures[name] = failed
     step("scored", len(config.anonymizers), len(config.anonymizers))
     weak = bool(getattr(adversary, "weak", False))
-    result.status = ("descriptive; the adversary is a weak offline stand-in, so CPR/IPR "
-                     "overstate protection" if weak else
-                     "descriptive: protection against this adversary on this data")
-    result.provenance = {"data": config.data, "data_digest": digest,
-                         "adversary": adversary.name, "weak": weak,
-                         "matcher": matcher_name or config.matcher,
-                         "value_decider": "rule then "
-                         f"{fallback.name}" if fallback else "rule only",
-                         "reference_date": when.isoformat(), "spans": span_source,
-                         "baseline": blind.name if blind is not None else None,
-                         "split": data_split.describe(records) if config.data != "sample"
-                         else {"development": "not applicable (privlab sample)",
-                               "documents_scored": {}, "scored_on": "sample"}}
-    result.review = fallback
-    return result
+    status = ("descriptive; the adversary is a weak offline stand-in, so CPR/IPR "
+              "overstate protection" if weak else
+              "descriptive: protection against this adversary on this data")
+    provenance = {"data": config.data, "data_digest": digest,
+                  "adversary": adversary.name, "weak": weak,
+                  "matcher": matcher_name or config.matcher,
+                  "value_decider": "rule then "
+                  f"{fallback.name}" if fallback else "rule only",
+                  "reference_date": when.isoformat(), "spans": span_source,
+                  "baseline": blind.name if blind is not None else None,
+                  "split": data_split.describe(records) if config.data != "sample"
+                  else {"development": "not applicable (privlab sample)",
+                        "documents_scored": {}, "scored_on": "sample"}}
+    return SPIAStudyResult(config, protections, spans, texts, skipped, list(records),
+                           predicted=predictions, failed=failures, unmatched=unmatched,
+                           status=status, provenance=provenance, review=fallback,
+                           baseline=baselines)

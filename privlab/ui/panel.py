@@ -29,8 +29,8 @@ one, else by its own ``_repr_html_``. A panel with hand-made controls is still p
   the same way (:mod:`privlab.ui.problems`), with the traceback folded away.
 * **The old result stays visible, dimmed, while the new one is computed**, and is
   replaced whole when the new one is ready.
-* **The choices are recorded** in the result's provenance (``provenance["choices"]``)
-  and under "Settings of this run".
+* **The choices are recorded** in the provenance of the result the panel keeps (a copy:
+  ``provenance["choices"]``, see :func:`with_choices`) and under "Settings of this run".
 """
 
 from __future__ import annotations
@@ -110,36 +110,49 @@ def _same(a: Any, b: Any) -> bool:
         return False
 
 
-def record_choices(result: Any, choices: Mapping[str, Any]) -> bool:
-    """Put ``choices`` into ``result.provenance["choices"]`` where the result allows it.
+def with_choices(result: Any, choices: Mapping[str, Any]) -> tuple[Any, bool]:
+    """A copy of ``result`` whose ``provenance["choices"]`` holds ``choices``; ``result``
+    itself is left as it was built.
 
-    A result whose provenance is a dict attribute gets them there; one whose provenance
-    is computed from a ``settings`` dict gets them through it.
+    The copy is made with :func:`dataclasses.replace` on the field the result's provenance
+    is read from: ``provenance`` itself, the ``settings`` a computed provenance is built
+    from, a ``choices`` field, or the ``run`` a sub-study's provenance extends.
 
     Returns:
-        Whether the choices are now in ``result.provenance``.
+        ``(result or its copy, whether the choices are now in its provenance)``; a result
+        none of these fields fits comes back unchanged, with False.
 
     Example:
-        >>> class R:
-        ...     provenance = None
-        ...     def __init__(self): self.provenance = {}
-        >>> r = R(); record_choices(r, {"encoder": "lexical"}), r.provenance
-        (True, {'choices': {'encoder': 'lexical'}})
+        >>> from dataclasses import dataclass, field
+        >>> @dataclass(frozen=True)
+        ... class R:
+        ...     provenance: dict = field(default_factory=dict)
+        >>> r = R({"data": "x"})
+        >>> copy, recorded = with_choices(r, {"encoder": "lexical"})
+        >>> recorded, copy.provenance, r.provenance
+        (True, {'data': 'x', 'choices': {'encoder': 'lexical'}}, {'data': 'x'})
     """
     choices = {k: (list(v) if isinstance(v, tuple) else v) for k, v in choices.items()}
-    attribute = getattr(type(result), "provenance", None)
-    if isinstance(attribute, property):
-        settings = getattr(result, "settings", None)
-        if isinstance(settings, dict):
-            settings["choices"] = choices
-    else:
-        provenance = getattr(result, "provenance", None)
-        if isinstance(provenance, dict):
-            provenance["choices"] = choices
+    copy = _with_choices(result, choices)
     try:
-        return result.provenance.get("choices") == choices
+        return copy, copy.provenance.get("choices") == choices
     except AttributeError:
-        return False
+        return result, False
+
+
+def _with_choices(result: Any, choices: dict[str, Any]) -> Any:
+    if not dataclasses.is_dataclass(result) or isinstance(result, type):
+        return result
+    fields = {f.name for f in dataclasses.fields(result) if f.init}
+    for name in ("provenance", "settings"):
+        value = getattr(result, name, None)
+        if name in fields and isinstance(value, dict):
+            return dataclasses.replace(result, **{name: {**value, "choices": choices}})
+    if "choices" in fields:
+        return dataclasses.replace(result, choices=choices)
+    if "run" in fields and dataclasses.is_dataclass(getattr(result, "run", None)):
+        return dataclasses.replace(result, run=_with_choices(result.run, choices))
+    return result
 
 
 def quoted_figures(result: Any) -> dict[str, str]:
@@ -332,7 +345,7 @@ class StudyPanel:
                             result = self.result  # only a display option changed: redraw
                         else:
                             result = self.run_study(config)
-                        record_choices(result, values)
+                        result, _ = with_choices(result, values)
                         # The demo profile's smaller settings are named beside the number.
                         caveat = getattr(config, "settings_caveat", lambda: None)()
                         report.headline(result.headline().with_caveat(caveat)
@@ -535,5 +548,5 @@ def forget_panels() -> None:
     _PANELS.clear()
 
 
-__all__ = ["StudyPanel", "default_render", "forget_panels", "record_choices", "study_panel",
-           "study_render"]
+__all__ = ["StudyPanel", "default_render", "forget_panels", "quoted_figures", "study_panel",
+           "study_render", "with_choices"]

@@ -436,7 +436,7 @@ def witness_html(sanitized_x: str, original_y: str, sanitized_y: str, *,
         >>> "<mark>sequel</mark>" in witness_html("a sequel", "the sequel", "the ██", terms=["sequel"])
         True
     """
-    from privlab.studies._text import highlight
+    from privlab.names import highlight
 
     head = html.escape(title)
     if difference is not None:

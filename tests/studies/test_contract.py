@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 
 from privlab.errors import PrivlabValueError
-from privlab.studies import STUDY_MODULES, Headline, StudyConfig, StudyResult, registry
+from privlab.studies import (STUDY_MODULES, Headline, StudyConfig, StudyResult, registry,
+                             sub_studies)
 from privlab.studies.contract import HEADLINE_MARKER
 
 STUDIES = registry.names()
@@ -134,6 +135,32 @@ def test_smoke_run_follows_the_result_contract(slug, monkeypatch):
     frame = result.to_frame()
     assert isinstance(frame, pd.DataFrame) and len(frame) > 0
     assert isinstance(result.provenance, dict) and result.provenance
+    assert result._repr_html_().strip().startswith("<")
+
+
+SUB_STUDIES = sub_studies()
+
+
+def test_sub_studies_are_listed_with_their_parent_study():
+    assert {"dicaprio.ladder", "dicaprio.detector_miss"} <= set(SUB_STUDIES)
+    for slug, sub in SUB_STUDIES.items():
+        assert sub.parent in STUDIES and slug == f"{sub.parent}.{sub.name}"
+        assert sub.run.__module__ == registry.entry(sub.parent).factory.__module__
+        assert sub.title.startswith(registry.entry(sub.parent).meta["title"] + " · ")
+
+
+@pytest.mark.parametrize("slug", SUB_STUDIES)
+def test_sub_study_smoke_run_follows_the_result_contract(slug, monkeypatch):
+    monkeypatch.setenv("PRIVLAB_SMOKE", "1")
+    sub = SUB_STUDIES[slug]
+    assert callable(sub.run) and issubclass(sub.Config, StudyConfig)
+    config = sub.Config.smoke()
+    result = sub.run(config)
+    assert isinstance(result, StudyResult) and result.config == config
+    headline = result.headline()
+    assert headline.study == sub.title and headline.caveats
+    assert Headline.parse(headline.lines()) == [headline]
+    assert len(result.to_frame()) > 0 and result.provenance
     assert result._repr_html_().strip().startswith("<")
 
 

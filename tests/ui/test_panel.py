@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import base64
+import copy
+import dataclasses
 import re
 
 import matplotlib
@@ -14,7 +16,7 @@ import pytest  # noqa: E402
 from privlab import progress  # noqa: E402
 from privlab.studies import avengers, quickstart  # noqa: E402
 from privlab.ui import controls, panels  # noqa: E402
-from privlab.ui.panel import StudyPanel, forget_panels, record_choices, study_panel  # noqa: E402
+from privlab.ui.panel import StudyPanel, forget_panels, study_panel, with_choices  # noqa: E402
 from privlab.encoders import registry as encoders  # noqa: E402
 
 #: The tests of a missing package use mpnet, an optional extra.
@@ -133,18 +135,92 @@ def test_choices_are_recorded_in_the_results_provenance():
     assert result.provenance["choices"]["sanitizers"] == ["identity", "concept-list"]
     assert result.provenance["choices"]["encoders"] == ["lexical"]
 
-    class WithDict:
-        def __init__(self):
-            self.provenance = {"data": "x"}
 
+@dataclasses.dataclass(frozen=True)
+class _Provenance:
+    provenance: dict
+
+
+@dataclasses.dataclass(frozen=True)
+class _Settings:
+    settings: dict
+
+    @property
+    def provenance(self):
+        return {**self.settings, "derived": True}
+
+
+@dataclasses.dataclass(frozen=True)
+class _Choices:
+    choices: dict = dataclasses.field(default_factory=dict)
+
+    @property
+    def provenance(self):
+        return {"data": "x", **({"choices": self.choices} if self.choices else {})}
+
+
+@dataclasses.dataclass(frozen=True)
+class _SubStudy:
+    run: _Provenance
+
+    @property
+    def provenance(self):
+        return {**self.run.provenance, "ladder": [1]}
+
+
+@pytest.mark.parametrize("built", [_Provenance({"data": "x"}), _Settings({"data": "x"}),
+                                   _Choices(), _SubStudy(_Provenance({"data": "x"}))],
+                         ids=["provenance", "settings", "choices", "run"])
+def test_with_choices_records_in_a_copy_and_leaves_the_result_as_built(built):
+    before = copy.deepcopy(built)
+    recorded, ok = with_choices(built, {"n": (1, 2)})
+    assert ok and recorded.provenance["choices"] == {"n": [1, 2]}
+    assert recorded is not built and built == before and "choices" not in built.provenance
+
+
+def test_with_choices_says_when_a_result_cannot_hold_them():
     class Computed:
         @property
         def provenance(self):
             return {"data": "x"}
 
-    holder = WithDict()
-    assert record_choices(holder, {"n": (1, 2)}) and holder.provenance["choices"] == {"n": [1, 2]}
-    assert record_choices(Computed(), {"n": 1}) is False
+    result = Computed()
+    assert with_choices(result, {"n": 1}) == (result, False)
+
+
+def _keep_built(panel: StudyPanel, kept: list) -> None:
+    """Record each result as the study built it: the object, its fields and a deep copy of
+    its provenance and table, before the panel records the choices and renders it."""
+    run_study = panel.run_study
+
+    def run(config):
+        result = run_study(config)
+        kept.append((result, {f.name: getattr(result, f.name) for f in dataclasses.fields(result)},
+                     copy.deepcopy(result.provenance), result.to_frame().copy()))
+        return result
+    panel.run_study = run
+
+
+@pytest.mark.parametrize("make, choice", [
+    (lambda: panels.quickstart_panel(encoder="lexical"), ("weak_concepts", ("Einstein",))),
+    (lambda: panels.avengers_panel(encoders=("lexical",)), ("sanitizers", ("identity",)))],
+    ids=["quickstart", "avengers"])
+def test_a_result_is_unchanged_by_recording_and_display(make, choice):
+    panel = make()
+    kept: list = []
+    _keep_built(panel, kept)
+    panel.controls[choice[0]].set(choice[1])
+    shown = panel.run()
+    (built, fields, provenance, frame), = kept
+    # The panel shows (and keeps) a copy holding the choices; the built result is as built.
+    assert shown is not built and shown.provenance["choices"][choice[0]] == list(choice[1])
+    assert all(getattr(built, name) is value for name, value in fields.items())
+    assert built.provenance == provenance and "choices" not in provenance
+    assert built.to_frame().equals(frame)
+    built.headline(), built._repr_html_()  # displaying changes nothing either
+    assert built.provenance == provenance
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(built, next(iter(fields)), None)
 
 
 # --------------------------------------------------------------------------- Run All
@@ -265,7 +341,9 @@ def test_a_display_option_redraws_without_running_the_study_again():
     first = panel.run()
     assert len(calls) == 1 and "Reading a resolution of 0.13" in _html(panel)
     panel.controls["delta"].set(0.05)
-    assert panel.run() is first and len(calls) == 1
+    again = panel.run()  # the same computed tables, the new choice recorded in a copy
+    assert len(calls) == 1 and again.text is first.text and again.images is first.images
+    assert again.provenance["choices"]["delta"] == 0.05 != first.provenance["choices"]["delta"]
     assert "Reading a resolution of 0.05" in _html(panel)
     assert "Reading a resolution of 0.13" not in _html(panel)
     # The same choices again: the study runs again (a press of Run is a fresh run).
