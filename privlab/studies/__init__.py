@@ -19,7 +19,7 @@ import importlib
 from typing import Any
 
 from privlab.registry import member_modules
-from privlab.studies.contract import Headline, StudyConfig, StudyResult
+from privlab.studies.contract import Headline, Status, StudyConfig, StudyResult
 
 
 def load_members() -> tuple[str, ...]:
@@ -47,5 +47,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Headline", "STUDY_MODULES", "StudyConfig", "StudyResult", "load_members",
+__all__ = ["Headline", "STUDY_MODULES", "Status", "StudyConfig", "StudyResult", "load_members",
            "registry"]
