@@ -46,6 +46,7 @@ from privlab.studies._image_setup import (CUE_PREFIX, GROUND_TRUTH_REASON, LOGO_
                                           resolve_logos)
 from privlab.studies._image_conditions import (ConditionsMixin, CueCheck, Fidelity, _LogoBoxes,
                                                check_fidelity, target_checks)
+from privlab.studies._image_headline import image_headline
 from privlab.studies.contract import Headline, StudyConfig
 
 #: Why a folder run has no leak table.
@@ -550,8 +551,10 @@ class ImageStudyResult(ConditionsMixin):
         return tuple(notes)
 
     def headline(self) -> Headline:
-        """:meth:`summary` with its status and what it rests on."""
-        return Headline(self.study, self.summary(), self.status, self.caveats())
+        """:meth:`summary` in a first line a student can read, its parts beneath it
+        (:func:`privlab.studies._image_headline.image_headline`), with its status and what
+        it rests on."""
+        return image_headline(self, _worst_per_member)
 
     def reading(self) -> str:
         """What this run shows, in a few sentences (Markdown; differs for a folder)."""

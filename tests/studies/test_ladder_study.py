@@ -138,10 +138,17 @@ def test_ladder_frame_provenance_and_headline(ladder):
     assert ladder.provenance["corpus"]["n"] == 4
     headline = ladder.headline()
     assert headline.study == "01 DiCaprio · ladder"
-    assert headline.text.startswith("excess over placebo along the ladder (face → face + text"
-                                    " → whole person + text → full image): sface 0.000 → 0.000")
-    assert "; describe-then-embed 0.8" in headline.text
-    assert "full image: resolution 0 under every member" in headline.text
+    assert ladder.summary().startswith("excess over placebo along the ladder (face → face + text"
+                                       " → whole person + text → full image): sface 0.000 → 0.000")
+    assert "; describe-then-embed 0.8" in ladder.summary()
+    assert "full image: resolution 0 under every member" in ladder.summary()
+    # the first line: the worst value, where every member reaches 0, and the control
+    assert headline.text.startswith("worst excess over placebo 0.8")
+    assert "at face (describe-then-embed), 0 from " in headline.text
+    assert headline.text.endswith("; full-image control reads 0")
+    assert headline.details[0] == ("rungs: face → face + text → whole person + text → "
+                                   "full image")
+    assert any(d.startswith("describe-then-embed: 0.8") for d in headline.details)
     assert any("control" in c for c in headline.caveats)
 
 
@@ -194,8 +201,10 @@ def test_haar_misses_tilted_heads_and_both_other_families_flag_them(miss):
     assert (left.filter(like="(YuNet)") == 0).all().all()
     assert isinstance(miss, StudyResult) and "<table" in miss._repr_html_()
     headline = miss.headline()
-    assert headline.text.startswith("face blackout (Haar) left a face in 2 of 4 images: excess ")
-    assert "sface 0.000 (same detector)" in headline.text
+    assert headline.text.startswith("face blackout (Haar): face left in 2/4 images, worst excess ")
+    assert headline.details[0].startswith("face blackout (Haar) left a face in 2 of 4 images: "
+                                          "excess ")
+    assert "sface 0.000 (same detector)" in " ".join(headline.details)
     assert any("turned 30° in 2 of 4 scenes (1, 3; tilt_faces)" in c for c in headline.caveats)
     assert miss.provenance["detector_families"] == {
         "face blackout (Haar)": "haar", "face blackout (YuNet)": "yunet",
@@ -230,4 +239,4 @@ def test_on_real_photos_only_the_other_family_sees_the_face_yunet_missed(photo_m
         f"frame{k}.png" for k in range(6)]
     assert left.loc["frame5.png", "face blackout (YuNet) | sface"] == 0
     assert left.loc["frame5.png", "face blackout (YuNet) | dlib-face"] == 1
-    assert "(same detector)" in photo_miss.headline().text
+    assert "(same detector)" in " ".join(photo_miss.headline().details)
