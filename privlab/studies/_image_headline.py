@@ -27,24 +27,27 @@ def image_headline(result: Any, per_member: Callable[[Any], str]) -> Headline:
     fails = result.condition_failures()
     failed = [r for r in rows if r in fails]
     over = [r for r in rows if r not in fails] or rows
-    noun = "photos" if result.folder_mode else "images"
-    kind = "'cues:' controls" if all(r.startswith(CUE_PREFIX) for r in rows) else "sanitizers"
+    noun = "photo" if result.folder_mode else "image"
+    kind = "'cues:' control" if all(r.startswith(CUE_PREFIX) for r in rows) else "sanitizer"
+    kinds = kind + ("s" if len(rows) != 1 else "")
+    leave = "leaves" if len(failed) == 1 else "leave"
     if result.conditions is None or not result.conditions.checks:
         lead = ""
     elif failed and len(failed) == len(rows):
-        lead = (f"{len(failed)} of {len(rows)} {kind} leave the concept in some {noun} "
+        lead = (f"{len(failed)} of {len(rows)} {kinds} {leave} the concept in some {noun} "
                 "(none passes); conditional ")
     elif failed:
-        lead = (f"{len(failed)} of {len(rows)} {kind} leave the concept in some {noun}; "
+        lead = (f"{len(failed)} of {len(rows)} {kinds} {leave} the concept in some {noun}; "
                 "among the others, ")
     else:
-        lead = f"all {len(rows)} {kind} remove the concept from every {noun[:-1]}; "
+        lead = (f"all {len(rows)} {kinds} remove" if len(rows) > 1 else f"the one {kind} "
+                "removes") + f" the concept from every {noun}; "
     if failed:
         scope = "; ".join(p for p in (
             f"over {len(over)} that met the condition" if over != rows else
             "CONDITIONAL: no sanitizer here met the condition, so none of these is a pass",
             scope) if p)
-    scope = scope or f"over {kind}"
+    scope = scope or f"over {kinds}"
     raw = result.members().loc[over]
     details = [result.condition_summary(rows)]
     if result.has_placebo:

@@ -97,7 +97,7 @@ def test_dicaprio_small_run_reports_excess_over_placebo():
     headline = result.headline()
     # faces only leaves the caption: it fails the operational condition, so the worst
     # values are taken over the control that met it; its violation stays in the tables
-    assert headline.text == ("1 of 2 'cues:' controls leave the concept in some image; among "
+    assert headline.text == ("1 of 2 'cues:' controls leaves the concept in some image; among "
                              "the others, worst excess over placebo 0.000 (placebo floors up to "
                              f"{result.placebo_floors().max():.3f})")
     assert headline.details[0].startswith("operational condition: cues:faces only FAILS")
@@ -134,7 +134,7 @@ def test_the_headline_is_never_taken_from_a_ground_truth_control():
     assert excess.loc["cues:second face left", "efficientnet-lite0"] > 0.1
     assert excess.loc["face blackout (YuNet)", "efficientnet-lite0"] == 0
     assert result.headline().text.startswith(
-        "1 of 1 sanitizers leave the concept in some image (none passes); conditional worst "
+        "1 of 1 sanitizer leaves the concept in some image (none passes); conditional worst "
         "excess over placebo 0.000")
     text = result.summary()
     # the face blackout leaves the caption with the name: it fails, and nothing is a pass
@@ -166,7 +166,7 @@ def test_without_placebo_the_headline_says_so():
     assert result.summary().startswith(
         "operational condition: met by cues:every cue. worst resolution per member ('cues:' "
         "controls only): ocr-text 0.000")
-    assert result.headline().text == ("all 1 'cues:' controls remove the concept from every "
+    assert result.headline().text == ("the one 'cues:' control removes the concept from every "
                                       "image; worst resolution 0.000 (no placebo run)")
     assert any("no placebo run" in c for c in result.caveats())
     assert "placebo" not in result.to_frame().columns

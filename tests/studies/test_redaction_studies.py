@@ -179,15 +179,17 @@ def test_redacbench_headline_reports_the_chosen_strategy_against_none():
     # proposition is inferable from its source text): hand values first, judge beside
     hand = result.hand["regex-pii"]
     assert hand.security == 0.0 and hand.utility == 1.0
-    assert headline.text.startswith(
+    assert headline.text == (
         f"regex-pii on 2 privlab-written documents: security 0.00 by the hand labels (0 of "
         f"{hand.fp} sensitive propositions removed; unredacted 0.00), utility 1.00 "
-        f"(unredacted 1.00); beside it judge {result.provenance['judge']}: security "
+        f"(unredacted 1.00)")
+    assert headline.details[0].startswith(
+        f"beside it judge {result.provenance['judge']}: security "
         f"{chosen.security:.2f} (unredacted {base.security:.2f}), utility {chosen.utility:.2f}")
     errors = result.judge_errors
-    assert f"false 'not inferable' {errors.false_not_inferable:.2f}" in headline.text
-    assert f"on {errors.labels} hand labels" in headline.text
-    assert "weak" in headline.status
+    assert f"false 'not inferable' {errors.false_not_inferable:.2f}" in headline.details[1]
+    assert f"on {errors.labels} hand labels" in headline.details[1]
+    assert "weak" in headline.status_note
     rests = " ".join(headline.caveats)
     assert "2 short documents written for privlab" in rests and "8,053 propositions" in rests
     assert "weak offline stand-in" in rests and "fixed in the Config" in rests
