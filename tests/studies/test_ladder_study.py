@@ -29,7 +29,8 @@ from privlab.encoders import registry as encoders
 from privlab.sanitizers.image import HaarFaces
 from privlab.sanitizers.ladder import LADDER, LADDER_LABELS
 from privlab.sanitizers.people import mediapipe_available
-from privlab.studies import StudyResult, dicaprio
+from privlab.studies import Status, StudyResult, dicaprio
+from privlab.studies.contract import first_line_problems
 
 needs_mediapipe = pytest.mark.skipif(not mediapipe_available(),
                                      reason="MediaPipe is not installed (make venv installs it)")
@@ -146,6 +147,7 @@ def test_ladder_frame_provenance_and_headline(ladder):
     assert headline.text.startswith("worst excess over placebo 0.8")
     assert "at face (describe-then-embed), 0 from " in headline.text
     assert headline.text.endswith("; full-image control reads 0")
+    assert first_line_problems(headline.text) == [] and headline.status is Status.DESCRIPTIVE
     assert headline.details[0] == ("rungs: face → face + text → whole person + text → "
                                    "full image")
     assert any(d.startswith("describe-then-embed: 0.8") for d in headline.details)
@@ -205,6 +207,7 @@ def test_haar_misses_tilted_heads_and_both_other_families_flag_them(miss):
     assert headline.details[0].startswith("face blackout (Haar) left a face in 2 of 4 images: "
                                           "excess ")
     assert "sface 0.000 (same detector)" in " ".join(headline.details)
+    assert first_line_problems(headline.text) == [] and headline.status is Status.DESCRIPTIVE
     assert any("turned 30° in 2 of 4 scenes (1, 3; tilt_faces)" in c for c in headline.caveats)
     assert miss.provenance["detector_families"] == {
         "face blackout (Haar)": "haar", "face blackout (YuNet)": "yunet",
