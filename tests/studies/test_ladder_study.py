@@ -139,8 +139,9 @@ def test_ladder_frame_provenance_and_headline(ladder):
     assert ladder.provenance["corpus"]["n"] == 4
     headline = ladder.headline()
     assert headline.study == "01 DiCaprio · ladder"
-    assert ladder.summary().startswith("excess over placebo along the ladder (face → face + text"
-                                       " → whole person + text → full image): sface 0.000 → 0.000")
+    assert ladder.summary().startswith(
+        "excess over placebo along the ladder (face → face + text → whole person + text → "
+        "full image): sface 0.000 → 0.000")
     assert "; describe-then-embed 0.8" in ladder.summary()
     assert "full image: resolution 0 under every member" in ladder.summary()
     # the first line: the worst value, where every member reaches 0, and the control
