@@ -4,7 +4,7 @@ privlab is built in layers, from the bottom up; a module imports only its own la
 lower one::
 
     base        the top-level modules, in four tiers; a tier imports only the tiers below:
-                  core      errors, hashing                 (import no privlab module)
+                  core      errors, hashing, status         (import no privlab module)
                   helpers   arrays, config, io, names, registry, progress, fixes
                   services  llm | resolution (the kernel)   (neither imports the other)
                   facade    privlab (the package's __init__)
@@ -51,7 +51,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "privlab"
 
 #: The base layer's tiers, bottom up: a base module imports only from lower tiers.
 BASE_TIERS: list[tuple[str, tuple[str, ...]]] = [
-    ("core", ("privlab.errors", "privlab.hashing")),
+    ("core", ("privlab.errors", "privlab.hashing", "privlab.status")),
     ("helpers", ("privlab.arrays", "privlab.config", "privlab.io", "privlab.names",
                  "privlab.registry", "privlab.progress", "privlab.fixes")),
     ("services", ("privlab.llm", "privlab.resolution")),

@@ -89,7 +89,9 @@ def run(args) -> int:
         for headline in result.headlines:
             print(f"{headline.study:<18} {headline.text}   [{result.seconds:.0f}s, {result.html}]",
                   flush=True)
-            print(f"{'':<18} status: {headline.status}", flush=True)
+            if headline.details:
+                print(f"{'':<18} details: {'; '.join(headline.details)}", flush=True)
+            print(f"{'':<18} status: {headline.status_line}", flush=True)
             if headline.caveats:
                 print(f"{'':<18} rests on: {'; '.join(headline.caveats)}", flush=True)
     print(wall_times(times), flush=True)

@@ -79,7 +79,8 @@ def write_record(path: Path, profile: str, runs: list[dict[str, Any]]) -> Path:
         path: the JSON file to write.
         profile: ``"smoke"``, ``"demo"`` or ``"full"``.
         runs: one dict per notebook: ``notebook``, ``seconds``, ``ok``, ``headlines``
-            (each a dict of ``study``, ``text``, ``status``, ``caveats``).
+            (each a dict of ``study``, ``text``, ``status``, ``caveats`` and, from
+            headlines with them, ``details`` and ``status_note``).
     """
     record = {"profile": profile, "date": time.strftime("%Y-%m-%d"), "machine": machine(),
               "total_seconds": round(sum(r["seconds"] for r in runs), 1), "notebooks": runs}
@@ -139,7 +140,10 @@ def render_block(record: dict[str, Any]) -> str:
             lines.append(f"{run['notebook']:<18} FAILED")
         for h in run.get("headlines", []):
             lines.append(f"{h['study']:<18} {h['text']}")
-            lines.append(f"{'':<18} status: {h['status']}")
+            if h.get("details"):
+                lines.append(f"{'':<18} details: {'; '.join(h['details'])}")
+            note = h.get("status_note")
+            lines.append(f"{'':<18} status: {h['status']}" + (f" — {note}" if note else ""))
             if h.get("caveats"):
                 lines.append(f"{'':<18} rests on: {'; '.join(h['caveats'])}")
     times = ", ".join(f"{r['notebook']} {r['seconds']:.0f} s" for r in record["notebooks"])

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from privlab.registry import member_modules
-from privlab.studies.contract import Headline, StudyConfig, StudyResult
+from privlab.studies.contract import Headline, Status, StudyConfig, StudyResult
 
 
 def load_members() -> tuple[str, ...]:
@@ -94,5 +94,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Headline", "STUDY_MODULES", "StudyConfig", "StudyResult", "SubStudy", "load_members",
-           "registry", "sub_studies"]
+__all__ = ["Headline", "STUDY_MODULES", "Status", "StudyConfig", "StudyResult", "SubStudy",
+           "load_members", "registry", "sub_studies"]

@@ -17,6 +17,7 @@ import numpy as np
 from privlab.errors import invalid
 from privlab.studies._image_conditions import ConditionsMixin, Fidelity
 from privlab.studies._image_figures import image_study_figures
+from privlab.studies._image_headline import image_headline
 from privlab.studies._image_setup import CUE_PREFIX
 from privlab.studies.contract import Headline
 
@@ -391,8 +392,10 @@ class ImageStudyResult(ConditionsMixin):
         return tuple(notes)
 
     def headline(self) -> Headline:
-        """:meth:`summary` with its status and what it rests on."""
-        return Headline(self.study, self.summary(), self.status, self.caveats())
+        """:meth:`summary` in a first line a student can read, its parts beneath it
+        (:func:`privlab.studies._image_headline.image_headline`), with its status and what
+        it rests on."""
+        return image_headline(self, _worst_per_member)
 
     #: The figures the notebooks' prose quotes (:func:`image_study_figures`).
     quoted_figures = image_study_figures

@@ -23,7 +23,7 @@ from privlab.datasets.text_corpora import LeakStatus, TextCorpus, leak_status
 from privlab.errors import invalid
 from privlab.names import highlight
 from privlab.progress import step
-from privlab.studies.contract import Headline
+from privlab.studies.contract import Headline, Status
 
 
 def build_sanitizer(spec: str, corpus: TextCorpus, broad: Sequence[str] = ()):
@@ -160,18 +160,23 @@ class TextStudyResult:
         frame = frame.sort_values(["resolution", "utility"], ascending=[True, False])
         return str(frame.iloc[0]["sanitizer"])
 
-    def summary(self) -> str:
-        """The number that matters: the best sanitizer's resolution, utility and witness."""
+    def summary_parts(self) -> tuple[str, list[str]]:
+        """The headline's first line (the best sanitizer's resolution and utility, the
+        exact-name baseline beside them) and the details beneath it."""
         name = self.best()
         a = self.table[name]
         member = a.members[0]
         w = member.witness
-        text = (f"best {name}: resolution {member.value:.3f} (witness {w.audited},{w.reference}), "
-                f"utility {member.mean_utility:.2f}; {len(self.table)} sanitizers on "
-                f"{len(self.corpus)} texts")
+        text = (f"best of {len(self.table)} sanitizers, {name}: resolution {member.value:.3f}, "
+                f"utility {member.mean_utility:.2f}")
         if a.baseline is not None:
-            text += f"; name kept in {a.baseline.count}"
-        return text
+            text += f"; name kept in {a.baseline.count} of {len(self.corpus)} texts"
+        return text, [f"under {member.encoder}: witness {w.audited},{w.reference}"]
+
+    def summary(self) -> str:
+        """The number that matters and its details, as one text (:meth:`summary_parts`)."""
+        first, details = self.summary_parts()
+        return "; ".join([first, *details])
 
     def quoted_figures(self) -> dict[str, str]:
         """The figures the notebook's prose quotes, as printed (see ``privlab quote``).
@@ -192,8 +197,11 @@ class TextStudyResult:
         return out
 
     def headline(self) -> Headline:
-        """:meth:`summary` with its status and what it rests on."""
-        return Headline(self.label or self.study, self.summary(), STATUS, self.caveats)
+        """:meth:`summary_parts` with its status and what it rests on."""
+        first, details = self.summary_parts()
+        status, note = Status.split(STATUS)
+        return Headline(self.label or self.study, first, status, self.caveats,
+                        details=tuple(details), status_note=note)
 
     def _repr_html_(self) -> str:
         return (f"<div><b>{html.escape(self.study)}</b> on {html.escape(self.corpus.name)} "

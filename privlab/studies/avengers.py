@@ -183,8 +183,9 @@ def caveats(config: Config, corpus: TextCorpus) -> tuple[str, ...]:
 class FranchiseResult(TextStudyResult):
     """Study 03's result: its summary names the corpus and the encoder."""
 
-    def summary(self) -> str:
-        """The best sanitizer's resolution and witness, on which comments, under which encoder."""
+    def summary_parts(self) -> tuple[str, list[str]]:
+        """The best sanitizer's resolution and utility with the name kept beside them; on
+        which comments, under which encoder and the witness beneath."""
         name = self.best()
         a = self.table[name]
         member = a.members[0]
@@ -192,12 +193,12 @@ class FranchiseResult(TextStudyResult):
         where = (f"privlab's {len(self.corpus)} fictional Vanguard Legion comments (stand-in "
                  "for the Avengers)" if self.corpus.name.startswith("vanguard-legion") else
                  f"{len(self.corpus)} comments of {self.corpus.name}")
-        text = (f"best {name} on {where}: resolution {member.value:.3f} "
-                f"under {member.encoder} (witness {w.audited},{w.reference}), utility "
-                f"{member.mean_utility:.2f}; {len(self.table)} sanitizers")
+        text = (f"best of {len(self.table)} sanitizers, {name}: resolution {member.value:.3f}, "
+                f"utility {member.mean_utility:.2f}")
         if a.baseline is not None:
-            text += f"; name kept in {a.baseline.count}"
-        return text
+            text += f"; name kept in {a.baseline.count} of {len(self.corpus)} comments"
+        return text, [f"on {where}",
+                      f"under {member.encoder}: witness {w.audited},{w.reference}"]
 
 
 @registry.member("avengers", number="03", title=STUDY, notebook="03_avengers")

@@ -32,7 +32,7 @@ from privlab.contrastive.calibration import DEFAULT_PERCENTILES, CalibrationTabl
 from privlab.datasets.concepts import DEFAULT_SETS, concept_words, load_concept_folder
 from privlab.errors import invalid
 from privlab.progress import step
-from privlab.studies.contract import Headline, StudyConfig, registry
+from privlab.studies.contract import Headline, Status, StudyConfig, registry
 from privlab.studies.params import Choice, param
 
 STUDY = "09 calibration"
@@ -392,10 +392,36 @@ class CalibrationStudyResult:
                 f"members {', '.join(self.config.image_members)} (offline stand-ins)"
                 if self.config.image_source == "generated"
                 else f"images: folder {self.config.image_source}")
-        return Headline(STUDY, headline(self.text, self.images),
-                        "descriptive: percentiles of boundaries between familiar concepts "
-                        "(a ruler for reading a resolution, not a privacy guarantee)",
-                        tuple(caveats))
+        first, details = self.headline_parts()
+        return Headline(STUDY, first, Status.DESCRIPTIVE, tuple(caveats), details=details,
+                        status_note="percentiles of boundaries between familiar concepts "
+                        "(a ruler for reading a resolution, not a privacy guarantee)")
+
+    def headline_parts(self) -> tuple[str, tuple[str, ...]]:
+        """The range of the 95th percentiles (text, then images) in one line; beneath it,
+        each member's pairs, named as in the Config (the members' ids stay in provenance)."""
+        def p95(pair) -> float:
+            return pair.percentiles.get(95.0, float("nan"))
+
+        def span(tab: CalibrationTable) -> str:
+            values = [p95(p) for p in tab.pairs]
+            return f"{min(values):.3f} to {max(values):.3f}"
+
+        def per_member(tab: CalibrationTable, names, kind: str) -> list[str]:
+            ids = list(dict.fromkeys(p.encoder for p in tab.pairs))
+            named = dict(zip(ids, names)) if len(ids) == len(names) else {}
+            return [f"{kind}{named.get(e, f'member {i + 1}')}: " + "; ".join(
+                        f"{p.concept_c}/{p.concept_d} p95 {p95(p):.3f}"
+                        for p in tab.pairs if p.encoder == e)
+                    for i, e in enumerate(ids)]
+
+        first = ("95th-percentile boundaries between familiar concepts: text "
+                 + span(self.text))
+        details = per_member(self.text, self.config.encoders, "text, ")
+        if self.images is not None and self.images.pairs:
+            first += f"; images {span(self.images)}"
+            details += per_member(self.images, self.config.image_members, "images, ")
+        return first, tuple(details)
 
     def _repr_html_(self) -> str:
         return self.to_frame().to_html(index=False, float_format=lambda v: f"{v:.4f}")

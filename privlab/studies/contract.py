@@ -36,6 +36,7 @@ import numpy as np
 
 from privlab.errors import check_seed, invalid, item_list, wrong_type
 from privlab.registry import Registry
+from privlab.status import Status
 
 HEADLINE_MARKER = "privlab-headline"
 
@@ -52,56 +53,117 @@ class StudyRegistry(Registry):
 registry = StudyRegistry("study")
 
 
+#: Tokens that are internal ids, never words for a reader: a hex fragment of 7+ digits
+#: (a hash, ``ge3b0c442``), a member id such as ``describe[ocr+faces]-minilm-g…`` or one
+#: spelling its settings, such as ``sface-t0.8-m24-b0.2``.
+INTERNAL_ID = re.compile(
+    r"\b(?:g|sha|0x)?(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,}\b"
+    r"|\w+\[[^\]\s]*\]-[\w.-]*"
+    r"|\b[a-z][\w]*(?:-[a-z]\d[\d.]*){3,}", re.IGNORECASE)
+
+#: How many words a headline's first line may take (README's block prints it alone).
+FIRST_LINE_WORDS = 30
+
+
+def first_line_problems(text: str) -> list[str]:
+    """What keeps ``text`` from being a headline's first line a student can read: too many
+    words (:data:`FIRST_LINE_WORDS`) or an internal id (:data:`INTERNAL_ID`).
+
+    Example:
+        >>> first_line_problems("resolution 0.217 (placebo 0.018)")
+        []
+        >>> first_line_problems("p95 0.000 (describe[ocr+faces]-minilm-ge3b0c442-m0.363)")
+        ["an internal id 'describe[ocr+faces]-minilm-ge3b0c442-m0.363'"]
+    """
+    problems = []
+    words = len(text.split())
+    if words >= FIRST_LINE_WORDS:
+        problems.append(f"{words} words (fewer than {FIRST_LINE_WORDS})")
+    problems += [f"an internal id {m.group(0)!r}" for m in INTERNAL_ID.finditer(text)]
+    return problems
+
+
+def _lines(value: Any, name: str) -> tuple[str, ...]:
+    items = (value,) if isinstance(value, str) else tuple(value)
+    if any(not isinstance(c, str) or not c.strip() or "\n" in c for c in items):
+        raise invalid(name, "Headline", "a sequence of non-empty single-line strings", value)
+    return items
+
+
 @dataclass(frozen=True)
 class Headline:
-    """The one line a study reports, with what kind of claim it is and what it rests on.
+    """What a study found, in one plain line, with the details folded beneath it.
 
     Attributes:
         study: number and short name, e.g. ``"00 quickstart"``.
-        text: the number that matters, in words.
-        status: the kind of claim, e.g. ``"diagnostic (model- and corpus-relative)"`` or
-            ``"finite-sample certificate"``.
+        text: the first line: what was found, with its key number and the control or floor
+            beside it, in plain words (fewer than 30 words, no internal ids:
+            :func:`first_line_problems`).
+        status: the kind of claim, a :class:`privlab.status.Status` (its value, e.g.
+            ``"diagnostic"``, is accepted too).
         caveats: what the number rests on: the data (generated, privlab-written sample,
             real), the model or judge (and whether it is a weak offline stand-in).
+        details: the numbers behind the first line (per member, floors, the paper's
+            figure), one line each; printed under the first line, shown folded.
+        status_note: what the status means for this headline, e.g. ``"model- and
+            corpus-relative"`` (the general meaning is ``status.description``).
         figures: the run's figures that the notebook's prose and README quote, by name
             (``{"leaks": "19"}``), as printed; ``privlab quote`` writes them into the
             text between ``<!--q:leaks-->`` and ``<!--/q-->`` markers.
 
     Example:
         >>> h = Headline("00 quickstart", "resolution 0.2", "diagnostic",
-        ...              ("12 texts written by privlab",))
-        >>> Headline.parse(h.lines()) == [h]
-        True
+        ...              ("12 texts written by privlab",), details=("witness x6/y5",))
+        >>> h.status is Status.DIAGNOSTIC, Headline.parse(h.lines()) == [h]
+        (True, True)
     """
 
     study: str
     text: str
-    status: str
+    status: Status
     caveats: tuple[str, ...] = ()
+    details: tuple[str, ...] = ()
+    status_note: str = ""
     figures: dict[str, str] = dataclasses.field(default_factory=dict, hash=False)
 
     def __post_init__(self) -> None:
-        for name in ("study", "text", "status"):
+        for name in ("study", "text"):
             value = getattr(self, name)
             if not isinstance(value, str) or not value.strip() or "\n" in value:
                 raise invalid(name, "Headline", "a non-empty single-line string", value)
-        caveats = tuple(self.caveats)
-        if any(not isinstance(c, str) or not c.strip() or "\n" in c for c in caveats):
-            raise invalid("caveats", "Headline", "a sequence of non-empty single-line strings",
-                          self.caveats)
-        object.__setattr__(self, "caveats", caveats)
+        try:
+            status = Status(self.status)
+        except ValueError:
+            raise invalid("status", "Headline", "one of " + ", ".join(
+                repr(s.value) for s in Status.formal()), self.status,
+                "Pass a privlab.status.Status; put the explanation in status_note.") from None
+        if not isinstance(self.status_note, str) or "\n" in self.status_note:
+            raise invalid("status_note", "Headline", "a single-line string", self.status_note)
+        object.__setattr__(self, "status", status)
+        object.__setattr__(self, "caveats", _lines(self.caveats, "caveats"))
+        object.__setattr__(self, "details", _lines(self.details, "details"))
         object.__setattr__(self, "figures", check_figures(self.figures, "Headline"))
 
+    @property
+    def status_line(self) -> str:
+        """The status with this headline's note, e.g. ``"diagnostic — model-relative"``."""
+        return self.status.value + (f" — {self.status_note}" if self.status_note else "")
+
     def lines(self) -> str:
-        """The printed form: a marked first line, then the status, then one line per caveat.
+        """The printed form: a marked first line, the details under it, then the status,
+        then one line per caveat.
 
         Example:
-            >>> print(Headline("05 known-ε", "ok", "descriptive", ("synthetic",)).lines())
+            >>> print(Headline("05 known-ε", "ok", Status.DESCRIPTIVE, ("synthetic",),
+            ...                details=("n 30",)).lines())
             privlab-headline | 05 known-ε | ok
+                - n 30
                 status: descriptive
                 rests on: synthetic
         """
-        out = [f"{HEADLINE_MARKER} | {self.study} | {self.text}", f"    status: {self.status}"]
+        out = [f"{HEADLINE_MARKER} | {self.study} | {self.text}"]
+        out += [f"    - {detail}" for detail in self.details]
+        out.append(f"    status: {self.status_line}")
         out += [f"    rests on: {caveat}" for caveat in self.caveats]
         out += [f"    figure: {name} = {value}" for name, value in self.figures.items()]
         return "\n".join(out)
@@ -140,9 +202,14 @@ class Headline:
     def parse(text: str) -> list["Headline"]:
         """Every headline printed in ``text`` (e.g. an executed notebook's output).
 
+        A status line that names no :class:`Status` is kept whole as the note of an
+        ``unstated`` status.
+
         Example:
-            >>> Headline.parse("noise\\nprivlab-headline | 05 known-ε | ok\\n    status: x\\n")
-            [Headline(study='05 known-ε', text='ok', status='x', caveats=(), figures={})]
+            >>> h, = Headline.parse("noise\\nprivlab-headline | 05 known-ε | ok\\n"
+            ...                     "    - n 30\\n    status: descriptive — exact\\n")
+            >>> h.text, h.details, h.status, h.status_note
+            ('ok', ('n 30',), <Status.DESCRIPTIVE: 'descriptive'>, 'exact')
         """
         found: list[Headline] = []
         current: dict[str, Any] | None = None
@@ -151,13 +218,20 @@ class Headline:
                 if current:
                     found.append(Headline(**current))
                 parts = raw.split(" | ", 2)
-                current = ({"study": parts[1], "text": parts[2], "status": "unstated",
-                            "caveats": ()} if len(parts) == 3 else None)
+                current = ({"study": parts[1], "text": parts[2], "status": Status.UNSTATED,
+                            "caveats": (), "details": (), "status_note": ""}
+                           if len(parts) == 3 else None)
             elif current is not None and raw.startswith("    status: "):
-                current["status"] = raw[len("    status: "):].strip() or "unstated"
+                value = raw[len("    status: "):].strip()
+                known = Status.split(value)
+                current["status"], current["status_note"] = (
+                    known if known else (Status.UNSTATED, value))
             elif current is not None and raw.startswith("    rests on: "):
                 caveat = raw[len("    rests on: "):].strip()
                 current["caveats"] = current["caveats"] + ((caveat,) if caveat else ())
+            elif current is not None and raw.startswith("    - "):
+                detail = raw[len("    - "):].strip()
+                current["details"] = current["details"] + ((detail,) if detail else ())
             elif current is not None and raw.startswith("    figure: ") and " = " in raw:
                 name, value = raw[len("    figure: "):].split(" = ", 1)
                 current.setdefault("figures", {})[name.strip()] = value.strip()
@@ -171,10 +245,17 @@ class Headline:
     def _repr_html_(self) -> str:
         import html
 
-        rests = "".join(f"<li>{html.escape(c)}</li>" for c in self.caveats)
+        def items(values: tuple[str, ...]) -> str:
+            return "<ul>" + "".join(f"<li>{html.escape(v)}</li>" for v in values) + "</ul>"
+
+        more = ""
+        if self.details:
+            more += f"<details><summary>details</summary>{items(self.details)}</details>"
+        if self.caveats:
+            more += f"<details><summary>rests on</summary>{items(self.caveats)}</details>"
         return (f"<div><b>{html.escape(self.study)}</b>: {html.escape(self.text)}<br>"
-                f"<i>status</i>: {html.escape(self.status)}"
-                + (f"<br><i>rests on</i>:<ul>{rests}</ul>" if rests else "") + "</div>")
+                f"<i>status</i>: <span title='{html.escape(self.status.description)}'>"
+                f"{html.escape(self.status_line)}</span>{more}</div>")
 
 
 #: A quoted figure's name: letters, digits, ``_``, ``-`` and ``.``.
@@ -529,6 +610,7 @@ def _check_value(value: Any, kind: str, name: str, caller: str) -> None:
         raise invalid(name, caller, "a number, not NaN", value)
 
 
-__all__ = ["FIGURE_NAME", "HEADLINE_MARKER", "Headline", "StudyConfig", "StudyRegistry",
-           "StudyResult", "check_config_fields", "check_figures", "config_checks", "is_text_sequence", "registry",
-           "value_checks"]
+__all__ = ["FIGURE_NAME", "FIRST_LINE_WORDS", "HEADLINE_MARKER", "Headline", "INTERNAL_ID",
+           "Status", "StudyConfig", "StudyRegistry", "StudyResult", "check_config_fields",
+           "check_figures", "config_checks", "first_line_problems", "is_text_sequence",
+           "registry", "value_checks"]

@@ -38,7 +38,7 @@ from privlab.sanitizers.ladder import LADDER, LADDER_LABELS
 from privlab.studies._images import (CUE_PREFIX, GROUND_TRUTH_REASON, ImageStudyConfig,
                                      ImageStudyResult, folder_reason, members_param,
                                      run_image_study, sanitizers_param)
-from privlab.studies.contract import Headline, registry
+from privlab.studies.contract import Headline, Status, registry
 
 STUDY = "01 DiCaprio"
 PRESETS = {
@@ -280,10 +280,35 @@ class LadderResult:
                      "cues they cannot read (clothing, context) may remain")
         return tuple(notes)
 
+    def headline_parts(self) -> tuple[str, tuple[str, ...]]:
+        """The first line (the worst value, the rung from which every member reads 0, the
+        full-image control) and each member's values rung by rung beneath it."""
+        value = self.measure
+        word = "excess over placebo" if value == "excess" else "resolution"
+        wide = self.table(value)
+        peaks = [float(wide.iloc[i].max()) for i in range(len(wide))]
+        if max(peaks) > 0:
+            at = peaks.index(max(peaks))
+            first = (f"worst {word} {max(peaks):.3f} at {self.labels[at]} "
+                     f"({wide.iloc[at].idxmax()})")
+            zero = next((k for k in range(len(peaks)) if not any(peaks[k:])), None)
+            first += (f", 0 from {self.labels[zero]} on" if zero is not None
+                      else ", above 0 up to the last rung")
+        else:
+            first = f"{word} 0 at every rung under every member"
+        if self.control_passed is not None:
+            first += ("; full-image control reads 0" if self.control_passed
+                      else "; full-image control FAILS (a member reads above 0)")
+        details = [f"rungs: {' → '.join(self.labels)}"]
+        details += [f"{m}: " + " → ".join(f"{v:.3f}" for v in wide[m]) for m in wide.columns]
+        return first, tuple(details + [self.run._what()])
+
     def headline(self) -> Headline:
-        """:meth:`summary` with its status and what it rests on."""
-        return Headline(f"{self.run.study} · ladder", self.summary(), self.run.status,
-                        self.caveats())
+        """:meth:`headline_parts` with its status and what it rests on."""
+        first, details = self.headline_parts()
+        status, note = Status.split(self.run.status) or (Status.DESCRIPTIVE, self.run.status)
+        return Headline(f"{self.run.study} · ladder", first, status, self.caveats(),
+                        details=details, status_note=note)
 
     def quoted_figures(self) -> dict[str, str]:
         """The figures the notebook's prose quotes (see ``privlab quote``), all named
@@ -555,8 +580,15 @@ class MissResult:
         notes.append("a face left is one the member's own detector counts in the released "
                      "image; a member that shares the blackout's detector cannot count a "
                      "face that detector missed")
-        return Headline(f"{self.run.study} · detector miss", self.summary(), self.run.status,
-                        tuple(notes))
+        frame = self.to_frame()
+        value = "excess" if "excess" in frame.columns else "resolution"
+        first = "; ".join(
+            f"{sanitizer}: face left in {max(rows['images with a face left'])}/"
+            f"{len(self.run.images)} images, worst {value} {rows[value].max():.3f}"
+            for sanitizer, rows in frame.groupby("sanitizer", sort=False))
+        status, note = Status.split(self.run.status) or (Status.DESCRIPTIVE, self.run.status)
+        return Headline(f"{self.run.study} · detector miss", first, status, tuple(notes),
+                        details=tuple(self.summary().split("; ")), status_note=note)
 
     def quoted_figures(self) -> dict[str, str]:
         """The figures the notebook's prose quotes (see ``privlab quote``), all named

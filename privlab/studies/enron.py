@@ -112,8 +112,9 @@ def _lay_mailbox(corpus: TextCorpus) -> bool:
 class EnronResult(TextStudyResult):
     """Study 04's result: Table 2 rows, headlined by Presidio (the paper's focus)."""
 
-    def summary(self) -> str:
-        """Presidio's resolution and witness beside its exact-name baseline.
+    def summary_parts(self) -> tuple[str, list[str]]:
+        """Presidio's resolution beside its exact-name baseline and the paper's count; the
+        mailbox, the encoder and the witness beneath.
 
         Falls back to the best sanitizer when Presidio was not run.
         """
@@ -124,8 +125,9 @@ class EnronResult(TextStudyResult):
         where = ("emails of Ken Lay's mailbox" if _lay_mailbox(self.corpus) else
                  f"emails of {Path(self.corpus.source).name}"
                  if self.corpus.name.startswith("enron:") else "emails")
-        text = (f"{name} on {len(self.corpus)} {where}: resolution {member.value:.3f} "
-                f"under {member.encoder} (witness {w.audited},{w.reference})")
+        text = f"{name} on {len(self.corpus)} emails: resolution {member.value:.3f}"
+        details = [f"{len(self.corpus)} {where}",
+                   f"under {member.encoder}: witness {w.audited},{w.reference}"]
         if a.baseline is not None:
             text += f", name kept in {a.baseline.count} ({a.baseline.share:.2%})"
             more = self.surname_leaks(name)
@@ -133,9 +135,10 @@ class EnronResult(TextStudyResult):
                      f"({more.share:.2%})")
             if self.corpus.name.startswith("enron:") and name in PAPER_NAME_KEPT:
                 kept = PAPER_NAME_KEPT[name]
-                text += (f"; paper: {kept} of {PAPER_EMAILS:,} ({kept / PAPER_EMAILS:.2%}) "
-                         "on its whole-corpus selection")
-        return text
+                text += f"; paper: {kept} of {PAPER_EMAILS:,} ({kept / PAPER_EMAILS:.2%})"
+                details.append(f"the paper's {kept} of {PAPER_EMAILS:,} are on its "
+                               "whole-corpus selection")
+        return text, details
 
     def quoted_figures(self) -> dict[str, str]:
         """The text study's figures, plus per sanitizer with a name baseline the emails

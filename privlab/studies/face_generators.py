@@ -330,14 +330,21 @@ class FaceGeneratorResult:
             caveats.append(self.cascade.summary_line().replace(
                 "cascade, ", f"toy random-donor cascade on warped shipped faces "
                 f"({c.cascade_identities} targets × {c.cascade_sequences} sequences), ", 1))
-        return Headline(STUDY, self.summary_line(),
-                        "finite-sample certificate (reserved test, Clopper–Pearson) beside "
-                        "diagnostic and uncertified routes; none is a known ε", tuple(caveats))
+        first, details = self.summary_parts()
+        return Headline(STUDY, first, Status.CERTIFICATE, tuple(caveats), details=details,
+                        status_note="reserved test, Clopper–Pearson, beside diagnostic and "
+                        "uncertified routes; none is a known ε")
 
     def summary_line(self) -> str:
         """The certified bounds, per condition, with their assumption; where some outputs
         have no detectable face, their count first, then the bound with them (as
         released) and without them (faces only)."""
+        *parts, tail = self.summary_parts()[1]
+        return "; ".join(parts) + f" — {tail}"
+
+    def summary_parts(self) -> tuple[str, tuple[str, ...]]:
+        """The headline's first line (each condition's best certified bound, the faces-only
+        one beside it) and, beneath it, :meth:`summary_line`'s parts."""
 
         def bound(cert: pd.DataFrame) -> str:
             if not len(cert):
@@ -350,16 +357,22 @@ class FaceGeneratorResult:
             return (f"certified ε ≥ {lb.max():.3f} (best of {len(lb)} selected, "
                     f"{int((lb > 0).sum())} positive{ceiling})")
 
-        parts = []
+        def best(cert: pd.DataFrame) -> str:
+            return f"{cert['epsilon_lb'].max():.3f}" if len(cert) else "none selected"
+        parts, short_parts = [], []
         for c in self.conditions:
             if c.faces is None:
                 parts.append(f"{c.name}: {bound(c.certificate)}")
+                short_parts.append(f"{c.name}: certified ε ≥ {best(c.certificate)}")
             else:
                 parts.append(f"{c.name}: {c.no_face_line()}, all on one shared vector: "
                              f"{bound(c.certificate)} with them, {bound(c.faces.certificate)} "
                              "on the outputs with a face")
+                short_parts.append(f"{c.name}: certified ε ≥ {best(c.certificate)} "
+                                   f"(faces only {best(c.faces.certificate)})")
         conf = 100 * (1 - self.config.alpha)
-        return "; ".join(parts) + f" — {conf:g}% simultaneous, iid rows assumed, no known ε"
+        return "; ".join(short_parts) + f" ({conf:g}% confidence)", (
+            *parts, f"{conf:g}% simultaneous, iid rows assumed, no known ε")
 
     def _repr_html_(self) -> str:
         out = (f"<b>{html.escape(self.summary_line())}</b>"

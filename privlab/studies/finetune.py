@@ -43,7 +43,7 @@ from privlab.datasets.identity_scenes import IDENTITY_KINDS, SIGNATURES, identit
 from privlab.datasets.scenes import CELEBRITY_TARGET, OTHER_PERSON, SceneCorpus
 from privlab.errors import invalid
 from privlab.progress import step
-from privlab.studies.contract import Headline, StudyConfig, registry
+from privlab.studies.contract import Headline, Status, StudyConfig, registry
 from privlab.studies.params import param
 
 STUDY = "10 fine-tuning"
@@ -245,11 +245,29 @@ class FinetuneResult:
                 f"fine-tuned δ*={control:.4f}, so the fine-tuned value is not evidence of an "
                 f"exposed leak (it cannot be told apart from the black boxes): {values}")
 
+    def headline_line(self) -> str:
+        """:meth:`summary` in fewer than 30 words: the face blackout's base and fine-tuned
+        values beside the held-out control; a failed control is said first, with what it
+        means."""
+        control = self.resolution(CONTROL, "fine-tuned")
+        values = (f"{FACE}: base δ*={self.resolution(FACE, 'base'):.4f} vs fine-tuned "
+                  f"δ*={self.resolution(FACE, 'fine-tuned'):.4f}")
+        if self.control_passes:
+            return f"{values}; held-out control fine-tuned δ*={control:.4f}, passes"
+        return (f"held-out control FAILS at fine-tuned δ*={control:.4f}, so not evidence of "
+                f"an exposed leak: {values}")
+
     def headline(self) -> Headline:
-        """:meth:`summary` with its status and what it rests on."""
+        """:meth:`headline_line` with the mechanism and the control beneath it, its status
+        and what it rests on."""
         kept = self.target_score("target, face blacked out, poster kept")
         gone = self.target_score("target, face and poster blacked out")
-        return Headline(STUDY, self.summary(), self.status, (
+        details = [f"fine-tuned D: {self.mechanism()}",
+                   f"held-out control: {CONTROL} blacked out"
+                   + ("" if self.control_passes else "; a failed control means the fine-tuned "
+                      "value cannot be told apart from the black boxes")]
+        status, note = Status.split(self.status) or (Status.DIAGNOSTIC, self.status)
+        return Headline(STUDY, self.headline_line(), status, (
             f"generated identity scenes ({self.config.gallery_size} training, "
             f"{self.config.validation_size} validation and {self.config.heldout_size} "
             "held-out per identity; a sample photo as the face)",
@@ -257,7 +275,8 @@ class FinetuneResult:
             f"(held-out identity accuracy {self.identity_accuracy:.2f})",
             f"target score of held-out scenes, face blacked out: poster kept {kept:.3f}, "
             f"face and poster blacked out {gone:.3f}: the adapter has "
-            f"{'singled out' if self.poster_learned else 'not singled out'} the poster"))
+            f"{'singled out' if self.poster_learned else 'not singled out'} the poster"),
+            details=tuple(details), status_note=note)
 
     def _repr_html_(self) -> str:
         frame = self.to_frame().drop(columns=["encoder"])

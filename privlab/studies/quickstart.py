@@ -21,7 +21,7 @@ from privlab.errors import invalid
 from privlab.progress import step
 from privlab.sanitizers import ConceptListSanitizer
 from privlab.studies._text import encoder_caveat
-from privlab.studies.contract import Headline, StudyConfig, registry
+from privlab.studies.contract import Headline, Status, StudyConfig, registry
 from privlab.studies.params import param
 
 STUDY = "00 quickstart"
@@ -99,16 +99,18 @@ class QuickstartResult:
 
     def headline(self) -> Headline:
         """Both lists' resolutions and decisive witnesses, and what they rest on."""
-        parts = []
+        parts, details = [], []
         for label, a in self.audits.items():
             w = a.members[0].witness
-            parts.append(f"{label} list: resolution {a.members[0].value:.3f} "
-                         f"(witness x{w.audited}/y{w.reference})")
+            parts.append(f"{label} list: resolution {a.members[0].value:.3f}")
+            details.append(f"{label} list: witness x{w.audited}/y{w.reference}")
         data = (f"{len(self.config.texts)} short texts written by privlab"
                 if self.config.texts == corpus.TEXTS else f"{len(self.config.texts)} user texts")
-        return Headline(STUDY, f"{self.config.encoder}: " + "; ".join(parts), STATUS,
+        status, note = Status.split(STATUS)
+        return Headline(STUDY, f"{self.config.encoder}: " + "; ".join(parts), status,
                         (data, encoder_caveat([self.config.encoder]),
-                         "symmetric test: every text is both audited and reference"))
+                         "symmetric test: every text is both audited and reference"),
+                        details=tuple(details), status_note=note)
 
     def _repr_html_(self) -> str:
         return self.to_frame().to_html(index=False)

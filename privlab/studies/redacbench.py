@@ -53,7 +53,7 @@ from privlab.redaction.redacbench.agreement import (
     overlap_counts,
     second_labels_path,
 )
-from privlab.studies.contract import Headline, StudyConfig, registry
+from privlab.studies.contract import Headline, Status, StudyConfig, registry
 from privlab.studies.params import param
 
 STUDY = "07 RedacBench"
@@ -181,25 +181,34 @@ class RedacBenchStudyResult:
         """The chosen strategy against the unredacted baseline: by the hand labels first
         where every text it produced has them, then by the judge, with the judge's errors.
         """
+        first, details = self.summary_parts()
+        return "; ".join([first, *details])
+
+    def summary_parts(self) -> tuple[str, tuple[str, ...]]:
+        """The headline's first line (the chosen strategy's Security and Utility beside the
+        unredacted baseline's: by the hand labels where every text it produced has them,
+        else by the judge) and the details beneath it (the judge's values and errors,
+        BLEU and ROUGE-L)."""
         name = self.headline_strategy()
         n = len(self.documents)
         if name is None:
             return (f"no headline: {self.config.headline} reads the answer key on this data "
-                    "(an oracle); choose another headline strategy")
+                    "(an oracle); choose another headline strategy"), ()
         chosen, base = self.results[name], self.results[BASELINE]
         u = chosen.text_utility
-        judge = (f"judge {self.provenance['judge']}: security {chosen.security:.2f} "
-                 f"(unredacted {base.security:.2f}), utility {chosen.utility:.2f} "
-                 f"(unredacted {base.utility:.2f}); {self.judge_errors.summary()}")
+        judged = (f"security {chosen.security:.2f} (unredacted {base.security:.2f}), utility "
+                  f"{chosen.utility:.2f} (unredacted {base.utility:.2f})")
+        judge = f"judge {self.provenance['judge']}: {judged}"
         words = f"BLEU {u['bleu']:.2f}, ROUGE-L {u['rougeL']:.2f}"
         hand, hand_base = self.hand.get(name), self.hand.get(BASELINE)
         if hand is None or hand_base is None:
-            return (f"{name} on {n} {self._data_words()}: no hand labels for its texts, so "
-                    f"only the judge scores them; {judge}; {words}")
+            return (f"{name} on {n} {self._data_words()}, judge only (no hand labels): "
+                    f"{judged}"), (judge, self.judge_errors.summary(), words)
         return (f"{name} on {n} {self._data_words()}: security {hand.security:.2f} by the "
                 f"hand labels ({hand.tn} of {hand.tn + hand.fp} sensitive propositions "
                 f"removed; unredacted {hand_base.security:.2f}), utility {hand.utility:.2f} "
-                f"(unredacted {hand_base.utility:.2f}); beside it {judge}; {words}")
+                f"(unredacted {hand_base.utility:.2f})"), (
+                    f"beside it {judge}", self.judge_errors.summary(), words)
 
     def quoted_figures(self) -> dict[str, str]:
         """The figures the notebook's prose and README quote (see ``privlab quote``).
@@ -270,7 +279,10 @@ class RedacBenchStudyResult:
                            f"{low:.0%}-{high:.0%} across models)")
         caveats.append("BLEU and ROUGE-L compare each redacted text with its original "
                        "(sacrebleu, rouge-score): surviving wording, not meaning")
-        return Headline(STUDY, self.summary(), self.status, tuple(caveats))
+        first, details = self.summary_parts()
+        status, note = Status.split(self.status) or (Status.DESCRIPTIVE, self.status)
+        return Headline(STUDY, first, status, tuple(caveats), details=details,
+                        status_note=note)
 
     def labels_note(self) -> str:
         """Who wrote the hand labels, and how far a second pass agrees with them."""

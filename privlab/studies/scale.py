@@ -23,7 +23,7 @@ from privlab.resolution import resolution
 from privlab.scale import certified_resolution
 from privlab.scale.screen import INDEXES, screen_resolution
 from privlab.scale.synthetic import SCENARIOS, synthetic_audit
-from privlab.studies.contract import Headline, StudyConfig, registry
+from privlab.studies.contract import Headline, Status, StudyConfig, registry
 from privlab.studies.params import param
 
 STUDY = "11 scale"
@@ -155,15 +155,18 @@ class ScaleResult:
         found = sum(a["screen found witness"] for a in self.audits)
         agree = sum(a["certified = plain"] for a in self.audits)
         text = (f"certified = plain kernel in {agree}/{len(self.audits)} audits of "
-                f"{c.m:,} x {c.n:,}; trials skipped: {skipped}; {c.screen_index} screen found "
-                f"the witness in {found}/{len(self.audits)}")
+                f"{c.m:,} x {c.n:,}")
+        details = [f"trials skipped: {skipped}"]
         if self.cluster:
-            text += f"; LocalCluster ({c.cluster_workers} workers) " + (
-                "identical" if self.cluster["cluster = plain"] else "DIFFERENT")
-        return Headline(STUDY, text, STATUS, (
+            same = "identical" if self.cluster["cluster = plain"] else "DIFFERENT"
+            text += f"; LocalCluster {same}"
+            details.append(f"LocalCluster ({c.cluster_workers} workers) {same} to the plain kernel")
+        text += f"; {c.screen_index} screen found the witness in {found}/{len(self.audits)}"
+        return Headline(STUDY, text, Status.DESCRIPTIVE, (
             "synthetic embeddings: random unit rows, leak planted by construction (no real data)",
             f"d={c.d}, seed {c.seed}; timings from one run on this machine",
-            "a screen value is a lower bound; skipped work depends on the data"))
+            "a screen value is a lower bound; skipped work depends on the data"),
+            details=tuple(details), status_note=STATUS)
 
     def _repr_html_(self) -> str:
         return self.to_frame().to_html(index=False)

@@ -39,7 +39,7 @@ from privlab.redaction.spia.spans import (
     is_oracle,
     span_recall,
 )
-from privlab.studies.contract import Headline, StudyConfig, registry
+from privlab.studies.contract import Headline, Status, StudyConfig, registry
 from privlab.studies.params import Choice, param
 
 STUDY = "08 SPIA"
@@ -286,23 +286,31 @@ class SPIAStudyResult:
         """The realistic anonymizer's span recall beside its CPR with the gap and its sign,
         the adversary's recovery beside its excess over the text-blind baseline, what SPIA
         reports for the same data, and the recovery from the unredacted text."""
+        first, details = self.summary_parts()
+        return "; ".join([first, *details])
+
+    def summary_parts(self) -> tuple[str, tuple[str, ...]]:
+        """The headline's first line (span recall beside CPR with the gap; the adversary's
+        recovery beside the text-blind baseline's) and the details beneath it (IPR, the
+        gap's sign, what SPIA reports, the recovery from the unredacted text)."""
         adversary = self.provenance["adversary"]
         base = (f"from the unredacted text it {self._recovery('none')}"
                 if "none" in self.protection
                 else "the unredacted baseline ('none') was not run")
         name = self.headline_anonymizer()
         if name is None:
-            return f"no non-oracle anonymizer was run; {base} ({adversary})"
+            return f"no non-oracle anonymizer was run; {base} ({adversary})", ()
         s, p = self.spans[name], self.protection[name]
         gap = s.token_recall - p.cpr
         sign = ("the span metric overstates protection" if gap > 0 else
                 "the span metric understates protection against this adversary" if gap < 0
                 else "no gap")
         reported = self.spia_reported()
-        return (f"{name}: token recall {s.token_recall:.2f}, CPR {p.cpr:.2f}, IPR {p.ipr:.2f}; "
-                f"span-versus-inference gap (token recall - CPR) {gap:+.2f} ({sign}) against "
-                f"{adversary}, which {self._recovery(name)}"
-                + (f"; {reported}" if reported else "") + f"; {base}")
+        first = (f"{name}: token recall {s.token_recall:.2f}, CPR {p.cpr:.2f} (gap {gap:+.2f}); "
+                 f"{adversary} {self._recovery(name)}")
+        details = [f"IPR {p.ipr:.2f}",
+                   f"span-versus-inference gap (token recall - CPR) {gap:+.2f}: {sign}"]
+        return first, tuple(details + ([reported] if reported else []) + [base])
 
     def quoted_figures(self) -> dict[str, str]:
         """The figures the notebook's prose and README quote (see ``privlab quote``).
@@ -364,7 +372,9 @@ class SPIAStudyResult:
             if failed:
                 notes.append(f"{len(failed)} of {len(self.documents)} documents failed under "
                              f"{anonymizer} and are left out of its CPR")
-        return Headline(STUDY, self.summary(), self.status, tuple(notes))
+        first, details = self.summary_parts()
+        status, note = Status.split(self.status) or (Status.DESCRIPTIVE, self.status)
+        return Headline(STUDY, first, status, tuple(notes), details=details, status_note=note)
 
     def _repr_html_(self) -> str:
         skipped = "".join(f"<li>{k}: {v}</li>" for k, v in self.skipped.items())

@@ -466,20 +466,32 @@ def _status_colour(status: str) -> str:
     return "#4d4d4d"
 
 
+def _folded(label: str, items: Sequence[str]) -> str:
+    """``items`` as a list folded under ``label`` (a click opens it)."""
+    if not items:
+        return ""
+    listed = "".join(f"<li>{html.escape(item)}</li>" for item in items)
+    return (f"<details style='margin-top:.35em;color:#444'><summary>{label} ({len(items)})"
+            f"</summary><ul style='margin:.2em 0 0 1.2em;padding:0'>{listed}</ul></details>")
+
+
 def headline_html(headline: Any) -> str:
-    """The headline once, styled: study, the number that matters, status, what it rests on.
+    """The headline once, styled: study, the first line, its status, then the details and
+    what it rests on folded beneath.
 
     Example:
         >>> from privlab.studies import Headline
-        >>> "rests on" in headline_html(Headline("00 quickstart", "resolution 0.2", "diagnostic",
-        ...                                      ("12 texts",)))
+        >>> page = headline_html(Headline("00 quickstart", "resolution 0.2", "diagnostic",
+        ...                               ("12 texts",), details=("witness x6/y5",)))
+        >>> page.index("resolution 0.2") < page.index("<details") < page.index("rests on")
         True
     """
-    colour = _status_colour(headline.status)
+    status = str(headline.status)
+    note = getattr(headline, "status_note", "")
+    colour = _status_colour(status)
     accent = "#b2182b" if re.search(r"\bFAILS?\b", headline.text) else "#2166ac"
-    caveats = "".join(f"<li>{html.escape(c)}</li>" for c in headline.caveats)
-    rests = (f"<div style='margin-top:.35em;color:#444'>rests on:<ul style='margin:.2em 0 0 1.2em;"
-             f"padding:0'>{caveats}</ul></div>" if caveats else "")
+    rests = (_folded("details", getattr(headline, "details", ()))
+             + _folded("rests on", headline.caveats))
     return (f"<div class='privlab-headline' style='border-left:6px solid {accent};"
             "padding:.6em .9em;margin:.3em 0 .8em;background:rgba(33,102,172,.06)'>"
             f"<div style='font-size:85%;color:#2166ac;font-weight:600'>"
@@ -487,8 +499,9 @@ def headline_html(headline: Any) -> str:
             f"<div style='font-size:125%;font-weight:600;margin:.15em 0'>"
             f"{html.escape(headline.text)}</div>"
             f"<span style='display:inline-block;padding:.05em .55em;border-radius:1em;"
-            f"background:{colour};color:white;font-size:85%'>{html.escape(headline.status)}"
-            f"</span>{rests}</div>")
+            f"background:{colour};color:white;font-size:85%'>{html.escape(status)}"
+            f"</span>" + (f" <span style='color:#444;font-size:85%'>{html.escape(note)}</span>"
+                          if note else "") + f"{rests}</div>")
 
 
 def numbered(items: Sequence[str], *, name: str = "text", start: int = 0,

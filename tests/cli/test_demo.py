@@ -18,14 +18,22 @@ def test_demo_prints_headlines_and_writes_reports(tmp_path, capsys):
     folder.mkdir()
     _notebook(folder / "00_ok.ipynb",
               "from privlab.studies import Headline\n"
-              "Headline('00 ok', 'resolution 0.250 (witness x1/y2)', 'diagnostic',\n"
-              "         ('12 texts written by privlab', 'minilm')).show()")
+              "Headline('00 ok', 'resolution 0.250', 'diagnostic',\n"
+              "         ('12 texts written by privlab', 'minilm'), details=('witness x1/y2',),\n"
+              "         status_note='model-relative').show()")
     _notebook(folder / "01_broken.ipynb", "raise ValueError('the corpus is empty')")
     code = main(["demo", "--notebooks", str(folder), "--out", str(tmp_path / "out"), "--smoke"])
     out = capsys.readouterr().out
     assert code == 1  # one notebook failed
-    assert "00 ok" in out and "resolution 0.250 (witness x1/y2)" in out
-    assert "status: diagnostic" in out
+    assert "00 ok" in out and "resolution 0.250" in out
+    assert "details: witness x1/y2" in out  # beneath the first line, before the status
+    assert out.index("resolution 0.250") < out.index("details: witness x1/y2") \
+        < out.index("status: diagnostic — model-relative")
+    import json
+    record = json.loads((tmp_path / "out" / "headlines-smoke.json").read_text())
+    (h,) = record["notebooks"][0]["headlines"]
+    assert (h["text"], h["status"], h["status_note"], h["details"]) == (
+        "resolution 0.250", "diagnostic", "model-relative", ["witness x1/y2"])
     assert "rests on: 12 texts written by privlab; minilm" in out
     assert "FAILED  01_broken.ipynb" in out and "ValueError: the corpus is empty" in out
     assert "\x1b[" not in out
@@ -37,9 +45,9 @@ def test_demo_only_runs_the_chosen_numbers(tmp_path, capsys):
     folder = tmp_path / "notebooks"
     folder.mkdir()
     _notebook(folder / "00_a.ipynb",
-              "from privlab.studies import Headline\nHeadline('00 a', 'x', 's').show()")
+              "from privlab.studies import Headline\nHeadline('00 a', 'x', 'descriptive').show()")
     _notebook(folder / "05_b.ipynb",
-              "from privlab.studies import Headline\nHeadline('05 b', 'y', 's').show()")
+              "from privlab.studies import Headline\nHeadline('05 b', 'y', 'descriptive').show()")
     assert main(["demo", "--notebooks", str(folder), "--out", str(tmp_path), "--only", "05"]) == 0
     out = capsys.readouterr().out
     assert "05 b" in out and "00 a" not in out
@@ -50,7 +58,7 @@ def test_demo_runs_each_profile_and_prints_wall_times(tmp_path, capsys):
     folder.mkdir()
     _notebook(folder / "00_profile.ipynb",
               "from privlab.config import profile\nfrom privlab.studies import Headline\n"
-              "Headline('00 p', 'profile ' + profile(), 's').show()")
+              "Headline('00 p', 'profile ' + profile(), 'descriptive').show()")
     for flags, expected in (([], "demo"), (["--full"], "full"), (["--smoke"], "smoke")):
         assert main(["demo", "--notebooks", str(folder), "--out", str(tmp_path / "o"),
                      *flags]) == 0

@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 
 from privlab.errors import PrivlabValueError
-from privlab.studies import (STUDY_MODULES, Headline, StudyConfig, StudyResult, registry,
-                             sub_studies)
-from privlab.studies.contract import HEADLINE_MARKER
+from privlab.studies import (STUDY_MODULES, Headline, Status, StudyConfig, StudyResult,
+                             registry, sub_studies)
+from privlab.studies.contract import FIRST_LINE_WORDS, HEADLINE_MARKER, first_line_problems
 
 STUDIES = registry.names()
 
@@ -132,6 +132,7 @@ def test_smoke_run_follows_the_result_contract(slug, monkeypatch):
     assert headline.text and headline.status and headline.status != "unstated"
     assert headline.caveats, "a headline must say what it rests on"
     assert Headline.parse(headline.lines()) == [headline]
+    assert_readable(headline)
     frame = result.to_frame()
     assert isinstance(frame, pd.DataFrame) and len(frame) > 0
     assert isinstance(result.provenance, dict) and result.provenance
@@ -162,6 +163,69 @@ def test_sub_study_smoke_run_follows_the_result_contract(slug, monkeypatch):
     assert Headline.parse(headline.lines()) == [headline]
     assert len(result.to_frame()) > 0 and result.provenance
     assert result._repr_html_().strip().startswith("<")
+
+
+def assert_readable(headline: Headline) -> None:
+    """A headline a student can read: its first line is short and free of internal ids;
+    its status is one of the four formal statuses; the details sit beneath the first line."""
+    words = headline.text.split()
+    assert len(words) < FIRST_LINE_WORDS, (len(words), headline.text)
+    assert first_line_problems(headline.text) == [], headline.text
+    assert any(ch.isdigit() for ch in headline.text), "the first line carries its key number"
+    assert isinstance(headline.status, Status) and headline.status in Status.formal()
+    assert headline.status.value in ("diagnostic", "descriptive", "finite-sample certificate",
+                                     "uncertified population bound")
+    printed = headline.lines().splitlines()
+    assert printed[0].endswith(headline.text)
+    assert printed[1:1 + len(headline.details)] == [f"    - {d}" for d in headline.details]
+
+
+def test_first_line_problems_names_long_lines_and_internal_ids():
+    assert first_line_problems("resolution 0.217 (placebo floor 0.018)") == []
+    assert first_line_problems("minilm: weak list: resolution 0.217 (all-MiniLM-L6-v2)") == []
+    ids = ("describe[ocr+faces]-minilm-ge3b0c442-m0.363-f0.8", "sface-t0.8-m24-b0.2-d1",
+           "corpus 3fa9c01b2d", "ge3b0c442")
+    for token in ids:
+        found = first_line_problems(f"p95 0.000 ({token})")
+        assert found and all("internal id" in p for p in found), token
+    long = " ".join(["word"] * FIRST_LINE_WORDS)
+    assert first_line_problems(long) == [f"{FIRST_LINE_WORDS} words (fewer than 30)"]
+    # numbers with many digits are not ids
+    assert first_line_problems("100,000 x 10,000 trials; 1234567 rows") == []
+
+
+def test_headline_status_is_a_status_with_its_note_beside_it():
+    h = Headline("09 calibration", "p95 0.007 to 0.083", Status.DESCRIPTIVE, ("sentences",),
+                 details=("dogs/cats p95 0.083",), status_note="a ruler, not a guarantee")
+    assert h.status == "descriptive" and h.status is Status.DESCRIPTIVE   # compares as text
+    assert h.lines().splitlines() == [
+        f"{HEADLINE_MARKER} | 09 calibration | p95 0.007 to 0.083",
+        "    - dogs/cats p95 0.083",
+        "    status: descriptive — a ruler, not a guarantee",
+        "    rests on: sentences"]
+    assert Headline.parse(h.lines()) == [h]
+    assert Headline("x", "y", "finite-sample certificate").status is Status.CERTIFICATE
+    html = h._repr_html_()
+    assert html.index("p95 0.007 to 0.083") < html.index("<details>") < html.index("dogs/cats")
+    with pytest.raises(PrivlabValueError, match="'status' parameter of Headline") as refused:
+        Headline("x", "y", "diagnostic (model-relative)")
+    assert "status_note" in str(refused.value)
+    with pytest.raises(PrivlabValueError, match="'details' parameter of Headline"):
+        Headline("x", "y", "descriptive", details=("two\nlines",))
+    # a printed status privlab never wrote is kept whole, as the note of 'unstated'
+    (old,) = Headline.parse(f"{HEADLINE_MARKER} | 00 a | x\n    status: exactish\n")
+    assert (old.status, old.status_note) == (Status.UNSTATED, "exactish")
+    # the descriptions are there for every status, in words
+    assert all(len(s.description.split()) > 5 for s in Status)
+
+
+def test_the_auditors_and_the_headlines_share_one_status():
+    from privlab.epsilon.auditors import Status as AuditorStatus
+    from privlab.epsilon.auditors import registry as auditors
+
+    assert AuditorStatus is Status
+    for entry in auditors.entries():
+        assert entry.meta["status"] in Status.formal(), entry.name
 
 
 def test_headline_lines_round_trip_and_refuse_multiline_text(capsys):

@@ -121,9 +121,10 @@ def test_outputs_without_a_face_are_counted_and_left_out_of_the_faces_only_figur
             kept = set(map(tuple, audited[["id_a", "id_b"]].to_numpy().tolist()))
             faces_per = pd.Series(c.table.labels[face]).value_counts()
             assert all(min(faces_per.get(a, 0), faces_per.get(b, 0)) >= 10 for a, b in kept)
-    text = r.headline().text
+    text = " ".join(r.headline().details)
     assert f"{strong.name}: {strong.no_face_line()}, all on one shared vector" in text
     assert "with them" in text and "on the outputs with a face" in text
+    assert "(faces only " in r.headline().text
     assert any("outputs with no detectable face" in c for c in r.headline().caveats)
     assert "Outputs with no detectable face" in r._repr_html_()
 

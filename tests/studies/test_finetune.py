@@ -27,8 +27,9 @@ def test_study_reports_both_mechanisms_on_both_sanitizers(result):
 
 def test_headline_names_the_stand_in_and_the_control_outcome(result):
     text = result.headline().text
-    assert text.startswith("linear adapter on frozen EfficientNet-Lite0 + MiniLM, not CLIP "
-                           "(siglip loss, mix ")
+    assert result.headline().details[0].startswith(
+        "fine-tuned D: linear adapter on frozen EfficientNet-Lite0 + MiniLM, not CLIP "
+        "(siglip loss, mix ")
     control = result.resolution(finetune.CONTROL, "fine-tuned")
     assert result.control_passes == (control == 0.0)
     assert ("passes" if control == 0.0 else "FAILS") in text
@@ -60,6 +61,10 @@ def test_a_failed_control_is_said_before_the_fine_tuned_value(result, monkeypatc
         else:
             assert text.index("FAILS") < text.index("not evidence of an exposed leak") \
                 < text.index(face)
+        first = result.headline_line()     # the headline's first line says the same, shorter
+        assert len(first.split()) < 30 and (face in first) and ("FAILS" in first) != passes
+        if not passes:
+            assert first.index("FAILS") < first.index("not evidence") < first.index(face)
 
 
 def test_mix_is_chosen_on_validation_scenes_by_the_stated_rule(result):
@@ -91,7 +96,7 @@ def test_pick_mix_rule_known_answers():
 def test_a_given_mix_is_used_without_validation():
     r = finetune.run(finetune.Config.smoke(mix=1.0, epochs=2, gallery_size=2, heldout_size=2))
     assert r.mix == 1.0 and r.mix_selection is None
-    assert "mix 1 given" in r.headline().text
+    assert "mix 1 given" in r.headline().details[0]
 
 
 def test_study_measures_the_adapted_mechanism(result):

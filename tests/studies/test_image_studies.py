@@ -97,7 +97,11 @@ def test_dicaprio_small_run_reports_excess_over_placebo():
     headline = result.headline()
     # faces only leaves the caption: it fails the operational condition, so the worst
     # values are taken over the control that met it; its violation stays in the tables
-    assert headline.text.startswith(
+    assert headline.text == ("1 of 2 'cues:' controls leaves the concept in some image; among "
+                             "the others, worst excess over placebo 0.000 (placebo floors up to "
+                             f"{result.placebo_floors().max():.3f})")
+    assert headline.details[0].startswith("operational condition: cues:faces only FAILS")
+    assert result.summary().startswith(
         "operational condition: cues:faces only FAILS (concept still found in 2 of 4 images: "
         "name (OCR) 2, cue (ground truth) 2); met by cues:every cue. worst excess over "
         "placebo per member (over 1 that met the condition; 'cues:' controls only): sface "
@@ -107,7 +111,11 @@ def test_dicaprio_small_run_reports_excess_over_placebo():
     fidelity = result.fidelity().set_index(["sanitizer", "check"])
     assert fidelity.loc[("cues:faces only", "face · SFace cosine ≥ 0.363"), "still present"] == 0
     assert fidelity.loc[("cues:every cue", "face · SFace cosine ≥ 0.363"), "present before"] == 4
-    assert "raw worst resolution" in headline.text and "placebo floor" in headline.text
+    assert "raw worst resolution" in result.summary() and "placebo floor" in result.summary()
+    assert headline.details[1].startswith("worst excess over placebo per member (")
+    assert headline.details[2].startswith("raw worst resolution: ")
+    assert headline.details[3].startswith("placebo floor: ")
+    assert headline.details[-1] == "4 images, 2 sanitizers"
     assert any("excess = max(0, resolution - placebo)" in c for c in headline.caveats)
     assert any("rests on 2 sanitizers" in c for c in headline.caveats)  # too few to rank
     assert set(result.agreement()["reading"]) == {"too few sanitizers (2 < 4): not to be read"}
@@ -134,7 +142,10 @@ def test_the_headline_is_never_taken_from_a_ground_truth_control():
     excess = result.excess()
     assert excess.loc["cues:second face left", "efficientnet-lite0"] > 0.1
     assert excess.loc["face blackout (YuNet)", "efficientnet-lite0"] == 0
-    text = result.headline().text
+    assert result.headline().text.startswith(
+        "1 of 1 sanitizer leaves the concept in some image (none passes); conditional worst "
+        "excess over placebo 0.000")
+    text = result.summary()
     # the face blackout leaves the caption with the name: it fails, and nothing is a pass
     assert text.startswith("operational condition: face blackout (YuNet) FAILS (concept still "
                            "found in 2 of 4 images: name (OCR) 2, cue (ground truth) 2). worst "
@@ -161,9 +172,11 @@ def test_without_placebo_the_headline_says_so():
                               leak_table=False, placebo=False)
     result = mcdonalds.run(config)
     assert not result.has_placebo and result.placebo_floors().empty
-    assert result.headline().text.startswith(
+    assert result.summary().startswith(
         "operational condition: met by cues:every cue. worst resolution per member ('cues:' "
         "controls only): ocr-text 0.000")
+    assert result.headline().text == ("the one 'cues:' control removes the concept from every "
+                                      "image; worst resolution 0.000 (no placebo run)")
     assert any("no placebo run" in c for c in result.caveats())
     assert "placebo" not in result.to_frame().columns
 
@@ -232,10 +245,13 @@ def test_folder_run_explains_itself(folder_run):
     result = folder_run
     assert result.leak_matrix() is None and "no ground truth" in result.leak_reason
     headline = result.headline()
-    assert headline.text.startswith("operational condition: ")
-    assert ". worst excess over placebo per member" in headline.text
-    assert "sface " in headline.text.split("per member")[1]
-    assert headline.text.endswith("6 photos, 4 sanitizers)")
+    summary = result.summary()
+    assert summary.startswith("operational condition: ")
+    assert ". worst excess over placebo per member" in summary
+    assert "sface " in summary.split("per member")[1]
+    assert summary.endswith("6 photos, 4 sanitizers)")
+    assert "worst excess over placebo" in headline.text
+    assert headline.details[-1] == "6 photos, 4 sanitizers"
     assert any("no ground truth" in c for c in headline.caveats)
     assert not any("rank agreement" in c for c in headline.caveats)  # 4 sanitizers: enough
     assert not any("too few" in r for r in result.agreement()["reading"])

@@ -62,7 +62,11 @@ def test_each_evaluation_is_counted_once(smoke):
     # n = 30 settings counted twice).
     pos, rows = res.null_certificates()
     assert (pos, rows) == (0, 64)
-    assert "0/64 tests (4 mechanisms, each test counted once)" in res.headline().text
+    assert "0/64 tests;" in res.headline().text
+    assert res.headline().details == ("the 64 certificate tests at true ε=0: 4 mechanisms, "
+                                      "each test counted once",)
+    # each auditor named beside the status it is registered with
+    assert "finite-sample certificate: reserved, reserved-exact" in res.headline().status_note
     main = res.null_counts.loc["laplace + gaussian", "certified > 0"]
     assert main == "0/32"
     assert res.provenance["n_rows"] == len(res.frame)

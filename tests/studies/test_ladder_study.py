@@ -29,7 +29,8 @@ from privlab.encoders import registry as encoders
 from privlab.sanitizers.image import HaarFaces
 from privlab.sanitizers.ladder import LADDER, LADDER_LABELS
 from privlab.sanitizers.people import mediapipe_available
-from privlab.studies import StudyResult, dicaprio
+from privlab.studies import Status, StudyResult, dicaprio
+from privlab.studies.contract import first_line_problems
 
 needs_mediapipe = pytest.mark.skipif(not mediapipe_available(),
                                      reason="MediaPipe is not installed (make venv installs it)")
@@ -138,10 +139,19 @@ def test_ladder_frame_provenance_and_headline(ladder):
     assert ladder.provenance["corpus"]["n"] == 4
     headline = ladder.headline()
     assert headline.study == "01 DiCaprio · ladder"
-    assert headline.text.startswith("excess over placebo along the ladder (face → face + text"
-                                    " → whole person + text → full image): sface 0.000 → 0.000")
-    assert "; describe-then-embed 0.8" in headline.text
-    assert "full image: resolution 0 under every member" in headline.text
+    assert ladder.summary().startswith(
+        "excess over placebo along the ladder (face → face + text → whole person + text → "
+        "full image): sface 0.000 → 0.000")
+    assert "; describe-then-embed 0.8" in ladder.summary()
+    assert "full image: resolution 0 under every member" in ladder.summary()
+    # the first line: the worst value, where every member reaches 0, and the control
+    assert headline.text.startswith("worst excess over placebo 0.8")
+    assert "at face (describe-then-embed), 0 from " in headline.text
+    assert headline.text.endswith("; full-image control reads 0")
+    assert first_line_problems(headline.text) == [] and headline.status is Status.DESCRIPTIVE
+    assert headline.details[0] == ("rungs: face → face + text → whole person + text → "
+                                   "full image")
+    assert any(d.startswith("describe-then-embed: 0.8") for d in headline.details)
     assert any("control" in c for c in headline.caveats)
 
 
@@ -194,8 +204,11 @@ def test_haar_misses_tilted_heads_and_both_other_families_flag_them(miss):
     assert (left.filter(like="(YuNet)") == 0).all().all()
     assert isinstance(miss, StudyResult) and "<table" in miss._repr_html_()
     headline = miss.headline()
-    assert headline.text.startswith("face blackout (Haar) left a face in 2 of 4 images: excess ")
-    assert "sface 0.000 (same detector)" in headline.text
+    assert headline.text.startswith("face blackout (Haar): face left in 2/4 images, worst excess ")
+    assert headline.details[0].startswith("face blackout (Haar) left a face in 2 of 4 images: "
+                                          "excess ")
+    assert "sface 0.000 (same detector)" in " ".join(headline.details)
+    assert first_line_problems(headline.text) == [] and headline.status is Status.DESCRIPTIVE
     assert any("turned 30° in 2 of 4 scenes (1, 3; tilt_faces)" in c for c in headline.caveats)
     assert miss.provenance["detector_families"] == {
         "face blackout (Haar)": "haar", "face blackout (YuNet)": "yunet",
@@ -230,7 +243,7 @@ def test_on_real_photos_only_the_other_family_sees_the_face_yunet_missed(photo_m
         f"frame{k}.png" for k in range(6)]
     assert left.loc["frame5.png", "face blackout (YuNet) | sface"] == 0
     assert left.loc["frame5.png", "face blackout (YuNet) | dlib-face"] == 1
-    assert "(same detector)" in photo_miss.headline().text
+    assert "(same detector)" in " ".join(photo_miss.headline().details)
 
 
 def test_ladder_quoted_figures_are_its_tables_as_printed(ladder):

@@ -38,7 +38,8 @@ def test_frames_headline_and_provenance(result):
     assert list(witness.columns)[:3] == ["sanitized x (item 6)", "original y (item 5)",
                                          "sanitized y (item 5)"]
     headline = result.headline()
-    assert headline.text.startswith("minilm: weak list: resolution 0.217 (witness x6/y5)")
+    assert headline.text == "minilm: weak list: resolution 0.217; strong list: resolution 0.000"
+    assert headline.details == ("weak list: witness x6/y5", "strong list: witness x2/y11")
     assert any("written by privlab" in c for c in headline.caveats)
     assert result.provenance["texts"] == 12 and len(result.provenance["corpus_hash"]) == 16
     with pytest.raises(PrivlabValueError, match="'label' parameter of QuickstartResult"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from privlab.studies import redacbench, spia
+from privlab.studies import Status, redacbench, spia
 from privlab.errors import PrivlabValueError
 
 
@@ -23,7 +23,7 @@ def test_spia_study_on_the_sample_shows_the_span_inference_gap():
     assert "weak" in result.status
     headline = result.headline()
     # never an oracle: regex-pii is the only real anonymizer here
-    assert headline.text.startswith("regex-pii:") and "unredacted text" in headline.text
+    assert headline.text.startswith("regex-pii:") and "unredacted text" in headline.details[-1]
     assert any("oracles (gold-spans)" in c for c in headline.caveats)
     assert any("weak offline stand-in" in c for c in headline.caveats)
     with pytest.raises(ValueError, match="non-oracle"):
@@ -120,7 +120,7 @@ def test_spia_study_on_shared_data_smoke(shared_data):
         assert row["excess recovered"] == pytest.approx(row["recovered"]
                                                         - row["baseline recovered"])
     assert "beyond the text-blind base-rate guess" in result.headline().text
-    assert "SPIA reports on PANORAMA" in result.headline().text
+    assert any("SPIA reports on PANORAMA" in d for d in result.headline().details)
     development = spia.run(spia.Config(data=str(shared_data / "spia" / "spia_panorama_531.jsonl"),
                                        split="development", anonymizers=("none",),
                                        max_documents=3, baseline=None))
@@ -147,8 +147,9 @@ def test_spia_gap_on_panorama_151(shared_data):
     assert 0.0 < presidio["excess recovered"] < 0.10
     assert oracle["CPR"] > 0.98
     assert result.headline_anonymizer() == "presidio"
-    text = result.headline().text
+    text = " ".join(result.headline().details)
     assert f"(token recall - CPR) {gap:+.2f}" in text and "+0.185" in text
+    assert f"(gap {gap:+.2f})" in result.headline().text
     assert result.provenance["split"]["scored_on"] == "evaluation"
 
 
@@ -178,15 +179,17 @@ def test_redacbench_headline_reports_the_chosen_strategy_against_none():
     # proposition is inferable from its source text): hand values first, judge beside
     hand = result.hand["regex-pii"]
     assert hand.security == 0.0 and hand.utility == 1.0
-    assert headline.text.startswith(
+    assert headline.text == (
         f"regex-pii on 2 privlab-written documents: security 0.00 by the hand labels (0 of "
         f"{hand.fp} sensitive propositions removed; unredacted 0.00), utility 1.00 "
-        f"(unredacted 1.00); beside it judge {result.provenance['judge']}: security "
+        f"(unredacted 1.00)")
+    assert headline.details[0].startswith(
+        f"beside it judge {result.provenance['judge']}: security "
         f"{chosen.security:.2f} (unredacted {base.security:.2f}), utility {chosen.utility:.2f}")
     errors = result.judge_errors
-    assert f"false 'not inferable' {errors.false_not_inferable:.2f}" in headline.text
-    assert f"on {errors.labels} hand labels" in headline.text
-    assert "weak" in headline.status
+    assert f"false 'not inferable' {errors.false_not_inferable:.2f}" in headline.details[1]
+    assert f"on {errors.labels} hand labels" in headline.details[1]
+    assert "weak" in headline.status_note
     rests = " ".join(headline.caveats)
     assert "2 short documents written for privlab" in rests and "8,053 propositions" in rests
     assert "weak offline stand-in" in rests and "fixed in the Config" in rests
@@ -207,8 +210,11 @@ def test_redacbench_headline_reports_hand_security_first_on_the_sample():
     assert text.startswith("masking on 16 privlab-written documents: security 0.43 by the "
                            "hand labels (32 of 75 sensitive propositions removed; unredacted "
                            "0.00)")
-    assert text.index("by the hand labels") < text.index(f"security {judged.security:.2f}")
-    assert "Security and Utility by the hand labels" in result.headline().status
+    details = result.headline().details
+    assert details[0].startswith("beside it judge ") and \
+        f"security {judged.security:.2f}" in details[0] and "BLEU" in details[-1]
+    assert result.headline().status is Status.DESCRIPTIVE
+    assert "Security and Utility by the hand labels" in result.headline().status_note
     assert result.overlaps["sensitive overlapping"] == 0
     a = result.agreement
     assert a.pairs == 260 and a.texts == 31 and a.kappa > 0.9
@@ -228,4 +234,4 @@ def test_redacbench_on_spia_names_masking_an_oracle(shared_data):
     assert result.oracle["masking"] and not result.oracle["none"]
     headline = result.headline()
     assert headline.text.startswith("no headline: masking reads the answer key")
-    assert "unmeasured" in headline.status
+    assert "unmeasured" in headline.status_note

@@ -36,7 +36,7 @@ def test_the_planted_leak_is_the_witness_and_most_work_is_skipped(result):
 def test_the_screen_is_a_lower_bound(result):
     frame = result.to_frame()
     assert (frame["screen lower bound"] <= frame["resolution"]).all()
-    assert "uncertified lower bound" in result.headline().status
+    assert "uncertified lower bound" in result.headline().status_note
     assert SCREEN_STATUS.startswith("uncertified")
 
 

@@ -34,9 +34,10 @@ def test_franchise_study_nine_vs_fortynine_known_answers():
     assert set(statuses.values()) <= {"caught", "missed"}  # the name list removes no clue
     assert any(v == "caught" for v in statuses.values())
     headline = full.headline()
-    assert headline.text.startswith("best concept-list on privlab's 49 fictional Vanguard "
-                                    "Legion comments (stand-in for the Avengers)")
-    assert "under all-MiniLM-L6-v2" in headline.text
+    assert headline.text == ("best of 3 sanitizers, concept-list: resolution 0.072, utility "
+                             "0.77; name kept in 0 of 49 comments")
+    assert headline.details == ("on privlab's 49 fictional Vanguard Legion comments (stand-in "
+                                "for the Avengers)", "under all-MiniLM-L6-v2: witness 32,12")
     assert any("stand-in" in c and "not the paper's" in c for c in headline.caveats)
     assert "<mark>" in highlight("a superhero film", ["superhero"])
 
@@ -94,7 +95,7 @@ def test_franchise_study_on_a_folder_of_txt_comments(tmp_path):
     assert r.table["concept-list"].baseline.count == 0
     assert r.leaks == {}
     headline = r.headline()
-    assert str(tmp_path) in headline.caveats[0] and "fictional" not in headline.text
+    assert str(tmp_path) in headline.caveats[0] and "fictional" not in " ".join(headline.details)
     with pytest.raises(ValueError, match="'keyword' parameter of load_comments"):
         avengers.run(avengers.Config(comments=str(tmp_path), keyword="Watchmen",
                                      encoders=("lexical",), sanitizers=("identity",)))

@@ -9,7 +9,6 @@ class or factory.
 
 from __future__ import annotations
 
-import enum
 import html
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -21,22 +20,9 @@ import pandas as pd
 from privlab.arrays import check_array
 from privlab.errors import check_seed, invalid, wrong_type
 from privlab.registry import Registry
+from privlab.status import Status  # shared with the studies' headlines
 
 DEFAULT_DELTA = 1e-5
-
-
-class Status(str, enum.Enum):
-    """What a reported number formally is (Table 1 of the specification)."""
-
-    DIAGNOSTIC = "diagnostic"
-    POPULATION_BOUND = "uncertified population bound"
-    DESCRIPTIVE = "descriptive"
-    CERTIFICATE = "finite-sample certificate"
-
-    @property
-    def is_evidence_about_dp(self) -> bool:
-        """True only for a finite-sample certificate (a confidence bound on ε)."""
-        return self is Status.CERTIFICATE
 
 
 # ------------------------------------------------------------------------- input checks

@@ -1,0 +1,74 @@
+"""The first line of an image study's headline, and the details beneath it.
+
+An image study's :meth:`~privlab.studies._images.ImageStudyResult.summary` names every
+sanitizer's operational condition and every member's worst value; the headline says in
+one line how many sanitizers leave the concept and the worst excess over placebo beside
+the placebo floor, and puts the summary's parts beneath it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from privlab.studies._image_setup import CUE_PREFIX
+from privlab.studies.contract import Headline, Status
+
+
+def image_headline(result: Any, per_member: Callable[[Any], str]) -> Headline:
+    """``result``'s headline: a first line a student can read (how many sanitizers leave
+    the concept in some image; the worst excess over placebo, with its member, beside the
+    placebo floor), the summary's parts beneath it, its status and what it rests on.
+
+    Args:
+        result: an :class:`~privlab.studies._images.ImageStudyResult`.
+        per_member: writes ``"member value (sanitizer); ..."`` from a sanitizer x member table.
+    """
+    rows, scope = result.headline_sanitizers()
+    fails = result.condition_failures()
+    failed = [r for r in rows if r in fails]
+    over = [r for r in rows if r not in fails] or rows
+    noun = "photo" if result.folder_mode else "image"
+    kind = "'cues:' control" if all(r.startswith(CUE_PREFIX) for r in rows) else "sanitizer"
+    kinds = kind + ("s" if len(rows) != 1 else "")
+    leave = "leaves" if len(failed) == 1 else "leave"
+    if result.conditions is None or not result.conditions.checks:
+        lead = ""
+    elif failed and len(failed) == len(rows):
+        lead = (f"{len(failed)} of {len(rows)} {kinds} {leave} the concept in some {noun} "
+                "(none passes); conditional ")
+    elif failed:
+        lead = (f"{len(failed)} of {len(rows)} {kinds} {leave} the concept in some {noun}; "
+                "among the others, ")
+    else:
+        lead = (f"all {len(rows)} {kinds} remove" if len(rows) > 1 else f"the one {kind} "
+                "removes") + f" the concept from every {noun}; "
+    if failed:
+        scope = "; ".join(p for p in (
+            f"over {len(over)} that met the condition" if over != rows else
+            "CONDITIONAL: no sanitizer here met the condition, so none of these is a pass",
+            scope) if p)
+    scope = scope or f"over {kinds}"
+    raw = result.members().loc[over]
+    details = [result.condition_summary(rows)]
+    if result.has_placebo:
+        excess, floors = result.excess().loc[over], result.placebo_floors()
+        worst, member = float(excess.max().max()), str(excess.max().idxmax())
+        first = lead + f"worst excess over placebo {worst:.3f} " + (
+            f"({member}, placebo floor {floors[member]:.3f})" if worst > 0 else
+            f"(placebo floors up to {floors.max():.3f})")
+        details += [f"worst excess over placebo per member ({scope}): "
+                    f"{per_member(excess)}",
+                    "raw worst resolution: " + ", ".join(
+                        f"{m} {v:.3f}" for m, v in raw.max().items()),
+                    "placebo floor: " + ", ".join(f"{m} {v:.3f}" for m, v in floors.items())]
+    else:
+        first = lead + f"worst resolution {float(raw.max().max()):.3f} (no placebo run)"
+        details.append(f"worst resolution per member ({scope}): "
+                       f"{per_member(raw)}")
+    details.append(result._what())
+    status, note = Status.split(result.status) or (Status.DESCRIPTIVE, result.status)
+    return Headline(result.study, first, status, result.caveats(), details=tuple(details),
+                    status_note=note)
+
+
+__all__ = ["image_headline"]
