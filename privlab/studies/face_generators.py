@@ -195,9 +195,8 @@ class Condition:
     no_face: pd.Series = field(default_factory=lambda: pd.Series(dtype=int))
     faces: "Condition | None" = None
 
-    def no_face_line(self) -> str:
-        """The no-face count in words (:func:`privlab.studies._face_figures.no_face_line`)."""
-        return _no_face_line(self)
+    #: The no-face count in words (:func:`privlab.studies._face_figures.no_face_line`).
+    no_face_line = _no_face_line
 
 
 @dataclass(frozen=True)

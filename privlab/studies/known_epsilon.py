@@ -313,7 +313,8 @@ class KnownEpsilonResult:
 
         Example:
             >>> r = KnownEpsilonResult.__new__(KnownEpsilonResult)
-            >>> r.provenance = {"auditors": ["gaussmech", "roc-ht"], "certificates": ["reserved"]}
+            >>> object.__setattr__(r, "provenance", {"auditors": ["gaussmech", "roc-ht"],
+            ...                                      "certificates": ["reserved"]})
             >>> r.auditor_statuses()
             'diagnostic: gaussmech; descriptive: roc-ht; finite-sample certificate: reserved'
         """
