@@ -11,7 +11,8 @@ import pytest
 from privlab.errors import PrivlabValueError
 from privlab.studies import (STUDY_MODULES, Headline, Status, StudyConfig, StudyResult,
                              registry, sub_studies)
-from privlab.studies.contract import FIRST_LINE_WORDS, HEADLINE_MARKER, first_line_problems
+from privlab.studies.contract import (FIRST_LINE_WORDS, HEADLINE_MARKER, check_figures,
+                                      first_line_problems)
 
 STUDIES = registry.names()
 
@@ -137,6 +138,12 @@ def test_smoke_run_follows_the_result_contract(slug, monkeypatch):
     assert isinstance(frame, pd.DataFrame) and len(frame) > 0
     assert isinstance(result.provenance, dict) and result.provenance
     assert result._repr_html_().strip().startswith("<")
+    # the figures its prose quotes, where it names any, print and parse back whole
+    if hasattr(result, "quoted_figures"):
+        figures = result.quoted_figures()
+        assert figures and check_figures(figures, slug) == figures
+        printed = headline.with_figures(figures)
+        assert Headline.parse(printed.lines()) == [printed]
 
 
 SUB_STUDIES = sub_studies()
