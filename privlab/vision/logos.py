@@ -8,7 +8,7 @@ Two methods:
   :class:`LogoHead`, by logistic regression fitted with :func:`fit_logo_head` on
   labelled photos; non-maximum suppression; each box padded to cover the whole mark.
   On the contrastive-privacy paper's restaurant photos (``python benchmarks/logos.py
-  --split test --no-baseline --no-cosine``), the head fitted on the development and
+  --split both --no-baseline --no-cosine``), the head fitted on the development and
   gallery photos' boxes, threshold chosen by 5-fold cross-validation on the development
   photos only (there: recall 0.40 with no development negative found), finds the
   Golden Arches in 12 of 18 held-out photos (0.67; target 0.8, not met); of 29
@@ -16,7 +16,8 @@ Two methods:
   target 0.05, met); after a blackout of the found boxes the arches are found again in
   2 of the 12 (removed in 83%; target 80%, met). 3.6 s per photo on 2 cores shared
   with a load of about 7-10 (about 0.4 s on free cores for the two passes); the
-  cosine finder alone was at 0.61 recall and 0.14 false finds per photo.
+  cosine finder (then at sides 1024 and 512, unpadded) was at 0.61 recall and 0.14
+  false finds per photo.
 - :func:`match_logos` with its default ``method="sift"``: SIFT keypoints matched to the
   gallery, a homography fitted with RANSAC. Exact for a printed or pasted copy of the
   artwork (it survives perspective and JPEG), but on the same real photos it finds the
