@@ -29,6 +29,7 @@ tests/vision/test_logos_real.py holds the pass/fail lines.
 
     python benchmarks/logos.py --split both --no-baseline --no-cosine   # about 20 minutes on 2 busy cores
     python benchmarks/logos.py --split test --threshold 0.9             # cosine finder at another threshold
+"""
 
 from __future__ import annotations
 
