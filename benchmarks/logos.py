@@ -50,7 +50,8 @@ def load_labels(photos: Path = PHOTOS) -> dict:
 
     Returns:
         ``{"gallery": LogoGallery, "positives": {split: [paths]}, "negatives": {split:
-        [paths]}}``.
+        [paths]}, "examples": {"dev" | "gallery": [(path, boxes)]}, "train_negatives":
+        [paths]}`` (the last two: the learned head's fitting photos, never test ones).
     """
     from privlab.datasets.images import IMAGE_SUFFIXES, read_image
     from privlab.vision.logos import load_logo_gallery
