@@ -601,8 +601,9 @@ def find_logos(image: Any, gallery: Any, *, threshold: float | None = None,
 
     See the section comment above for the method: EfficientNet-Lite0 windows at two
     photo sizes and three window sizes compared with the gallery crops by cosine
-    similarity, or scored by a fitted :class:`LogoHead`. Robust to the logo's look on a real sign, cup or flag (lit, painted,
-    printed, blurred), where keypoint matching finds too few matching points.
+    similarity, or scored by a fitted :class:`LogoHead`. Robust to the logo's look on a
+    real sign, cup or flag (lit, painted, printed, blurred), where keypoint matching
+    finds too few matching points.
 
     Args:
         image: the photo, a PIL image or uint8 array.
