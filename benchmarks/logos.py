@@ -27,7 +27,7 @@ for the learned head, the cosine finder (unless ``--no-cosine``) and the keypoin
 matcher (SIFT + RANSAC, the baseline; unless ``--no-baseline``). Nothing is asserted:
 tests/vision/test_logos_real.py holds the pass/fail lines.
 
-    python benchmarks/logos.py --split both --no-baseline --no-cosine   # about 20 minutes on 2 busy cores
+    python benchmarks/logos.py --split both --no-baseline --no-cosine   # 2 min on 2 free cores, 20 busy
     python benchmarks/logos.py --split test --threshold 0.9             # cosine finder at another threshold
 """
 

@@ -14,10 +14,10 @@ Two methods:
   Golden Arches in 12 of 18 held-out photos (0.67; target 0.8, not met); of 29
   held-out photos without a logo one has one find (0.034 false finds per photo;
   target 0.05, met); after a blackout of the found boxes the arches are found again in
-  2 of the 12 (removed in 83%; target 80%, met). 3.6 s per photo on 2 cores shared
-  with a load of about 7-10 (about 0.4 s on free cores for the two passes); the
-  cosine finder (then at sides 1024 and 512, unpadded) was at 0.61 recall and 0.14
-  false finds per photo.
+  2 of the 12 (removed in 83%; target 80%, met). 0.30 s per photo on 2 cores at a load of
+  about 2 (3.6 s at a load of 7-10). The cosine finder at the same sides finds 8 of 18
+  (0.44) with no false find (``--split test --no-baseline``); before (sides 1024 and
+  512, unpadded boxes) it was at 0.61 recall and 0.14 false finds per photo.
 - :func:`match_logos` with its default ``method="sift"``: SIFT keypoints matched to the
   gallery, a homography fitted with RANSAC. Exact for a printed or pasted copy of the
   artwork (it survives perspective and JPEG), but on the same real photos it finds the
