@@ -91,3 +91,59 @@ def test_finds_a_logo_pasted_into_a_real_photo_and_nothing_once_it_is_blacked_ou
         x0, y0, x1, y1 = m.box
         black[y0:y1, x0:x1] = 0
     assert find_logos(black, gallery) == []
+
+
+def _pasted(photo_name: str, side: int, x: int, y: int):
+    from skimage import data
+    from sklearn.datasets import load_sample_image
+
+    from privlab.vision.images import as_rgb
+
+    photo = load_sample_image(photo_name).copy()
+    photo[y:y + side, x:x + side] = np.asarray(
+        Image.fromarray(as_rgb(data.logo())).resize((side, side), Image.BILINEAR))
+    return photo, (x, y, x + side, y + side)
+
+
+def test_a_head_fitted_on_one_photo_finds_the_logo_in_another_and_not_in_a_clean_one():
+    """A head fitted on the China photo with the logo pasted in one place (and the same
+    photo with it blacked out, as a negative) finds it at another place and size in the
+    flower photo and nowhere in the clean flower photo. (Fitted on one photo, it still
+    fires on the black boxes of a blackout of the flower photo: what a blackout leaves
+    is measured on real photos in benchmarks/logos.py.)"""
+    from skimage import data
+    from sklearn.datasets import load_sample_image
+
+    from privlab.vision.images import as_rgb
+    from privlab.vision.logos import LogoHead, fit_logo_head, labelled_windows
+
+    gallery = load_logo_gallery({"scikit-image": [as_rgb(data.logo())]})
+    train, box = _pasted("china.jpg", 100, 60, 250)
+    feats, labels = labelled_windows(train, [box])
+    assert (labels == 1).sum() >= 2 and (labels == 0).sum() > 100
+    blacked = train.copy()
+    blacked[box[1]:box[3], box[0]:box[2]] = 0  # a blackout is not the logo
+    head = fit_logo_head(gallery, {"scikit-image": [(feats, labels),
+                                                    labelled_windows(blacked, [])]}, threshold=0.0)
+    assert isinstance(head, LogoHead) and head.examples[0] == (labels == 1).sum() + 3
+    photo, truth = _pasted("flower.jpg", 130, 420, 120)
+    found = find_logos(photo, gallery, head=head)
+    assert found and box_iou(found[0].box, truth) > 0.3, (found, truth)
+    covered = [m.box for m in found if m.box[0] <= truth[0] + 10 and m.box[2] >= truth[2] - 10]
+    assert covered, found  # the box spans the whole mark, not one window of it
+    assert find_logos(load_sample_image("flower.jpg"), gallery, head=head) == []
+
+
+def test_a_head_refuses_bad_examples_and_find_logos_a_bad_head():
+    from privlab.vision.logos import fit_logo_head
+
+    gallery = load_logo_gallery({"acme": [_crop(1)]})
+    none_positive = (np.zeros((5, 1280), np.float32), np.zeros(5))
+    with pytest.raises(ValueError, match="'examples' parameter of fit_logo_head.*brands of the gallery"):
+        fit_logo_head(gallery, {"globex": [none_positive]}, threshold=0.0)
+    with pytest.raises(ValueError, match="'boxes' parameter of labelled_windows"):
+        from privlab.vision.logos import labelled_windows
+
+        labelled_windows(np.zeros((64, 64, 3), np.uint8), [(10, 10, 5, 20)])
+    with pytest.raises(TypeError, match="'head' parameter of find_logos"):
+        find_logos(np.zeros((64, 64, 3), np.uint8), gallery, head={"acme": 1})
