@@ -102,7 +102,7 @@ panel.show()
 # the reference; a witness can also connect through meaning alone (no shared word).
 #
 # **On the offline set (this notebook's run, MiniLM).** The name-only list scores
-# <!--q:concept-list.resolution-->0.072<!--/q--> (utility <!--q:concept-list.utility-->0.77<!--/q-->) and <!--q:proxy9.concept-list.resolution-->0<!--/q--> on the nine-comment proxy set, where the paper's
+# <!--q:concept-list.resolution-->0.072<!--/q--> (utility <!--q:concept-list.utility-->0.77<!--/q-->) and <!--q:proxy9.concept-list.resolution-->0.000<!--/q--> on the nine-comment proxy set, where the paper's
 # GLN2 scores 0 on nine comments and 0.18 on 49. The broad list scores <!--q:concept-list-broad.resolution-->0.110<!--/q--> (utility
 # <!--q:concept-list-broad.utility-->0.73<!--/q-->; <!--q:proxy9.concept-list-broad.resolution-->0.110<!--/q--> on nine): its decisive witness is typically a released comment such as
 # "Watchmen, The Long Night, ████████ ██████: my top three comic book movies" against a

@@ -101,8 +101,8 @@ panel.show()
 # **Why the numbers differ.** On this notebook's settings with the real mailbox beside
 # the clone (the first <!--q:texts-->300<!--/q--> emails the paper's rule selects; `make reproduce` runs
 # all of them; without the mailbox the notebook runs privlab's offline one instead),
-# Presidio leaves the name in **<!--q:presidio.name_kept-->?<!--/q-->** of them (**<!--q:presidio.name_share-->?<!--/q-->**), with resolution
-# <!--q:presidio.resolution-->?<!--/q--> under MiniLM; the paper reports 17 of 1,841 (0.92%). The two are the same
+# Presidio leaves the name in **<!--q:presidio.name_kept-->6<!--/q-->** of them (**<!--q:presidio.name_share-->2.00%<!--/q-->**), with resolution
+# <!--q:presidio.resolution-->0.434<!--/q--> under MiniLM; the paper reports 17 of 1,841 (0.92%). The two are the same
 # kind of number on different emails:
 #
 # * **Mailbox against corpus.** The paper selected its emails from the whole Enron
@@ -114,15 +114,15 @@ panel.show()
 #   Of Ken Lay-@ENRON`), in lower case and with two spaces. Such lines are frequent in a
 #   chairman's inbox, so its share of leaks need not match the share over the whole
 #   corpus, and one set is no estimate of the other.
-# * **Copies.** <!--q:repeats-->?<!--/q--> of these <!--q:texts-->300<!--/q--> bodies repeat another one (the same email filed in
+# * **Copies.** <!--q:repeats-->68<!--/q--> of these <!--q:texts-->300<!--/q--> bodies repeat another one (the same email filed in
 #   several folders). The paper's stated selection drops no copies, and neither does
 #   privlab's default; `DEDUPE = True` drops them.
 # * **Beside the name kept: the surname and the address.** The name count misses what
 #   Presidio leaves when it masks "Ken" but not "Lay". The headline counts, next to it,
 #   the emails that lost the full name but kept the surname (written as a name: `Lay`,
 #   `LAY`) or an address made of it (`Lay@ENRON`, `klay@`), with
-#   `privlab.names.surname_leaks`: on this run **<!--q:presidio.surname_kept-->?<!--/q--> more** (<!--q:presidio.surname_share-->?<!--/q-->), beyond
-#   the <!--q:presidio.name_kept-->?<!--/q-->, in forms such as `<PERSON> Lay- Chairman of the Board@ENRON` in
+#   `privlab.names.surname_leaks`: on this run **<!--q:presidio.surname_kept-->16<!--/q--> more** (<!--q:presidio.surname_share-->5.33%<!--/q-->), beyond
+#   the <!--q:presidio.name_kept-->6<!--/q-->, in forms such as `<PERSON> Lay- Chairman of the Board@ENRON` in
 #   Notes headers, `<PERSON> Lay@ENRON` in address lists, `"'Lay, <PERSON>'"`,
 #   `To: <PERSON> LAY`, `Dr Lay` and a biography ("Lay, a <LOCATION> native, earned
 #   ..."). The paper's Table 2 counts the name only, so there is no paper figure to set
@@ -130,7 +130,7 @@ panel.show()
 # * **Same rule, other pipeline.** The paper stripped headers "where possible" from raw
 #   messages; this layout stores bodies already, and they are used as stored. The
 #   resolution is measured under MiniLM, not the paper's QWEN3-4B, so only the name
-#   counts are compared; the decisive witness (audited and reference email <!--q:presidio.witness-->?<!--/q-->, shown by the panel) is
+#   counts are compared; the decisive witness (audited and reference email <!--q:presidio.witness-->136,124<!--/q-->, shown by the panel) is
 #   typically an email with every name replaced (`Dear Mr. <PERSON>, ... <PERSON>'s long
 #   service to <ORGANIZATION>`): identifying context, the kind the exact-name baseline
 #   cannot see.

@@ -161,7 +161,7 @@ panel.show()
 # <!--q:0.strength-->0.1<!--/q-->, <!--q:0.no_face-->3<!--/q--> of <!--q:0.outputs-->180<!--/q--> outputs have no face (all of the
 # cameraman); at strength <!--q:1.strength-->0.4<!--/q-->, **<!--q:1.no_face-->118<!--/q--> of <!--q:1.outputs-->180<!--/q-->** (the table
 # under the embedding tables gives them per identity). With them, the strong generator's
-# certificate is <!--q:1.bound-->0<!--/q-->: its selected pair (Eileen Collins, Grace Hopper) makes
+# certificate is <!--q:1.bound-->0.000<!--/q-->: its selected pair (Eileen Collins, Grace Hopper) makes
 # <!--q:1.errors-->9<!--/q--> errors on <!--q:1.test_rows-->36<!--/q--> test rows, all of them shared "no face" vectors. Without
 # them the same pair makes <!--q:1.faces.errors-->0<!--/q--> errors on the <!--q:1.faces.test_rows-->17<!--/q--> test rows left,
 # and certifies ε ≥ <!--q:1.faces.bound-->0.207<!--/q-->, the most those rows can certify at this α. The

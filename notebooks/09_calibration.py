@@ -111,8 +111,8 @@ panel.show()
 #   blackout, so its boundaries collapse to two or three values (0 and about ±0.8).
 #
 # **Reading 0.13 on these members.** On the default sets the largest cross-concept
-# boundary is <!--q:images.efficientnet-lite0.cross_max-->0.02<!--/q--> under the generic member (EfficientNet-Lite0), <!--q:images.sface.cross_max-->0<!--/q--> under SFace and
-# <!--q:images.describe-then-embed.cross_max-->0<!--/q--> under describe-then-embed, while the same-concept ceiling below (cat renderings
+# boundary is <!--q:images.efficientnet-lite0.cross_max-->0.045<!--/q--> under the generic member (EfficientNet-Lite0), <!--q:images.sface.cross_max-->0.000<!--/q--> under SFace and
+# <!--q:images.describe-then-embed.cross_max-->0.000<!--/q--> under describe-then-embed, while the same-concept ceiling below (cat renderings
 # against cat renderings) lies far above them under the generic member. Where every
 # cross-concept boundary is below 0.13, a resolution of 0.13 misses every cross-concept
 # connection these members can see. The paper's EVA, a member trained to relate a dog to a cat, has a

@@ -162,8 +162,9 @@ def replace_block(readme: str, block: str) -> str:
 
 
 #: A quoted figure in prose: ``<!--q:name-->value<!--/q-->`` (``name`` may be
-#: ``notebook:name``).
-MARKER = re.compile(r"<!--q:(?P<key>[A-Za-z0-9_.:-]+)-->(?P<value>.*?)<!--/q-->")
+#: ``notebook:name``). One written right after a backtick is an example in a code span
+#: (as in README's description of this), not a figure.
+MARKER = re.compile(r"(?<!`)<!--q:(?P<key>[A-Za-z0-9_.:-]+)-->(?P<value>.*?)<!--/q-->")
 
 
 def record_figures(*records: dict[str, Any]) -> dict[str, dict[str, str]]:
@@ -194,7 +195,8 @@ def record_figures(*records: dict[str, Any]) -> dict[str, dict[str, str]]:
 
 def fill_figures(text: str, figures: dict[str, dict[str, str]], *, notebook: str | None,
                  where: str) -> str:
-    """``text`` with every marked figure set to the record's value.
+    """``text`` with every marked figure set to the record's value (a marker right after a
+    backtick is an example in a code span and is left alone).
 
     Args:
         text: a notebook's or README's text.
@@ -210,6 +212,8 @@ def fill_figures(text: str, figures: dict[str, dict[str, str]], *, notebook: str
         >>> fill_figures("in <!--q:leaks-->7<!--/q--> emails", {"04_enron": {"leaks": "19"}},
         ...              notebook="04_enron", where="04_enron.py")
         'in <!--q:leaks-->19<!--/q--> emails'
+        >>> fill_figures("write `<!--q:x-->1<!--/q-->`", {}, notebook=None, where="README.md")
+        'write `<!--q:x-->1<!--/q-->`'
     """
     def value(match: re.Match) -> str:
         key = match.group("key")

@@ -356,7 +356,8 @@ class CalibrationStudyResult:
         Per table (``text``, ``images``), member and pair (``dogs-cats``): ``.p95``; and per
         image member the largest boundary of any cross-concept pair (``images.m.cross_max``)
         and the range of the same-concept ones (``images.m.same_min``, ``.same_max``).
-        Member names are written with ``-`` for characters a figure name cannot hold.
+        Image members are named as in ``config.image_members``, text members by their
+        model; characters a figure name cannot hold are written ``-``.
         """
         out: dict[str, str] = {}
         for modality, table, digits in (("text", self.text, 4), ("images", self.images, 3)):
@@ -364,8 +365,14 @@ class CalibrationStudyResult:
                 continue
             cross: dict[str, list[float]] = {}
             same: dict[str, list[float]] = {}
+            # image members by the names the Config gives them (their encoder ids carry
+            # settings hashes); text members by their model's name
+            ids = list(dict.fromkeys(p.encoder for p in table.pairs))
+            names = (dict(zip(ids, self.config.image_members))
+                     if modality == "images" and len(ids) == len(self.config.image_members)
+                     else {})
             for p in table.pairs:
-                member = re.sub(r"[^A-Za-z0-9_.-]+", "-", p.encoder).strip("-")
+                member = re.sub(r"[^A-Za-z0-9_.-]+", "-", names.get(p.encoder, p.encoder)).strip("-")
                 key = f"{modality}.{member}.{p.concept_c}-{p.concept_d}"
                 out[f"{key}.p95"] = f"{p.percentiles.get(95.0, float('nan')):.{digits}f}"
                 values = [float(v) for v in np.ravel(p.values)]
