@@ -8,7 +8,7 @@ photos, and the boxes the gallery crops are cut from, are this project's own han
 labels in ``benchmarks/data/mcdonalds_arches.json``. The gallery is cut at run time from
 photos that are never evaluated (the ones also in ``mcdonalds_small``).
 
-The learned head (:func:`privlab.vision.logos.fit_logo_head`) is fitted on the dev and
+The learned head (:func:`privlab.vision.logo_head.fit_logo_head`) is fitted on the dev and
 gallery photos' hand-drawn boxes and on concept photos outside both splits; its
 threshold is chosen by 5-fold cross-validation on the dev photos (just above the best
 window of any dev photo without a logo) and printed with the cross-validated dev recall.
@@ -105,7 +105,7 @@ def fit_head(data: dict, folds: int = 5) -> tuple:
         last two being the cross-validated dev numbers at that threshold.
     """
     from privlab.datasets.images import read_image
-    from privlab.vision.logos import fit_logo_head, labelled_windows
+    from privlab.vision.logo_head import fit_logo_head, labelled_windows
 
     gallery = data["gallery"]
     fixed = [labelled_windows(read_image(p), boxes) for p, boxes in data["examples"]["gallery"]]

@@ -5,8 +5,9 @@ Two methods:
 - :func:`find_logos` (``match_logos(..., method="features")``): EfficientNet-Lite0
   feature-map windows at two photo sizes (one pass each, shared by every brand) and
   three window sizes, scored by cosine similarity to the gallery crops or, given a
-  :class:`LogoHead`, by logistic regression fitted with :func:`fit_logo_head` on
-  labelled photos; non-maximum suppression; each box padded to cover the whole mark.
+  :class:`LogoHead`, by logistic regression fitted with
+  :func:`~privlab.vision.logo_head.fit_logo_head` on labelled photos;
+  non-maximum suppression; each box padded to cover the whole mark.
   On the contrastive-privacy paper's restaurant photos (``python benchmarks/logos.py
   --split both --no-baseline --no-cosine``), the head fitted on the development and
   gallery photos' boxes, threshold chosen by 5-fold cross-validation on the development
@@ -440,8 +441,9 @@ def load_logo_gallery(source: Any) -> LogoGallery:
 # window of the grid often covers one arch of a mark, and a blackout of it alone leaves
 # the rest to be found again). Nothing is
 # trained: a new gallery costs a few small forward passes. A :class:`LogoHead` (logistic
-# regression on the same window features, fitted by :func:`fit_logo_head` on labelled
-# photos) replaces the cosine similarity with its decision value where one is given.
+# regression on the same window features, fitted by
+# :func:`~privlab.vision.logo_head.fit_logo_head` on labelled photos)
+# replaces the cosine similarity with its decision value where one is given.
 
 FEATURE_SIDES = (768, 384)  # (1024, 512) costs 2.5 times as much and scored no better on dev
 WINDOW_CELLS = (1, 2, 3)
@@ -613,7 +615,8 @@ def find_logos(image: Any, gallery: Any, *, threshold: float | None = None,
             :data:`DEFAULT_THRESHOLD`, chosen on development photos); with ``head``, the
             decision value a window needs (None: the head's own threshold).
         max_finds: at most this many boxes per brand.
-        head: a :class:`LogoHead` from :func:`fit_logo_head`; its brands are scored
+        head: a :class:`LogoHead` from
+            :func:`~privlab.vision.logo_head.fit_logo_head`; its brands are scored
             by it, and ``gallery`` is then only checked.
 
     Returns:
@@ -662,7 +665,8 @@ def find_logos(image: Any, gallery: Any, *, threshold: float | None = None,
 
 @dataclass(frozen=True)
 class LogoHead:
-    """Per-brand logistic regression on window features (from :func:`fit_logo_head`).
+    """Per-brand logistic regression on window features (from
+    :func:`~privlab.vision.logo_head.fit_logo_head`).
 
     Attributes:
         weights: ``{brand: (w (1280,), b)}``; a window's decision value is ``f @ w + b``.
@@ -676,100 +680,12 @@ class LogoHead:
     examples: tuple[int, int] = (0, 0)
 
 
-def labelled_windows(image: Any, boxes: Sequence[Sequence[float]],
-                     ignore: Sequence[Sequence[float]] = ()) -> tuple[np.ndarray, np.ndarray]:
-    """Window features of a photo and their labels for :func:`fit_logo_head`.
-
-    A window is positive (1) when it holds at least half of a labelled box and the box
-    fills at least 15% of it, ignored (-1) when it touches a box or an ``ignore`` region
-    otherwise, negative (0) else.
-
-    Args:
-        image: the photo.
-        boxes: the logo's boxes ``(x0, y0, x1, y1)`` in its pixels (empty: a photo
-            without the logo, every window negative).
-        ignore: regions whose windows are neither (e.g. a reflection of the logo).
-
-    Returns:
-        ``(features (n, 1280), labels (n,))``.
-    """
-    caller = "labelled_windows"
-    rgb = as_rgb(image, "image", caller)
-    feats, wins = _windows(feature_maps(rgb))
-    area = (wins[:, 2] - wins[:, 0]) * (wins[:, 3] - wins[:, 1])
-    labels = np.zeros(len(wins))
-
-    def inter(box):
-        if len(box) != 4 or not box[0] < box[2] or not box[1] < box[3]:
-            raise invalid("boxes", caller, "boxes (x0, y0, x1, y1) with x0 < x1 and y0 < y1",
-                          box)
-        ix = np.maximum(0, np.minimum(wins[:, 2], box[2]) - np.maximum(wins[:, 0], box[0]))
-        iy = np.maximum(0, np.minimum(wins[:, 3], box[3]) - np.maximum(wins[:, 1], box[1]))
-        return ix * iy
-
-    for box in boxes:
-        shared = inter(box)
-        box_area = (box[2] - box[0]) * (box[3] - box[1])
-        labels[(shared / box_area >= 0.5) & (shared / area >= 0.15)] = 1
-        labels[(labels == 0) & (shared / np.minimum(area, box_area) > 0.05)] = -1
-    for box in ignore:
-        labels[(labels == 0) & (inter(box) > 0)] = -1
-    return feats, labels
-
-
-def fit_logo_head(gallery: Any, examples: Mapping[str, Sequence[tuple[np.ndarray, np.ndarray]]],
-                  *, threshold: float, strength: float = 1.0, max_negatives: int = 40000,
-                  seed: int = 0) -> LogoHead:
-    """A :class:`LogoHead`: per brand, logistic regression on labelled window features.
-
-    The brand's gallery crop features are positives too. Fit on photos that are not
-    audited (development photos and the gallery's own photos), never on held-out ones.
-    A head fitted on few photos may take a black rectangle for the logo (it has seen
-    neither); give it a training photo with its boxes blacked out as a negative.
-
-    Args:
-        gallery: a :class:`LogoGallery` or anything :func:`load_logo_gallery` reads.
-        examples: ``{brand: [(features, labels) from labelled_windows]}`` (photos
-            without the logo give negatives).
-        threshold: the decision value a window will need (choose it on development
-            photos, e.g. by cross-validation as benchmarks/logos.py does).
-        strength: the inverse L2 penalty ``C``.
-        max_negatives: negatives kept at random (balanced class weights).
-        seed: for that draw.
-
-    Raises:
-        ValueError: a brand with no examples or no positive window, or one not in the
-            gallery.
-    """
-    from sklearn.linear_model import LogisticRegression
-
-    caller = "fit_logo_head"
-    prototypes = _prototypes(load_logo_gallery(gallery))
-    weights, counts = {}, (0, 0)
-    for name, items in examples.items():
-        if name not in prototypes:
-            raise invalid("examples", caller, f"brands of the gallery ({sorted(prototypes)})", name)
-        feats = np.concatenate([f for f, y in items] + [prototypes[name]])
-        labels = np.concatenate([y for f, y in items] + [np.ones(len(prototypes[name]))])
-        keep = labels >= 0
-        feats, labels = feats[keep], labels[keep]
-        neg = np.flatnonzero(labels == 0)
-        if len(neg) > max_negatives:
-            drop = np.random.default_rng(seed).choice(neg, len(neg) - max_negatives, replace=False)
-            mask = np.ones(len(labels), bool)
-            mask[drop] = False
-            feats, labels = feats[mask], labels[mask]
-        if labels.sum() == 0 or labels.sum() == len(labels):
-            raise invalid("examples", caller, "positive and negative windows for each brand",
-                          f"{int(labels.sum())} positive of {len(labels)} for {name!r}",
-                          given_is_text=True)
-        model = LogisticRegression(C=strength, class_weight="balanced", max_iter=3000)
-        model.fit(feats, labels)
-        weights[name] = (model.coef_[0].astype(np.float32), float(model.intercept_[0]))
-        counts = (counts[0] + int(labels.sum()), counts[1] + int((labels == 0).sum()))
-    return LogoHead(weights, float(threshold), counts)
+#: Public names for the window features and the gallery's prototypes (what
+#: :mod:`privlab.vision.logo_head` fits its head on).
+window_features = _windows
+gallery_prototypes = _prototypes
 
 
 __all__ = ["DEFAULT_MIN_INLIERS", "DEFAULT_THRESHOLD", "LogoGallery", "LogoHead", "LogoMatch",
-           "feature_maps", "find_logos", "fit_logo_head", "labelled_windows", "load_logo_gallery",
-           "match_logos"]
+           "feature_maps", "find_logos", "gallery_prototypes", "load_logo_gallery", "match_logos",
+           "window_features"]

@@ -115,7 +115,8 @@ def test_a_head_fitted_on_one_photo_finds_the_logo_in_another_and_not_in_a_clean
     from sklearn.datasets import load_sample_image
 
     from privlab.vision.images import as_rgb
-    from privlab.vision.logos import LogoHead, fit_logo_head, labelled_windows
+    from privlab.vision.logo_head import fit_logo_head, labelled_windows
+    from privlab.vision.logos import LogoHead
 
     gallery = load_logo_gallery({"scikit-image": [as_rgb(data.logo())]})
     train, box = _pasted("china.jpg", 100, 60, 250)
@@ -135,14 +136,14 @@ def test_a_head_fitted_on_one_photo_finds_the_logo_in_another_and_not_in_a_clean
 
 
 def test_a_head_refuses_bad_examples_and_find_logos_a_bad_head():
-    from privlab.vision.logos import fit_logo_head
+    from privlab.vision.logo_head import fit_logo_head
 
     gallery = load_logo_gallery({"acme": [_crop(1)]})
     none_positive = (np.zeros((5, 1280), np.float32), np.zeros(5))
     with pytest.raises(ValueError, match="'examples' parameter of fit_logo_head.*brands of the gallery"):
         fit_logo_head(gallery, {"globex": [none_positive]}, threshold=0.0)
     with pytest.raises(ValueError, match="'boxes' parameter of labelled_windows"):
-        from privlab.vision.logos import labelled_windows
+        from privlab.vision.logo_head import labelled_windows
 
         labelled_windows(np.zeros((64, 64, 3), np.uint8), [(10, 10, 5, 20)])
     with pytest.raises(TypeError, match="'head' parameter of find_logos"):
