@@ -9,6 +9,9 @@ from privlab.datasets.scene_cues import cue_blackout
 from privlab.datasets.scenes import CELEBRITY_KINDS
 from privlab.encoders import registry
 
+# The module's shared fixtures are built once: its tests stay on one xdist worker.
+pytestmark = pytest.mark.xdist_group("contrastive.test_image_audits")
+
 
 @pytest.fixture(scope="module")
 def members(celebrity):

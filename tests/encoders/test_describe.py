@@ -11,6 +11,9 @@ from privlab.encoders import registry
 from privlab.encoders.describe import LABELS_OFF_REASON, DescribeThenEmbedEncoder
 from privlab.sanitizers import registry as sanitizers
 
+# The module's shared fixtures are built once: its tests stay on one xdist worker.
+pytestmark = pytest.mark.xdist_group("encoders.test_describe")
+
 
 @pytest.fixture(scope="module")
 def gallery():

@@ -11,6 +11,9 @@ from privlab.encoders import registry
 from privlab.encoders.face_identity import DlibFaceEncoder, SFaceEncoder
 from privlab.sanitizers import registry as sanitizers
 
+# The module's shared fixtures are built once: its tests stay on one xdist worker.
+pytestmark = pytest.mark.xdist_group("encoders.test_face_identity")
+
 
 @pytest.fixture(scope="module")
 def corpus():

@@ -11,6 +11,9 @@ from privlab.epsilon import cascade as C
 from privlab.epsilon.pairs import PAPER_TABLE7, certify_pairs, split_rows
 from privlab.errors import PrivlabTypeError, PrivlabValueError
 
+# The module's shared fixtures are built once: its tests stay on one xdist worker.
+pytestmark = pytest.mark.xdist_group("epsilon.test_cascade")
+
 IDS = ("a", "b", "c", "d")
 #: How far apart the identities' means are after each pass: well apart, close, identical.
 SCALES = (8.0, 1.0, 0.0)

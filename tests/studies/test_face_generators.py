@@ -16,6 +16,9 @@ from privlab.epsilon.pairs import PAPER_TABLE7, split_rows
 from privlab.errors import PrivlabValueError
 from privlab.studies import face_generators as fg
 
+# The module's shared fixtures are built once: its tests stay on one xdist worker.
+pytestmark = pytest.mark.xdist_group("studies.test_face_generators")
+
 PAPER_STATUS = {"gaussmech": "diagnostic", "kde-lr": "diagnostic", "kde-lr-0.01": "diagnostic",
                 "mmd-tv": "uncertified population bound", "roc-ht": "descriptive",
                 "certificate": "finite-sample certificate"}

@@ -8,6 +8,9 @@ import pytest
 from privlab.errors import PrivlabValueError
 from privlab.studies import finetune
 
+# The module's shared fixtures are built once: its tests stay on one xdist worker.
+pytestmark = pytest.mark.xdist_group("studies.test_finetune")
+
 
 @pytest.fixture(scope="module")
 def result():

@@ -27,6 +27,9 @@ import pytest
 
 from privlab.studies import dicaprio
 
+# The module's shared fixtures are built once: its tests stay on one xdist worker.
+pytestmark = pytest.mark.xdist_group("studies.test_image_real_photos")
+
 #: The gallery photo (not audited) and the audited ones: meetings, a conference, a
 #: premiere; in four of them (065, 071, 097, 119) SFace still matches the blurred face.
 GALLERY_PHOTO = "Leonardo_DiCaprio_053_Leonardo DiCaprio 15329219761.jpg"

@@ -27,6 +27,9 @@ import pytest
 from privlab.studies import dicaprio, mcdonalds
 from privlab.studies._images import GROUND_TRUTH_REASON, load_gallery
 
+# The module's shared fixtures are built once: its tests stay on one xdist worker.
+pytestmark = pytest.mark.xdist_group("studies.test_image_studies")
+
 #: Largest placebo floor accepted per member on real photos (measured maxima x ~2).
 REAL_FLOOR = {"sface": 0.02, "describe-then-embed": 0.02, "ocr-text": 0.02,
               "efficientnet-lite0": 0.15}

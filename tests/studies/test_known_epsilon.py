@@ -8,6 +8,9 @@ from privlab.epsilon.auditors import gaussmech_null_floor
 from privlab.epsilon.summaries import ROW_KEY
 from privlab.studies import known_epsilon as K
 
+# The module's shared fixtures are built once: its tests stay on one xdist worker.
+pytestmark = pytest.mark.xdist_group("studies.test_known_epsilon")
+
 
 @pytest.fixture(autouse=True)
 def _cache(tmp_path, monkeypatch):

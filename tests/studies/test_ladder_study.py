@@ -32,6 +32,9 @@ from privlab.sanitizers.people import mediapipe_available
 from privlab.studies import Status, StudyResult, dicaprio
 from privlab.studies.contract import first_line_problems
 
+# The module's shared fixtures are built once: its tests stay on one xdist worker.
+pytestmark = pytest.mark.xdist_group("studies.test_ladder_study")
+
 needs_mediapipe = pytest.mark.skipif(not mediapipe_available(),
                                      reason="MediaPipe is not installed (make venv installs it)")
 needs_dlib = pytest.mark.skipif(not encoders.available("dlib-face"),

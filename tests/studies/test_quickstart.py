@@ -8,6 +8,9 @@ from privlab.datasets import quickstart as corpus
 from privlab.errors import PrivlabValueError
 from privlab.studies import quickstart
 
+# The module's shared fixtures are built once: its tests stay on one xdist worker.
+pytestmark = pytest.mark.xdist_group("studies.test_quickstart")
+
 
 @pytest.fixture(scope="module")
 def result():

@@ -7,6 +7,9 @@ import pytest
 from privlab.scale.screen import STATUS as SCREEN_STATUS
 from privlab.studies import scale
 
+# The module's shared fixtures are built once: its tests stay on one xdist worker.
+pytestmark = pytest.mark.xdist_group("studies.test_scale")
+
 
 @pytest.fixture(scope="module")
 def result():

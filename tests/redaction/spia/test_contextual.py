@@ -11,6 +11,9 @@ from privlab.redaction.spia.protection import protection
 from privlab.redaction.spia.records import load_spia
 from privlab.redaction.spia.spans import anonymize, entity_file_for, load_entities
 
+# The module's shared fixtures are built once: its tests stay on one xdist worker.
+pytestmark = pytest.mark.xdist_group("redaction.spia.test_contextual")
+
 
 def profile(subject):
     return {p.tag: p.keyword for p in subject.piis}

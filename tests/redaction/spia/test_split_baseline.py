@@ -24,6 +24,9 @@ from privlab.redaction.spia.protection import protection
 from privlab.redaction.spia.records import PII, Subject
 from privlab.redaction.spia.spans import anonymize, entity_file_for, load_entities
 
+# The module's shared fixtures are built once: its tests stay on one xdist worker.
+pytestmark = pytest.mark.xdist_group("redaction.spia.test_split_baseline")
+
 
 @pytest.fixture(scope="module")
 def development(loaded):
