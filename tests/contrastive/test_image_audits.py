@@ -13,7 +13,7 @@ from privlab.encoders import registry
 pytestmark = pytest.mark.xdist_group("contrastive.test_image_audits")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def members(celebrity):
     return {"sface": registry.create("sface"),
             "dte": registry.create("describe-then-embed", gallery=celebrity.gallery),

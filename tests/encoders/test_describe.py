@@ -15,25 +15,25 @@ from privlab.sanitizers import registry as sanitizers
 pytestmark = pytest.mark.xdist_group("encoders.test_describe")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def gallery():
     return {rp.TARGET: [rp.heads()[rp.TARGET]]}  # one crop of the person's face
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def logos():
     from skimage import data
 
     return {rp.BRAND: [data.logo()]}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def people():
     images, faces, texts = rp.face_corpus(rp.FRAMES[:4])  # three frames with a name card
     return images, [f + t for f, t in zip(faces, texts)]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def storefronts():
     images, logo_boxes, sign_boxes = rp.brand_corpus()
     return images, logo_boxes, [lb + sb for lb, sb in zip(logo_boxes, sign_boxes)]

@@ -15,12 +15,12 @@ from privlab.sanitizers import registry as sanitizers
 pytestmark = pytest.mark.xdist_group("encoders.test_face_identity")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def corpus():
     return rp.face_corpus()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def members():
     return {"sface": SFaceEncoder(), "dlib": DlibFaceEncoder()}
 

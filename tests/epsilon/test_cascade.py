@@ -41,7 +41,7 @@ def _cascade(seed=0, fail_rates=(0.0, 0.1, 0.1)):
 PAIRS = [("a", "b"), ("a", "c"), ("a", "d"), ("b", "c"), ("b", "d"), ("c", "d")]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def audited():
     x, y = _cascade()
     dev = split_rows(y, 0.5, seed=0)

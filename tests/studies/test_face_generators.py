@@ -24,7 +24,7 @@ PAPER_STATUS = {"gaussmech": "diagnostic", "kde-lr": "diagnostic", "kde-lr-0.01"
                 "certificate": "finite-sample certificate"}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def smoke_result():
     return fg.run(fg.Config.smoke(methods=("gaussmech", "kde-lr", "mmd-tv", "roc-ht")))
 

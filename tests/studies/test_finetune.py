@@ -12,7 +12,7 @@ from privlab.studies import finetune
 pytestmark = pytest.mark.xdist_group("studies.test_finetune")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def result():
     return finetune.run(finetune.Config.smoke())
 

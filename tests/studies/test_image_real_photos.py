@@ -77,7 +77,7 @@ def face_crop(path: Path, max_side: int = MAX_SIDE) -> np.ndarray:
     return np.ascontiguousarray(rgb[max(0, y0 - my):y1 + my, max(0, x0 - mx):x1 + mx])
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def audit(tmp_path_factory):
     from PIL import Image
 

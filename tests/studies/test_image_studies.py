@@ -50,7 +50,7 @@ def _sample_photos() -> dict[str, np.ndarray]:
             "flower": flower, "grace_hopper": np.asarray(Image.open(hopper).convert("RGB"))}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def photo_folder(tmp_path_factory) -> Path:
     from PIL import Image
 
@@ -71,7 +71,7 @@ def photo_folder(tmp_path_factory) -> Path:
     return root
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def folder_run(photo_folder):
     config = dicaprio.Config(folder=str(photo_folder / "photos"), recursive=True, max_side=320,
                              gallery=str(photo_folder / "gallery"), top_k=2)

@@ -17,15 +17,17 @@ def _cache(tmp_path, monkeypatch):
     monkeypatch.setenv("PRIVLAB_CACHE", str(tmp_path / "cache"))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def smoke(tmp_path_factory):
     mp = pytest.MonkeyPatch()
     mp.setenv("PRIVLAB_CACHE", str(tmp_path_factory.mktemp("cache")))
     cfg = K.Config.smoke(n_pairs=4, null_sizes=(30,), power_sizes=(30, 100),
                          curve_epsilons=(0.0, 64.0), certificates=("reserved", "reserved-exact"),
                          progress=False, n_jobs=1)
-    yield cfg, K.run(cfg)
-    mp.undo()
+    try:
+        return cfg, K.run(cfg)
+    finally:
+        mp.undo()
 
 
 def test_smoke_study_runs_and_tells_the_lesson(smoke):

@@ -43,14 +43,14 @@ READERS = ("describe-then-embed", "ocr-text")
 FACE_MEMBERS = ("sface", "dlib-face")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def ladder():
     if not (mediapipe_available() and encoders.available("dlib-face")):
         pytest.skip("the ladder needs MediaPipe and dlib")
     return dicaprio.run_ladder(dicaprio.LadderConfig.like(dicaprio.Config.smoke()))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def miss():
     if not encoders.available("dlib-face"):
         pytest.skip("the dlib member is not installed")
@@ -218,7 +218,7 @@ def test_haar_misses_tilted_heads_and_both_other_families_flag_them(miss):
         "sface": "yunet", "dlib-face": "dlib"}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def photo_miss(tmp_path_factory):
     from PIL import Image
 

@@ -12,7 +12,7 @@ from privlab.studies import quickstart
 pytestmark = pytest.mark.xdist_group("studies.test_quickstart")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def result():
     return quickstart.run(quickstart.Config.default())
 

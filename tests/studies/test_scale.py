@@ -11,7 +11,7 @@ from privlab.studies import scale
 pytestmark = pytest.mark.xdist_group("studies.test_scale")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def result():
     return scale.run(scale.Config.smoke(m=1500, n=900, cost_sizes=(200, 400)))
 

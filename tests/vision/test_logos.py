@@ -10,14 +10,14 @@ from privlab.vision.logos import LogoMatch, match_logos
 from privlab.vision.text_changes import box_iou
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def gallery():
     from skimage import data
 
     return {rp.BRAND: [data.logo()]}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def storefronts():
     return rp.brand_corpus()
 

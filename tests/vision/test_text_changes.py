@@ -13,7 +13,7 @@ from privlab.vision.text_changes import (ReadingBook, align_readings, carry_read
 CAPTIONS = [("Martin SCORSESE", 11), ("Leonardo DiCaprio", 12), ("Leonardo DiCaprio", 14)]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def captioned():
     """Captions touching a face; the face blacked out, the result saved as JPEG again."""
     originals = [rp.captioned(text, size) for text, size in CAPTIONS]

@@ -15,7 +15,7 @@ from privlab.redaction.redacbench.agreement import (cohen_kappa, content_words, 
                                                     second_labels_path)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def sample():
     return load_redacbench(sample_path())
 

@@ -13,7 +13,7 @@ FILES = {  # file -> (counted subjects, counted PIIs, all subjects), from data/R
 }
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def loaded():
     """``{file name: records}`` for every file of :data:`FILES`."""
     from privlab.config import shared_data_dir

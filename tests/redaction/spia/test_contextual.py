@@ -19,7 +19,7 @@ def profile(subject):
     return {p.tag: p.keyword for p in subject.piis}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def adversary():
     return ContextualAdversary()
 

@@ -28,7 +28,7 @@ from privlab.redaction.spia.spans import anonymize, entity_file_for, load_entiti
 pytestmark = pytest.mark.xdist_group("redaction.spia.test_split_baseline")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def development(loaded):
     """PANORAMA-531 minus the 151 evaluation documents."""
     return split.select(loaded["spia_panorama_531.jsonl"], "development")
