@@ -17,9 +17,14 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 @pytest.fixture(scope="session", autouse=True)
 def _session_cache(tmp_path_factory):
-    """The test session's cache folder, set before any session fixture runs a study."""
+    """The test session's cache folder, set before any session fixture runs a study.
+
+    Under pytest-xdist the workers (and the notebook kernels they start) share one
+    folder, so what one computed (OCR readings, embeddings, known-ε settings) the other
+    reads back; every cache there is written by rename, safe across processes."""
     patch = pytest.MonkeyPatch()
-    cache = tmp_path_factory.getbasetemp() / "privlab-cache"
+    base = tmp_path_factory.getbasetemp()
+    cache = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "privlab-cache"
     patch.setenv("PRIVLAB_CACHE", str(cache))
     yield cache
     patch.undo()

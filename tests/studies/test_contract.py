@@ -11,6 +11,8 @@ import pytest
 from privlab.errors import PrivlabValueError
 from privlab.studies import (STUDY_MODULES, Headline, Status, StudyConfig, StudyResult,
                              registry, sub_studies)
+from smoke_results import GROUPS, smoke_result
+
 from privlab.studies.contract import (FIRST_LINE_WORDS, HEADLINE_MARKER, check_figures,
                                       first_line_problems)
 
@@ -121,11 +123,15 @@ def test_every_field_override_takes_effect(slug, constructor):
         assert getattr(config, field.name) == value, (slug, constructor, field.name)
 
 
-@pytest.mark.parametrize("slug", STUDIES)
-def test_smoke_run_follows_the_result_contract(slug, monkeypatch):
-    monkeypatch.setenv("PRIVLAB_SMOKE", "1")
-    module = _module(slug)
-    result = registry.create(slug, config=module.Config.smoke())
+def _shared(slugs):
+    """Slugs, each on the worker of the study tests that share its smoke run."""
+    return [pytest.param(s, marks=pytest.mark.xdist_group(GROUPS[s])) if s in GROUPS else s
+            for s in slugs]
+
+
+@pytest.mark.parametrize("slug", _shared(STUDIES))
+def test_smoke_run_follows_the_result_contract(slug):
+    result = smoke_result(slug)
     assert isinstance(result, StudyResult)
     headline = result.headline()
     assert isinstance(headline, Headline)
@@ -157,13 +163,12 @@ def test_sub_studies_are_listed_with_their_parent_study():
         assert sub.title.startswith(registry.entry(sub.parent).meta["title"] + " · ")
 
 
-@pytest.mark.parametrize("slug", SUB_STUDIES)
-def test_sub_study_smoke_run_follows_the_result_contract(slug, monkeypatch):
-    monkeypatch.setenv("PRIVLAB_SMOKE", "1")
+@pytest.mark.parametrize("slug", _shared(SUB_STUDIES))
+def test_sub_study_smoke_run_follows_the_result_contract(slug):
     sub = SUB_STUDIES[slug]
     assert callable(sub.run) and issubclass(sub.Config, StudyConfig)
     config = sub.Config.smoke()
-    result = sub.run(config)
+    result = smoke_result(slug)
     assert isinstance(result, StudyResult) and result.config == config
     headline = result.headline()
     assert headline.study == sub.title and headline.caveats

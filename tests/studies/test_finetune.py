@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
+from smoke_results import smoke_result
 
 from privlab.errors import PrivlabValueError
 from privlab.studies import finetune
@@ -14,7 +15,7 @@ pytestmark = pytest.mark.xdist_group("studies.test_finetune")
 
 @pytest.fixture(scope="session")
 def result():
-    return finetune.run(finetune.Config.smoke())
+    return smoke_result("finetune")  # the contract test's run, on this worker
 
 
 def test_study_reports_both_mechanisms_on_both_sanitizers(result):

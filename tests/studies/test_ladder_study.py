@@ -24,6 +24,7 @@ import numpy as np
 import pytest
 
 import real_photos as rp
+from smoke_results import smoke_result
 from privlab.datasets.scenes import celebrity_scenes
 from privlab.encoders import registry as encoders
 from privlab.sanitizers.image import HaarFaces
@@ -47,14 +48,14 @@ FACE_MEMBERS = ("sface", "dlib-face")
 def ladder():
     if not (mediapipe_available() and encoders.available("dlib-face")):
         pytest.skip("the ladder needs MediaPipe and dlib")
-    return dicaprio.run_ladder(dicaprio.LadderConfig.like(dicaprio.Config.smoke()))
+    return smoke_result("dicaprio.ladder")  # LadderConfig.smoke(): the corpus of Config.smoke()
 
 
 @pytest.fixture(scope="session")
 def miss():
     if not encoders.available("dlib-face"):
         pytest.skip("the dlib member is not installed")
-    return dicaprio.run_detector_miss(dicaprio.MissConfig.smoke())
+    return smoke_result("dicaprio.detector_miss")
 
 
 # --------------------------------------------------------------------------- the ladder

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from smoke_results import smoke_result
 
 from privlab.studies import Status, redacbench, spia
 from privlab.errors import PrivlabValueError
+
+# Shares the contract test's smoke runs (tests/smoke_results.py): one worker.
+pytestmark = pytest.mark.xdist_group("studies.redaction")
 
 
 def test_spia_study_on_the_sample_shows_the_span_inference_gap():
@@ -103,7 +107,7 @@ def test_spia_study_llm_paths_failed_documents_and_value_decider(monkeypatch):
 
 
 def test_spia_study_on_shared_data_smoke(shared_data):
-    result = spia.run(spia.Config.smoke())
+    result = smoke_result("spia")
     assert result.provenance["spans"] == "entity_panorama_151.jsonl"
     table = result.to_frame().set_index("anonymizer")
     assert table.loc["gold-spans", "token recall"] == 1.0
@@ -154,7 +158,7 @@ def test_spia_gap_on_panorama_151(shared_data):
 
 
 def test_redacbench_study_smoke():
-    result = redacbench.run(redacbench.Config.smoke())
+    result = smoke_result("redacbench")
     table = result.to_frame().set_index("strategy")
     assert table.loc["masking", "security"] > table.loc["none", "security"]
     # the first four documents: 16 sensitive propositions, 5 removed by masking (by hand)
