@@ -37,7 +37,7 @@ def toy_previews(cfg: Any, per_source: int = 4) -> list[tuple[float, dict, np.nd
     ``per_source`` outputs per source photo, side by side. Empty with a ``table``."""
     from privlab.datasets.toy_faces import ToyFaceGenerator, toy_sources
 
-    if cfg.table is not None:
+    if cfg.data is not None:
         return []
     strengths = [cfg.strength] + ([cfg.compare_strength]
                                   if cfg.compare_strength is not None else [])

@@ -354,7 +354,7 @@ class ImageStudyResult(ConditionsMixin):
                     f"({self.corpus.provenance.get('generator', 'seeded generator')}, "
                     f"seed {self.config.seed}), not real photos")
         else:
-            data = (f"{len(self.images)} photos from the folder {self.config.folder} "
+            data = (f"{len(self.images)} photos from the folder {self.config.data} "
                     "(no ground truth: no 'cues:' controls, no leak table)")
             passed = [s for s in self.provenance.get("corpus", {}).get("skipped", ())
                       if not s.get("reason", "").startswith(("a hidden file", "the licence"))]
@@ -404,7 +404,7 @@ class ImageStudyResult(ConditionsMixin):
         """What this run shows, in a few sentences (Markdown; differs for a folder)."""
         if self.folder_mode:
             return (f"**What a folder run shows.** {len(self.images)} photos from "
-                    f"`{self.config.folder}`, every photo both audited and reference, under "
+                    f"`{self.config.data}`, every photo both audited and reference, under "
                     f"{len(self.encoders)} members and {len(self.table)} detector-based "
                     "sanitizers. A positive excess says that some released photo still points "
                     "toward what the sanitizer removed from another photo, beyond what the "

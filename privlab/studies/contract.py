@@ -34,7 +34,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from privlab.errors import check_seed, invalid, item_list, wrong_type
+from privlab.errors import PrivlabValueError, check_seed, invalid, item_list, wrong_type
 from privlab.registry import Registry
 from privlab.status import Status
 
@@ -305,6 +305,48 @@ class StudyResult(Protocol):
         """How a notebook shows the result."""
 
 
+#: Settings renamed so that one idea has one name in every study, old name -> new name:
+#: ``encoders`` (the distance mechanisms, a tuple of registry names, even where a study
+#: takes one) and ``data`` (what is audited: texts, a folder, a file or a data choice).
+#: Every Config refuses an old name and names the new one (:func:`refuse_renamed`).
+RENAMED_SETTINGS = {
+    "encoder": "encoders", "base_encoder": "encoders", "image_members": "image_encoders",
+    "texts": "data", "folder": "data", "comments": "data", "corpus": "data",
+    "source": "data", "table": "data", "image_source": "image_data",
+}
+
+
+def refuse_renamed(cls: type, settings: collections.abc.Mapping[str, Any], caller: str) -> None:
+    """Refuse an old setting name (:data:`RENAMED_SETTINGS`) that ``cls`` now spells
+    otherwise, naming both; names ``cls`` still has, or never had, are left alone.
+
+    Example:
+        >>> @dataclass
+        ... class Demo(StudyConfig):
+        ...     data: str = "sample"
+        >>> Demo(folder="photos")
+        Traceback (most recent call last):
+        ...
+        privlab.errors.PrivlabValueError: The 'folder' parameter of Demo was renamed to 'data' (what is audited, one name in every study). Write data='photos' instead of folder='photos'.
+    """
+    if not dataclasses.is_dataclass(cls):
+        return
+    fields = {f.name for f in dataclasses.fields(cls)}
+    for old, value in settings.items():
+        new = RENAMED_SETTINGS.get(old)
+        if old not in fields and new in fields:
+            if new.endswith("encoders") and isinstance(value, str):
+                value = (value,)   # a tuple of names, even where a study takes one
+            shown = repr(value) if isinstance(value, (str, int, float, tuple, type(None))) else "..."
+            raise PrivlabValueError(
+                f"The '{old}' parameter of {caller} was renamed to '{new}' ({_IDEAS[new]}, "
+                f"one name in every study). Write {new}={shown} instead of {old}={shown}.")
+
+
+_IDEAS = {"encoders": "the distance mechanisms", "image_encoders": "the image encoders",
+          "data": "what is audited", "image_data": "the images audited"}
+
+
 class StudyConfig:
     """Base of every study's ``Config`` dataclass: full, demo, smoke and notebook settings.
 
@@ -323,6 +365,12 @@ class StudyConfig:
         >>> Demo.default().n, Demo.smoke().n, Demo.smoke(seed=2).seed, Demo.default(n=7).n
         (100, 3, 2, 7)
     """
+
+    def __new__(cls, *args: Any, **settings: Any):
+        # Before the dataclass's __init__ sees them: an old setting name is refused with
+        # its new one (RENAMED_SETTINGS) rather than as an unexpected keyword.
+        refuse_renamed(cls, settings, cls.__qualname__)
+        return super().__new__(cls)
 
     def __post_init__(self) -> None:
         """Refuse the mistakes every Config can make: a bare string where a list of
@@ -348,6 +396,7 @@ class StudyConfig:
     @classmethod
     def _build(cls, settings: dict[str, Any], caller: str):
         fields = {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
+        refuse_renamed(cls, settings, f"{cls.__module__}.{cls.__qualname__}.{caller}")
         unknown = sorted(set(settings) - fields)
         if unknown:
             raise invalid(unknown[0], f"{cls.__module__}.{cls.__qualname__}.{caller}",
@@ -611,6 +660,7 @@ def _check_value(value: Any, kind: str, name: str, caller: str) -> None:
 
 
 __all__ = ["FIGURE_NAME", "FIRST_LINE_WORDS", "HEADLINE_MARKER", "Headline", "INTERNAL_ID",
-           "Status", "StudyConfig", "StudyRegistry", "StudyResult", "check_config_fields",
+           "RENAMED_SETTINGS", "Status", "StudyConfig", "StudyRegistry", "StudyResult",
+           "check_config_fields", "refuse_renamed",
            "check_figures", "config_checks", "first_line_problems", "is_text_sequence",
            "registry", "value_checks"]

@@ -7,7 +7,7 @@ captions, a second person and a space poster seeded per scene. The members are t
 offline ensemble (face identity, describe-then-embed, plain OCR, a generic CNN); the
 paper's CLIP models are registry presets for users online. Every sanitizer is audited
 with its placebo twin (the same marks where no cue is), and the headline reports each
-member's excess over that floor. ``folder=`` audits a folder of real photos instead.
+member's excess over that floor. ``data=<folder>`` audits a folder of real photos instead.
 
     from privlab.studies import dicaprio
     result = dicaprio.run(dicaprio.Config())
@@ -62,11 +62,11 @@ CONCEPT_CUES = ("caption",)
 class Config(ImageStudyConfig):
     """Settings of study 01 (fields: :class:`privlab.studies._images.ImageStudyConfig`).
 
-    With ``folder=`` the sanitizers default to :data:`FOLDER_SANITIZERS`; ``cues:``
+    With a folder in ``data`` the sanitizers default to :data:`FOLDER_SANITIZERS`; ``cues:``
     presets are refused there, with the reason.
 
     Example:
-        >>> Config.smoke().n_images, Config(folder="photos").sanitizers[0]
+        >>> Config.smoke().n_images, Config(data="photos").sanitizers[0]
         (4, 'face-blackout-yunet')
     """
 
@@ -439,7 +439,7 @@ class MissConfig(ImageStudyConfig):
 
     Attributes:
         tilt: degrees by which every other target portrait is turned (:func:`tilt_faces`;
-            0 leaves the scenes upright, ignored with ``folder``).
+            0 leaves the scenes upright, ignored with a folder in ``data``).
 
     Example:
         >>> MissConfig.smoke().sanitizers, MissConfig().encoders

@@ -104,6 +104,7 @@ class Param:
     online: bool = True
     extra: Any = ()
     one: bool = False
+    single: bool = False
     buttons: bool = False
     strict: bool = False
     minimum: float | None = None
@@ -158,6 +159,9 @@ class Param:
         if value is None:
             return
         items = list(value) if isinstance(value, (tuple, list)) else [value]
+        if self.single and (not isinstance(value, (tuple, list)) or len(items) != 1):
+            raise invalid(name, caller, "exactly one name in a tuple", value,
+                          f"This study takes one; pass {name}=('<name>',).")
         if self.minimum is not None or self.maximum is not None:
             for item in items:
                 if not isinstance(item, numbers.Real) or isinstance(item, bool):
@@ -201,6 +205,8 @@ def param(default: Any = dataclasses.MISSING, *, default_factory: Any = dataclas
             without ``exclude``; ``online=False`` leaves out members fetched on first use.
         extra: choices put before the family's members (a study's own specs).
         one: a tuple field chosen as one name (a dropdown; the value is ``(name,)``).
+        single: like ``one``, and a value of other than one name is refused when the
+            Config is built (a study that takes exactly one encoder).
         buttons: toggle buttons instead of a dropdown (a few short choices).
         strict: refuse, when the Config is built, a value outside the fixed choices.
         minimum, maximum: the numeric range, checked when the Config is built.

@@ -9,7 +9,7 @@ lines, the same for every study::
     import privlab.studies as studies
     from privlab.ui import study_panel
 
-    panel = study_panel(studies.quickstart, encoder=ENCODER)  # the parameter cell's values
+    panel = study_panel(studies.quickstart, encoders=(ENCODER,))  # the parameter cell's values
     panel.show()      # display, then run with the current choices
 
 The controls come from what the study's ``Config`` fields declare
@@ -17,8 +17,8 @@ The controls come from what the study's ``Config`` fields declare
 is drawn by the study's renderer in :data:`privlab.ui.renderers.RENDERERS` when it has
 one, else by its own ``_repr_html_``. A panel with hand-made controls is still possible::
 
-    panel = study_panel("quickstart", {"encoder": controls.encoder()},
-                        render=renderers.quickstart, params={"encoder": ENCODER})
+    panel = study_panel("quickstart", {"encoders": controls.encoder(as_tuple=True)},
+                        render=renderers.quickstart, params={"encoders": (ENCODER,)})
 
 * **Choices survive Run All.** :func:`study_panel` keeps one panel per study in the
   kernel and hands it back when the cell runs again, with its widget values; only a

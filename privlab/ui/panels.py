@@ -6,7 +6,7 @@ controls come from what the study's ``Config`` fields declare
 (:data:`privlab.ui.renderers.RENDERERS`) or its own display. A notebook shows its study
 in two lines::
 
-    panel = study_panel(privlab.studies.quickstart, encoder=ENCODER)  # parameter cell
+    panel = study_panel(privlab.studies.quickstart, encoders=(ENCODER,))  # parameter cell
     panel.show()
 
 The ``<study>_panel`` functions below are that call, kept for existing notebooks; a new

@@ -305,7 +305,7 @@ def calibration(report: Report, result: Any, options: Mapping[str, Any]) -> None
 
     delta = float(options.get("delta", result.config.delta))
     text = result.text
-    report.text(f"Sentences: {study.describe_source(result.config.source)}.")
+    report.text(f"Sentences: {study.describe_source(result.config.data)}.")
     report.heading("Text: percentiles of the boundaries per pair")
     report.table(text.to_frame(), names={"p90": "90th", "p95": "95th", "p99": "99th",
                                          "kept": "sentences kept", "offered": "offered"})
