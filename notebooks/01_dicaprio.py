@@ -143,7 +143,7 @@ plots.projector(PROJECTOR)
 # detector-based sanitizer), so they stay in the tables and out of the headline.
 
 # %%
-panel = study_panel(dicaprio, encoders=ENCODERS, sanitizers=SANITIZERS, folder=FOLDER or None,
+panel = study_panel(dicaprio, encoders=ENCODERS, sanitizers=SANITIZERS, data=FOLDER or None,
                               recursive=RECURSIVE, max_side=MAX_SIDE, gallery=GALLERY or None,
                               logos=LOGOS or None, delta=DELTA, placebo=PLACEBO)
 panel.show()

@@ -64,7 +64,7 @@ def test_shared_concept_files(shared_data):
 def test_auto_source_uses_the_paper_files_when_present_and_says_so(shared_data):
     if not (shared_data / "concepts").is_dir():
         pytest.skip("concepts/ is absent from the shared data folder")
-    assert calibration.Config().source == "auto"
+    assert calibration.Config().data == "auto"
     assert calibration.resolve_source("auto") == "shared"
     files = load_concept_folder(shared_data / "concepts")
     result = calibration.run(calibration.Config(pairs=(("dogs", "cats"),), images=False))

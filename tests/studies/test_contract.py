@@ -60,6 +60,53 @@ def test_config_constructors_take_overrides(slug, monkeypatch):
         Config.smoke(no_such_setting=1)
 
 
+def _configs() -> list[type]:
+    """Every registered study's Config and every sub-study's."""
+    return ([_module(slug).Config for slug in STUDIES]
+            + [sub.Config for sub in sub_studies().values()])
+
+
+def test_one_name_per_idea_and_old_names_are_refused_with_the_new_one():
+    from privlab.studies.contract import RENAMED_SETTINGS
+
+    names = {f.name for Config in _configs() for f in dataclasses.fields(Config)}
+    assert not names & set(RENAMED_SETTINGS), "a study still uses a renamed setting"
+    refused = 0
+    for Config in _configs():
+        fields = {f.name for f in dataclasses.fields(Config)}
+        for old, new in RENAMED_SETTINGS.items():
+            if new not in fields:
+                continue
+            for make in (Config, Config.default, Config.smoke, Config.demo):
+                with pytest.raises(PrivlabValueError) as error:
+                    make(**{old: "x"})
+                message = str(error.value)
+                assert f"'{old}' parameter" in message and f"renamed to '{new}'" in message
+                assert f"Write {new}=" in message, message
+            refused += 1
+    # every old name is refused by at least one study that now spells it anew
+    assert refused >= len(RENAMED_SETTINGS)
+    from privlab.studies import quickstart
+
+    with pytest.raises(PrivlabValueError, match=r"Write encoders=\('lexical',\) instead"):
+        quickstart.Config(encoder="lexical")
+    # a study that never had the idea says the name is unknown, not renamed
+    from privlab.studies import scale
+
+    with pytest.raises(TypeError, match="unexpected keyword argument 'folder'"):
+        scale.Config(folder="x")
+
+
+def test_a_study_that_takes_one_encoder_refuses_two():
+    from privlab.studies import face_generators, finetune, quickstart
+
+    for module in (quickstart, face_generators, finetune):
+        default = module.Config().encoders
+        assert isinstance(default, tuple) and len(default) == 1
+        with pytest.raises(PrivlabValueError, match="'encoders' parameter .* exactly one name"):
+            module.Config(encoders=default * 2)
+
+
 def _one_member_lists() -> list[list[str]]:
     """One registered member of each family that a setting may name, as a list."""
     from privlab.encoders import registry as encoders
