@@ -165,7 +165,7 @@ def test_enron_offline_table2_and_context_witnesses():
     assert only["source"].tolist() == ["privlab"] and only["name kept"].tolist() == [0]
     with pytest.raises(ValueError, match="'sanitizer' parameter of paper_comparison"):
         enron.paper_comparison(r, "presidio")
-    with pytest.raises(ValueError, match="'corpus' parameter"):
+    with pytest.raises(ValueError, match="'data' parameter"):
         enron.load_corpus(enron.Config(data="/no/such/mailbox"))
 
 
