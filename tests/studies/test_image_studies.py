@@ -189,7 +189,7 @@ def test_folder_mode_refuses_ground_truth_sanitizers_with_the_reason(tmp_path):
     folder = str(tmp_path)
     with pytest.raises(ValueError, match="no ground truth") as info:
         mcdonalds.Config(data=folder, sanitizers=("cues:every cue", "text-blackout-ocr"))
-    assert "cues:every cue" in str(info.value) and "clear 'folder'" in str(info.value)
+    assert "cues:every cue" in str(info.value) and "clear 'data'" in str(info.value)
     assert mcdonalds.Config(data=folder).sanitizers == mcdonalds.FOLDER_SANITIZERS
     assert dicaprio.Config.smoke(data=folder).sanitizers == dicaprio.FOLDER_SANITIZERS
     assert dicaprio.Config.smoke().sanitizers[0].startswith("cues:")
