@@ -19,7 +19,7 @@ from privlab.studies._image_conditions import ConditionsMixin, Fidelity
 from privlab.studies._image_figures import image_study_figures
 from privlab.studies._image_headline import image_headline
 from privlab.studies._image_setup import CUE_PREFIX
-from privlab.studies.contract import Headline
+from privlab.studies.contract import Headline, StudyResult
 
 #: Why a folder run has no leak table.
 LEAK_REASON = ("no leak table for a folder: it leaves one known cue kind in place at a time, "
@@ -41,7 +41,7 @@ def _worst_per_member(frame) -> str:
 
 
 @dataclass(frozen=True)
-class ImageStudyResult(ConditionsMixin):
+class ImageStudyResult(ConditionsMixin, StudyResult):
     """What an image study computed.
 
     Attributes:
@@ -71,7 +71,6 @@ class ImageStudyResult(ConditionsMixin):
     encoders: list = field(repr=False)
     leaks: Any = None
     seconds: float = 0.0
-    provenance: dict = field(default_factory=dict)
     status: str = ("descriptive: exact resolution on this audited set against this proxy set "
                    "under these members; not an unconditional guarantee")
     conditions: Fidelity | None = field(default=None, repr=False)

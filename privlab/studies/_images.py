@@ -303,8 +303,8 @@ def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping
         "checks": [c.describe() for c in checks]}
     step("audit done", stages, stages)
     return ImageStudyResult(study, config, images, labels, corpus, table, encoders, leaks,
-                            time.perf_counter() - start, provenance, conditions=conditions,
-                            placements=placements)
+                            time.perf_counter() - start, provenance=provenance,
+                            conditions=conditions, placements=placements)
 
 
 __all__ = ["CORPUS_FIELDS", "CUE_PREFIX", "CueCheck", "Fidelity", "GROUND_TRUTH_REASON",

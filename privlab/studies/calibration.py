@@ -32,7 +32,7 @@ from privlab.contrastive.calibration import DEFAULT_PERCENTILES, CalibrationTabl
 from privlab.datasets.concepts import DEFAULT_SETS, concept_words, load_concept_folder
 from privlab.errors import invalid
 from privlab.progress import step
-from privlab.studies.contract import Headline, Status, StudyConfig, registry
+from privlab.studies.contract import Headline, Status, StudyConfig, StudyResult, registry
 from privlab.studies.params import Choice, param
 
 STUDY = "09 calibration"
@@ -317,7 +317,7 @@ def headline(table: CalibrationTable, images: CalibrationTable | None = None) ->
 
 
 @dataclass(frozen=True)
-class CalibrationStudyResult:
+class CalibrationStudyResult(StudyResult):
     """Study 09's result: the text boundaries and, when asked for, the image boundaries.
 
     Attributes:
@@ -327,7 +327,7 @@ class CalibrationStudyResult:
         ceiling: one concept against itself under the first member (:func:`run_ceiling`;
             None where it does not apply).
         renderings: the concept image sets every member was shown (None without images).
-        choices: what a panel's widgets chose (recorded in :attr:`provenance`).
+        provenance: the text, image and ceiling tables' provenance.
     """
 
     config: Config
@@ -335,15 +335,12 @@ class CalibrationStudyResult:
     images: CalibrationTable | None = None
     ceiling: CalibrationTable | None = None
     renderings: dict | None = field(default=None, repr=False)
-    choices: dict = field(default_factory=dict, repr=False)
 
-    @property
-    def provenance(self) -> dict:
+    def derive_provenance(self) -> dict:
         """The text, image and ceiling tables' provenance."""
         return {"text": self.text.provenance,
                 "images": self.images.provenance if self.images is not None else None,
-                "ceiling": self.ceiling.provenance if self.ceiling is not None else None,
-                **({"choices": dict(self.choices)} if self.choices else {})}
+                "ceiling": self.ceiling.provenance if self.ceiling is not None else None}
 
     def to_frame(self):
         """Both tables' percentile rows, with a ``modality`` column."""

@@ -11,9 +11,9 @@ A study module has
   :func:`privlab.studies.params.param`, from which every study's panel is built;
 * ``run(config=None) -> Result`` — the whole study in one call, registered in
   :data:`registry` with ``@registry.member(slug, number=..., title=...)``;
-* a ``Result`` that follows :class:`StudyResult`: ``headline() -> Headline`` (the number
-  that matters, **what kind of claim it is** and **what it rests on**), ``to_frame()``,
-  ``provenance`` and ``_repr_html_()``.
+* a ``Result``, a frozen dataclass deriving from :class:`StudyResult`: ``headline() ->
+  Headline`` (the number that matters, **what kind of claim it is** and **what it rests
+  on**), ``quoted_figures()``, ``to_frame()``, the ``provenance`` field and ``_repr_html_()``.
 
 A notebook shows its headline through its study panel (or ends with
 ``result.headline().show()``); ``make demo`` reads the printed lines.
@@ -30,11 +30,11 @@ import re
 import types
 import typing
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 import numpy as np
 
-from privlab.errors import PrivlabValueError, check_seed, invalid, item_list, wrong_type
+from privlab.errors import check_seed, invalid, item_list, wrong_type
 from privlab.registry import Registry
 from privlab.status import Status
 
@@ -287,64 +287,63 @@ def check_figures(figures: Any, caller: str) -> dict[str, str]:
     return out
 
 
-@runtime_checkable
-class StudyResult(Protocol):
-    """What every study's ``run`` returns."""
+@dataclass(frozen=True)
+class StudyResult:
+    """Base of every study's result (and every sub-study's): what ``run`` returns.
 
-    @property
-    def provenance(self) -> dict[str, Any]:
-        """Settings, seeds, model names and data hashes that produced the result."""
+    A study's Result is a frozen dataclass deriving from this one. It says what it found
+    in :meth:`headline`, lays it out in :meth:`to_frame` and ``_repr_html_``, names the
+    figures its notebook's prose quotes in :meth:`quoted_figures`, and carries its
+    :attr:`provenance`, a field every Result has (keyword-only, so it comes after the
+    study's own fields): ``run`` fills it, or the Result derives it from its other fields
+    in :meth:`derive_provenance` when it is made without one.
+
+    Attributes:
+        provenance: settings, seeds, model names and data hashes that produced the result
+            (a panel adds the choices it ran with, under ``"choices"``).
+
+    Example:
+        >>> @dataclass(frozen=True)
+        ... class Demo(StudyResult):
+        ...     n: int
+        ...     def derive_provenance(self):
+        ...         return {"n": self.n}
+        ...     def headline(self):
+        ...         return Headline("00 demo", f"{self.n} items", Status.DESCRIPTIVE, ("toy",))
+        >>> Demo(3).provenance, Demo(3, provenance={"seed": 1}).provenance
+        ({'n': 3}, {'seed': 1})
+        >>> Demo(3).quoted_figures()
+        {}
+    """
+
+    provenance: dict[str, Any] = dataclasses.field(default_factory=dict, kw_only=True)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.provenance, dict):
+            raise wrong_type("provenance", type(self).__qualname__, "a dict", self.provenance)
+        if not self.provenance:
+            object.__setattr__(self, "provenance", dict(self.derive_provenance()))
+
+    def derive_provenance(self) -> dict[str, Any]:
+        """The provenance of a result made without one, from its own fields (none here)."""
+        return {}
 
     def headline(self) -> Headline:
-        """The number that matters, its status and what it rests on."""
+        """The number that matters, its control, its status and what it rests on."""
+        raise NotImplementedError(f"{type(self).__qualname__} must define headline()")
+
+    def quoted_figures(self) -> dict[str, str]:
+        """The figures the notebook's prose and README quote, by name (``{"leaks": "19"}``,
+        see :func:`check_figures`); none unless the study names some."""
+        return {}
 
     def to_frame(self) -> Any:
         """The result as a pandas DataFrame (one row per audited unit)."""
+        raise NotImplementedError(f"{type(self).__qualname__} must define to_frame()")
 
     def _repr_html_(self) -> str:
-        """How a notebook shows the result."""
-
-
-#: Settings renamed so that one idea has one name in every study, old name -> new name:
-#: ``encoders`` (the distance mechanisms, a tuple of registry names, even where a study
-#: takes one) and ``data`` (what is audited: texts, a folder, a file or a data choice).
-#: Every Config refuses an old name and names the new one (:func:`refuse_renamed`).
-RENAMED_SETTINGS = {
-    "encoder": "encoders", "base_encoder": "encoders", "image_members": "image_encoders",
-    "texts": "data", "folder": "data", "comments": "data", "corpus": "data",
-    "source": "data", "table": "data", "image_source": "image_data",
-}
-
-
-def refuse_renamed(cls: type, settings: collections.abc.Mapping[str, Any], caller: str) -> None:
-    """Refuse an old setting name (:data:`RENAMED_SETTINGS`) that ``cls`` now spells
-    otherwise, naming both; names ``cls`` still has, or never had, are left alone.
-
-    Example:
-        >>> @dataclass
-        ... class Demo(StudyConfig):
-        ...     data: str = "sample"
-        >>> Demo(folder="photos")
-        Traceback (most recent call last):
-        ...
-        privlab.errors.PrivlabValueError: The 'folder' parameter of Demo was renamed to 'data' (what is audited, one name in every study). Write data='photos' instead of folder='photos'.
-    """
-    if not dataclasses.is_dataclass(cls):
-        return
-    fields = {f.name for f in dataclasses.fields(cls)}
-    for old, value in settings.items():
-        new = RENAMED_SETTINGS.get(old)
-        if old not in fields and new in fields:
-            if new.endswith("encoders") and isinstance(value, str):
-                value = (value,)   # a tuple of names, even where a study takes one
-            shown = repr(value) if isinstance(value, (str, int, float, tuple, type(None))) else "..."
-            raise PrivlabValueError(
-                f"The '{old}' parameter of {caller} was renamed to '{new}' ({_IDEAS[new]}, "
-                f"one name in every study). Write {new}={shown} instead of {old}={shown}.")
-
-
-_IDEAS = {"encoders": "the distance mechanisms", "image_encoders": "the image encoders",
-          "data": "what is audited", "image_data": "the images audited"}
+        """How a notebook shows the result (default: :meth:`to_frame` as a table)."""
+        return self.to_frame().to_html(index=False)
 
 
 class StudyConfig:
@@ -369,6 +368,8 @@ class StudyConfig:
     def __new__(cls, *args: Any, **settings: Any):
         # Before the dataclass's __init__ sees them: an old setting name is refused with
         # its new one (RENAMED_SETTINGS) rather than as an unexpected keyword.
+        from privlab.studies.params import refuse_renamed
+
         refuse_renamed(cls, settings, cls.__qualname__)
         return super().__new__(cls)
 
@@ -396,6 +397,8 @@ class StudyConfig:
     @classmethod
     def _build(cls, settings: dict[str, Any], caller: str):
         fields = {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
+        from privlab.studies.params import refuse_renamed
+
         refuse_renamed(cls, settings, f"{cls.__module__}.{cls.__qualname__}.{caller}")
         unknown = sorted(set(settings) - fields)
         if unknown:
@@ -660,7 +663,6 @@ def _check_value(value: Any, kind: str, name: str, caller: str) -> None:
 
 
 __all__ = ["FIGURE_NAME", "FIRST_LINE_WORDS", "HEADLINE_MARKER", "Headline", "INTERNAL_ID",
-           "RENAMED_SETTINGS", "Status", "StudyConfig", "StudyRegistry", "StudyResult",
-           "check_config_fields", "refuse_renamed",
+           "Status", "StudyConfig", "StudyRegistry", "StudyResult", "check_config_fields",
            "check_figures", "config_checks", "first_line_problems", "is_text_sequence",
            "registry", "value_checks"]

@@ -38,7 +38,7 @@ from privlab.sanitizers.ladder import LADDER, LADDER_LABELS
 from privlab.studies._images import (CUE_PREFIX, GROUND_TRUTH_REASON, ImageStudyConfig,
                                      ImageStudyResult, folder_reason, members_param,
                                      run_image_study, sanitizers_param)
-from privlab.studies.contract import Headline, Status, registry
+from privlab.studies.contract import Headline, Status, StudyResult, registry
 
 STUDY = "01 DiCaprio"
 PRESETS = {
@@ -167,7 +167,7 @@ def cue_removal(corpus: SceneCorpus, sanitized: list, level: int = BLACK_LEVEL) 
 
 
 @dataclass(frozen=True)
-class LadderResult:
+class LadderResult(StudyResult):
     """The ladder's rungs, each audited under every member with its placebo.
 
     Attributes:
@@ -186,8 +186,7 @@ class LadderResult:
         """The config that produced the result."""
         return self.run.config
 
-    @property
-    def provenance(self) -> dict[str, Any]:
+    def derive_provenance(self) -> dict[str, Any]:
         """The run's provenance (corpus hash, members, sanitizers, placebo) and the rungs."""
         return {**self.run.provenance, "ladder": list(self.rungs)}
 
@@ -476,7 +475,7 @@ def detector_family(description: dict[str, Any]) -> str:
 
 
 @dataclass(frozen=True)
-class MissResult:
+class MissResult(StudyResult):
     """Face blackouts audited by face-identity members of the same and of other families.
 
     Attributes:
@@ -494,8 +493,7 @@ class MissResult:
         """The config that produced the result."""
         return self.run.config
 
-    @property
-    def provenance(self) -> dict[str, Any]:
+    def derive_provenance(self) -> dict[str, Any]:
         """The run's provenance and the detector families."""
         return {**self.run.provenance, "detector_families": dict(self.families)}
 

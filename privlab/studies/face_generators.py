@@ -72,7 +72,7 @@ from privlab.progress import step
 from privlab.studies._face_figures import figures as _figures, no_face_line as _no_face_line
 from privlab.studies._face_previews import (CEILING_ROWS, cascade_preview, certificate_ceiling,
                                             toy_previews)
-from privlab.studies.contract import Headline, StudyConfig, registry
+from privlab.studies.contract import Headline, StudyConfig, StudyResult, registry
 from privlab.studies.params import param
 
 STUDY = "06 face generators"
@@ -200,7 +200,7 @@ class Condition:
 
 
 @dataclass(frozen=True)
-class FaceGeneratorResult:
+class FaceGeneratorResult(StudyResult):
     """What study 06 computed.
 
     Attributes:
@@ -221,7 +221,6 @@ class FaceGeneratorResult:
     pairs: list[tuple[str, str]]
     alpha_per_rate: float
     record: pd.DataFrame
-    provenance: dict[str, Any] = field(default_factory=dict)
     cascade: CascadeAudit | None = None
     cascade_data: CascadeTable | None = field(default=None, repr=False)
     ceiling: pd.DataFrame | None = None
@@ -680,9 +679,9 @@ def _run(cfg: Config, loaded, pairs) -> FaceGeneratorResult:
     ceiling = certificate_ceiling(alpha_rate)
     prov["ceiling"] = ceiling.to_dict(orient="records")
     step("done", stages, stages)
-    return FaceGeneratorResult(cfg, conditions, pairs, alpha_rate, record, prov, cascade, data,
-                               ceiling, toy_previews(cfg),
-                               cascade_preview(cfg) if cascade is not None else None)
+    return FaceGeneratorResult(cfg, conditions, pairs, alpha_rate, record, cascade, data,
+                               ceiling, toy_previews(cfg), cascade_preview(cfg) if cascade
+                               is not None else None, provenance=prov)
 
 
 def _cascade(cfg: Config) -> tuple[CascadeTable, CascadeAudit]:

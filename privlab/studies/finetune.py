@@ -43,7 +43,7 @@ from privlab.datasets.identity_scenes import IDENTITY_KINDS, SIGNATURES, identit
 from privlab.datasets.scenes import CELEBRITY_TARGET, OTHER_PERSON, SceneCorpus
 from privlab.errors import invalid
 from privlab.progress import step
-from privlab.studies.contract import Headline, Status, StudyConfig, registry
+from privlab.studies.contract import Headline, Status, StudyConfig, StudyResult, registry
 from privlab.studies.params import param
 
 STUDY = "10 fine-tuning"
@@ -106,7 +106,7 @@ class Config(StudyConfig):
 
 
 @dataclass(frozen=True)
-class FinetuneResult:
+class FinetuneResult(StudyResult):
     """Base D against fine-tuned D on the same held-out sanitized scenes.
 
     Attributes:
@@ -142,7 +142,6 @@ class FinetuneResult:
     heldout: SceneCorpus = field(repr=False)
     mix: float = 0.5
     mix_selection: Any = field(default=None, repr=False)
-    provenance: dict[str, Any] = field(default_factory=dict)
     status: str = "diagnostic (model- and corpus-relative; the fine-tuned D is corpus-specific)"
 
     def resolution(self, sanitizer: str, which: str) -> float:
@@ -456,7 +455,7 @@ def run(config: Config | None = None) -> FinetuneResult:
     step("fine-tuning done", 4, 4)
     return FinetuneResult(config, audits, base.name, tuned.name, fitted.losses,
                           fitted.initial_loss, learned, accuracy, heldout, mix, selection,
-                          provenance)
+                          provenance=provenance)
 
 
 __all__ = ["BASES", "BASE_NAMES", "CAPTION", "CONTROL", "Config", "FACE", "FinetuneResult",

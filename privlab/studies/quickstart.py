@@ -21,7 +21,7 @@ from privlab.errors import invalid
 from privlab.progress import step
 from privlab.sanitizers import ConceptListSanitizer
 from privlab.studies._text import encoder_caveat
-from privlab.studies.contract import Headline, Status, StudyConfig, registry
+from privlab.studies.contract import Headline, Status, StudyConfig, StudyResult, registry
 from privlab.studies.params import param
 
 STUDY = "00 quickstart"
@@ -53,13 +53,11 @@ class Config(StudyConfig):
 
 
 @dataclass(frozen=True)
-class QuickstartResult:
-    """The two audits and the settings that produced them (``choices``: what a panel's
-    widgets chose, recorded in :attr:`provenance`)."""
+class QuickstartResult(StudyResult):
+    """The two audits and the settings that produced them (in :attr:`provenance`)."""
 
     config: Config
     audits: dict[str, ContrastiveAudit] = field(default_factory=dict)
-    choices: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def to_frame(self):
         """One row per concept list: size, resolution, decisive witness, mean utility."""
@@ -90,15 +88,13 @@ class QuickstartResult:
             f"sanitized y (item {w.reference})": w.reference_sanitized,
             "signed difference": round(w.difference, 4)}])
 
-    @property
-    def provenance(self) -> dict:
+    def derive_provenance(self) -> dict:
         """Encoder, concept lists, corpus hash and size."""
         first = next(iter(self.audits.values()), None)
         return {"encoders": list(self.config.encoders), "weak_concepts": list(self.config.weak_concepts),
                 "strong_concepts": list(self.config.strong_concepts),
                 "data": len(self.config.data), "top_k": self.config.top_k,
-                "corpus_hash": first.corpus if first else None,
-                **({"choices": dict(self.choices)} if self.choices else {})}
+                "corpus_hash": first.corpus if first else None}
 
     def headline(self) -> Headline:
         """Both lists' resolutions and decisive witnesses, and what they rest on."""

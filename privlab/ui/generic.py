@@ -190,7 +190,7 @@ def split_values(config: type, controls: Mapping[str, Control],
             old setting name says its new one: ``RENAMED_SETTINGS``).
     """
     from privlab.errors import invalid
-    from privlab.studies.contract import refuse_renamed
+    from privlab.studies.params import refuse_renamed
 
     refuse_renamed(config, values, "study_panel")
     fields = {f.name for f in dataclasses.fields(config)}

@@ -67,7 +67,7 @@ def _configs() -> list[type]:
 
 
 def test_one_name_per_idea_and_old_names_are_refused_with_the_new_one():
-    from privlab.studies.contract import RENAMED_SETTINGS
+    from privlab.studies.params import RENAMED_SETTINGS
 
     names = {f.name for Config in _configs() for f in dataclasses.fields(Config)}
     assert not names & set(RENAMED_SETTINGS), "a study still uses a renamed setting"
@@ -173,7 +173,7 @@ def test_smoke_run_follows_the_result_contract(slug, monkeypatch):
     monkeypatch.setenv("PRIVLAB_SMOKE", "1")
     module = _module(slug)
     result = registry.create(slug, config=module.Config.smoke())
-    assert isinstance(result, StudyResult)
+    assert_study_result(result)
     headline = result.headline()
     assert isinstance(headline, Headline)
     assert headline.study == registry.entry(slug).meta["title"]
@@ -183,14 +183,33 @@ def test_smoke_run_follows_the_result_contract(slug, monkeypatch):
     assert_readable(headline)
     frame = result.to_frame()
     assert isinstance(frame, pd.DataFrame) and len(frame) > 0
-    assert isinstance(result.provenance, dict) and result.provenance
     assert result._repr_html_().strip().startswith("<")
     # the figures its prose quotes, where it names any, print and parse back whole
-    if hasattr(result, "quoted_figures"):
-        figures = result.quoted_figures()
-        assert figures and check_figures(figures, slug) == figures
-        printed = headline.with_figures(figures)
-        assert Headline.parse(printed.lines()) == [printed]
+    figures = result.quoted_figures()
+    assert check_figures(figures, slug) == figures
+    printed = headline.with_figures(figures)
+    assert Headline.parse(printed.lines()) == [printed]
+
+
+def assert_study_result(result) -> None:
+    """A result on the contract: a frozen dataclass deriving from StudyResult, whose
+    ``provenance`` is a dataclass field that its run filled."""
+    assert isinstance(result, StudyResult) and dataclasses.is_dataclass(result)
+    fields = {f.name: f for f in dataclasses.fields(result)}
+    assert "provenance" in fields and fields["provenance"].kw_only
+    assert not isinstance(getattr(type(result), "provenance", None), property)
+    assert isinstance(result.provenance, dict) and result.provenance
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.provenance = {}
+
+
+def test_every_study_result_class_derives_from_the_base():
+    import typing
+
+    for run in [registry.entry(s).factory for s in STUDIES] + [
+            s.run for s in sub_studies().values()]:
+        returned = typing.get_type_hints(run)["return"]
+        assert isinstance(returned, type) and issubclass(returned, StudyResult), run
 
 
 SUB_STUDIES = sub_studies()
@@ -211,11 +230,12 @@ def test_sub_study_smoke_run_follows_the_result_contract(slug, monkeypatch):
     assert callable(sub.run) and issubclass(sub.Config, StudyConfig)
     config = sub.Config.smoke()
     result = sub.run(config)
-    assert isinstance(result, StudyResult) and result.config == config
+    assert_study_result(result)
+    assert result.config == config
     headline = result.headline()
     assert headline.study == sub.title and headline.caveats
     assert Headline.parse(headline.lines()) == [headline]
-    assert len(result.to_frame()) > 0 and result.provenance
+    assert len(result.to_frame()) > 0
     assert result._repr_html_().strip().startswith("<")
 
 
