@@ -181,8 +181,9 @@ class ImageStudyConfig(StudyConfig):
     def like(cls, config: "ImageStudyConfig", **overrides: Any):
         """This class's settings on the corpus of another image-study ``config``.
 
-        The corpus and the controls (:data:`CORPUS_FIELDS`) are copied; sanitizers and
-        members stay this class's own unless ``overrides`` name them.
+        The class's ``parent_fields`` (a sub-study's: the corpus and the controls,
+        :data:`CORPUS_FIELDS`) are copied; sanitizers and members stay this class's own
+        unless ``overrides`` name them.
 
         Raises:
             TypeError: ``config`` is not an image-study config.
@@ -190,8 +191,7 @@ class ImageStudyConfig(StudyConfig):
         if not isinstance(config, ImageStudyConfig):
             raise wrong_type("config", f"{cls.__qualname__}.like", "an image-study Config",
                              config)
-        settings = {name: getattr(config, name) for name in CORPUS_FIELDS}
-        return cls._build({**settings, **overrides}, "like")
+        return super().like(config, **overrides)
 
 
 

@@ -30,7 +30,7 @@ import re
 import types
 import typing
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -365,6 +365,10 @@ class StudyConfig:
         (100, 3, 2, 7)
     """
 
+    #: For a sub-study's Config: the fields it takes from its parent study's config
+    #: (:meth:`like`); its panel offers the others, and follows the parent's panel.
+    parent_fields: ClassVar[tuple[str, ...]] = ()
+
     def __new__(cls, *args: Any, **settings: Any):
         # Before the dataclass's __init__ sees them: an old setting name is refused with
         # its new one (RENAMED_SETTINGS) rather than as an unexpected keyword.
@@ -416,6 +420,13 @@ class StudyConfig:
     def smoke(cls, **overrides: Any):
         """The tiny settings of :meth:`smoke_settings`, with ``overrides`` applied."""
         return cls._build({**cls.smoke_settings(), **overrides}, "smoke")
+
+    @classmethod
+    def like(cls, config: Any, **overrides: Any):
+        """This class's settings with the :attr:`parent_fields` of another study's
+        ``config`` (a sub-study on its parent's data), then ``overrides``."""
+        settings = {name: getattr(config, name) for name in cls.parent_fields}
+        return cls._build({**settings, **overrides}, "like")
 
     @classmethod
     def demo(cls, **overrides: Any):

@@ -35,10 +35,11 @@ from privlab.datasets.scenes import CELEBRITY_KINDS, Scene, SceneCorpus, celebri
 from privlab.errors import invalid
 from privlab.hashing import bytes_hash
 from privlab.sanitizers.ladder import LADDER, LADDER_LABELS
-from privlab.studies._images import (CUE_PREFIX, GROUND_TRUTH_REASON, ImageStudyConfig,
-                                     ImageStudyResult, folder_reason, members_param,
-                                     run_image_study, sanitizers_param)
+from privlab.studies._images import (CORPUS_FIELDS, CUE_PREFIX, GROUND_TRUTH_REASON,
+                                     ImageStudyConfig, ImageStudyResult, folder_reason,
+                                     members_param, run_image_study, sanitizers_param)
 from privlab.studies.contract import Headline, Status, StudyResult, registry
+from privlab.studies.params import param
 
 STUDY = "01 DiCaprio"
 PRESETS = {
@@ -123,8 +124,10 @@ class LadderConfig(ImageStudyConfig):
 
     default_sanitizers: ClassVar[tuple[str, ...]] = LADDER
     folder_sanitizers: ClassVar[tuple[str, ...]] = LADDER
+    parent_fields: ClassVar[tuple[str, ...]] = CORPUS_FIELDS
 
-    encoders: tuple[str, ...] = LADDER_MEMBERS
+    sanitizers: tuple[str, ...] | None = None   # the rungs: no control
+    encoders: tuple[str, ...] = members_param(LADDER_MEMBERS)
     leak_table: bool = False
 
 
@@ -447,10 +450,12 @@ class MissConfig(ImageStudyConfig):
 
     default_sanitizers: ClassVar[tuple[str, ...]] = MISS_SANITIZERS
     folder_sanitizers: ClassVar[tuple[str, ...]] = MISS_SANITIZERS
+    parent_fields: ClassVar[tuple[str, ...]] = CORPUS_FIELDS
 
+    sanitizers: tuple[str, ...] | None = None   # both blackouts: no control
     encoders: tuple[str, ...] = MISS_MEMBERS
     leak_table: bool = False
-    tilt: float = DEFAULT_TILT
+    tilt: float = param(DEFAULT_TILT, label="Tilt (degrees)", slider=(0.0, 60.0), step=5.0)
 
     def __post_init__(self) -> None:
         super().__post_init__()
