@@ -144,13 +144,30 @@ def _other_values(Config, name: str, value):
     return [v for v in profiles + near if v != value]
 
 
-@pytest.mark.parametrize("slug", STUDIES)
-@pytest.mark.parametrize("constructor", ["default", "smoke", "demo"])
+def _config_of(slug: str):
+    """The Config of a study or of a sub-study (``"<parent>.<name>"``)."""
+    return sub_studies()[slug].Config if "." in slug else _module(slug).Config
+
+
+#: Every study's and sub-study's Config with each of its constructors (a sub-study's
+#: ``like`` too: its Config on its parent's settings).
+CONSTRUCTORS = ([(slug, c) for slug in STUDIES for c in ("default", "smoke", "demo")]
+                + [(slug, c) for slug in sorted(sub_studies())
+                   for c in ("default", "smoke", "demo", "like")])
+
+
+@pytest.mark.parametrize("slug,constructor", CONSTRUCTORS)
 def test_every_field_override_takes_effect(slug, constructor):
     """Each field, overridden with a value other than the constructor's own, keeps it (a
-    constructor that dropped overrides would fail here)."""
-    Config = _module(slug).Config
-    make = getattr(Config, constructor)
+    constructor that dropped overrides would fail here); a sub-study's ``like`` too, on
+    its parent's smoke config."""
+    Config = _config_of(slug)
+    if constructor == "like":
+        assert Config.parent_fields, slug
+        parent = _module(slug.split(".")[0]).Config.smoke()
+        make = lambda **overrides: Config.like(parent, **overrides)  # noqa: E731
+    else:
+        make = getattr(Config, constructor)
     base = make()
     for field in dataclasses.fields(Config):
         own = getattr(base, field.name)
