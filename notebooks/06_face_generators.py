@@ -62,7 +62,7 @@ STRENGTH = 0.1        # toy generator strength of the audited default table
 COMPARE_STRENGTH = 0.4  # a second, stronger toy generator on the same pairs
 ALPHA = 0.05          # simultaneous level of all certified bounds
 CASCADE_PASSES = None  # random-donor cascade passes; None: the study's (5; 2 if smoke); 0 skips
-ENCODERS = None       # the face member that embeds the toy outputs, e.g. ("dlib-face",); None: sface
+ENCODERS = None       # the face member embedding the toy outputs, e.g. ("dlib-face",)
 N_PAIRS = None        # identity pairs audited (None: the study's)
 PROJECTOR = False     # True: large print for a projector
 

@@ -294,7 +294,8 @@ def refuse_renamed(cls: type, settings: Mapping[str, Any], caller: str) -> None:
         if old not in fields and new in fields:
             if new.endswith("encoders") and isinstance(value, str):
                 value = (value,)   # a tuple of names, even where a study takes one
-            shown = repr(value) if isinstance(value, (str, int, float, tuple, type(None))) else "..."
+            plain = isinstance(value, (str, int, float, tuple, type(None)))
+            shown = repr(value) if plain else "..."
             raise PrivlabValueError(
                 f"The '{old}' parameter of {caller} was renamed to '{new}' ({_IDEAS[new]}, "
                 f"one name in every study). Write {new}={shown} instead of {old}={shown}.")

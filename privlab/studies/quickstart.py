@@ -91,7 +91,8 @@ class QuickstartResult(StudyResult):
     def derive_provenance(self) -> dict:
         """Encoder, concept lists, corpus hash and size."""
         first = next(iter(self.audits.values()), None)
-        return {"encoders": list(self.config.encoders), "weak_concepts": list(self.config.weak_concepts),
+        return {"encoders": list(self.config.encoders),
+                "weak_concepts": list(self.config.weak_concepts),
                 "strong_concepts": list(self.config.strong_concepts),
                 "data": len(self.config.data), "top_k": self.config.top_k,
                 "corpus_hash": first.corpus if first else None}
@@ -126,7 +127,8 @@ def run(config: Config | None = None) -> QuickstartResult:
         A :class:`QuickstartResult` with one audit per list ("weak", "strong").
 
     Example:
-        >>> r = run(Config(encoders=("lexical",), data=("Albert Einstein in Bern", "Einstein and relativity")))
+        >>> r = run(Config(encoders=("lexical",),
+        ...                data=("Albert Einstein in Bern", "Einstein and relativity")))
         >>> sorted(r.audits), r.audits["weak"].baseline.count
         (['strong', 'weak'], 0)
     """
