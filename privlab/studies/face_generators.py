@@ -133,7 +133,7 @@ class Config(StudyConfig):
     compare_strength: float | None = param(0.4, label="Compare with")
     n_per_identity: int = 60
     encoders: tuple[str, ...] = param(("sface",), family="encoder", single=True,
-                                      names=("sface", "dlib-face"))
+                                      names=("sface", "dlib-face"), label="Encoder")
     n_pairs: int = param(100, label="Pairs", slider=(1, 10_000))
     pairs: tuple[tuple[str, str], ...] | None = None
     methods: tuple[str, ...] = param(DEFAULT_METHODS, label="Routes", choices=lambda: AUDITORS)

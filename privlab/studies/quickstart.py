@@ -41,8 +41,8 @@ class Config(StudyConfig):
         top_k: trials kept as witnesses per audit.
     """
 
-    encoders: tuple[str, ...] = param(("minilm",), family="encoder", single=True,
-                                      filters={"modality": "text"})
+    encoders: tuple[str, ...] = param(("minilm",), label="Encoder", family="encoder",
+                                      single=True, filters={"modality": "text"})
     weak_concepts: tuple[str, ...] = param(corpus.WEAK_CONCEPTS, label="Weak list", lines=4)
     strong_concepts: tuple[str, ...] = param(corpus.STRONG_CONCEPTS, label="Strong list",
                                              lines=8)
