@@ -54,9 +54,9 @@ def _runs(shared: Path) -> dict[str, list[tuple[str, Callable[[], Any]]]]:
         "03_avengers": [
             ("proxy9", lambda: avengers.run(avengers.Config.default(proxy="9"))),
             ("paper49", lambda: avengers.run(avengers.Config.default(
-                comments=str(shared / "paper" / "text" / "avengers_large"))))],
+                data=str(shared / "paper" / "text" / "avengers_large"))))],
         "09_calibration": [("ownsets", lambda: calibration.run(calibration.Config.default(
-            source="default", images=False)))],
+            data="default", images=False)))],
         "10_finetuning": [(f"mix{m:g}", (lambda m=m: finetune.run(finetune.Config.default(mix=m))))
                           for m in (0.25, 0.5, 1.0)],
     }

@@ -60,7 +60,7 @@ def main(argv=None) -> None:
 
         ocr._read_pixels = counted_pixels
         study = dicaprio if args.study == "dicaprio" else mcdonalds
-        config = study.Config(folder=str(folder), gallery=args.gallery, logos=args.logos)
+        config = study.Config(data=str(folder), gallery=args.gallery, logos=args.logos)
         profiler = cProfile.Profile()
         result = profiler.runcall(study.run, config)
         wall = time.perf_counter() - start

@@ -52,7 +52,7 @@ from privlab.studies import quickstart
 from privlab.ui import plots, study_panel, tables
 
 plots.projector(PROJECTOR)
-tables.numbered(quickstart.Config.for_notebook().texts, caption="The twelve texts")
+tables.numbered(quickstart.Config.for_notebook().data, caption="The twelve texts")
 
 # %% [markdown]
 # Two sanitizers, both exact-phrase redaction (case-insensitive, whole words, each
@@ -69,7 +69,7 @@ tables.numbered(quickstart.Config.for_notebook().texts, caption="The twelve text
 # and pressing Run on one that is not available here says how to get it.
 
 # %%
-panel = study_panel(quickstart, encoder=ENCODER)
+panel = study_panel(quickstart, encoders=(ENCODER,))
 panel.show()
 
 # %% [markdown]

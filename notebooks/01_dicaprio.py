@@ -115,7 +115,7 @@ PROJECTOR = False          # True: large print for a projector (every figure bel
 
 # %%
 from privlab.studies import dicaprio
-from privlab.ui import panels, plots, study_panel
+from privlab.ui import plots, study_panel
 
 plots.projector(PROJECTOR)
 
@@ -143,7 +143,7 @@ plots.projector(PROJECTOR)
 # detector-based sanitizer), so they stay in the tables and out of the headline.
 
 # %%
-panel = study_panel(dicaprio, encoders=ENCODERS, sanitizers=SANITIZERS, folder=FOLDER or None,
+panel = study_panel(dicaprio, encoders=ENCODERS, sanitizers=SANITIZERS, data=FOLDER or None,
                               recursive=RECURSIVE, max_side=MAX_SIDE, gallery=GALLERY or None,
                               logos=LOGOS or None, delta=DELTA, placebo=PLACEBO)
 panel.show()
@@ -238,11 +238,13 @@ panel.show()
 # and what each rung leaves of the cues the generator seeded: the mean share of each
 # cue's box that is blacked out (a *target_face* box is the whole head-and-shoulders
 # portrait, so a face blackout removes only part of it). A folder has no ground truth to
-# read this from. When the study above runs on other settings, this panel says so and
-# keeps its old output dimmed until it is run again.
+# read this from. This panel is the same as every study's, built from the ladder's
+# settings (`dicaprio.LadderConfig`): it takes the corpus from the panel above
+# (`follow=panel`), and when that one runs on other settings, it says so and keeps its
+# old output dimmed until it is run again.
 
 # %%
-ladder = panels.dicaprio_ladder_panel(panel, encoders=LADDER_MEMBERS)
+ladder = study_panel("dicaprio.ladder", follow=panel, encoders=LADDER_MEMBERS)
 ladder.show()
 
 # %% [markdown]
@@ -286,7 +288,7 @@ ladder.show()
 # released image. Change the tilt and press **Run**.
 
 # %%
-miss = panels.dicaprio_miss_panel(panel, tilt=TILT)
+miss = study_panel("dicaprio.detector_miss", follow=panel, tilt=TILT)
 miss.show()
 
 # %% [markdown]

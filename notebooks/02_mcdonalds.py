@@ -126,7 +126,7 @@ plots.projector(PROJECTOR)
 # in the tables).
 
 # %%
-panel = study_panel(mcdonalds, encoders=ENCODERS, sanitizers=SANITIZERS, folder=FOLDER or None,
+panel = study_panel(mcdonalds, encoders=ENCODERS, sanitizers=SANITIZERS, data=FOLDER or None,
                                recursive=RECURSIVE, max_side=MAX_SIDE, gallery=GALLERY or None,
                                logos=LOGOS or None, delta=DELTA, placebo=PLACEBO)
 panel.show()

@@ -90,7 +90,7 @@ plots.projector(PROJECTOR)
 # the decisive witnesses with the retained words highlighted, and the seeded clues.
 
 # %%
-panel = study_panel(avengers, encoders=(ENCODER,), proxy=PROXY, comments=COMMENTS,
+panel = study_panel(avengers, encoders=(ENCODER,), proxy=PROXY, data=COMMENTS,
                               keyword=KEYWORD)
 panel.show()
 

@@ -88,7 +88,7 @@ plots.projector(PROJECTOR)
 # mailbox, each seeded leak type as removed by the tool, caught by the test or missed.
 
 # %%
-panel = study_panel(enron, encoders=(ENCODER,), corpus=CORPUS, limit=LIMIT, match=MATCH,
+panel = study_panel(enron, encoders=(ENCODER,), data=CORPUS, limit=LIMIT, match=MATCH,
                            dedupe=DEDUPE)
 panel.show()
 

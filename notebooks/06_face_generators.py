@@ -62,7 +62,7 @@ STRENGTH = 0.1        # toy generator strength of the audited default table
 COMPARE_STRENGTH = 0.4  # a second, stronger toy generator on the same pairs
 ALPHA = 0.05          # simultaneous level of all certified bounds
 CASCADE_PASSES = None  # random-donor cascade passes; None: the study's (5; 2 if smoke); 0 skips
-ENCODER = None        # the face member that embeds the toy outputs (None: sface)
+ENCODERS = None       # the face member embedding the toy outputs, e.g. ("dlib-face",)
 N_PAIRS = None        # identity pairs audited (None: the study's)
 PROJECTOR = False     # True: large print for a projector
 
@@ -106,8 +106,8 @@ plots.projector(PROJECTOR)
 # below say how to read each.
 
 # %%
-panel = study_panel(face_generators, table=TABLE or None, strength=STRENGTH,
-                                     compare_strength=COMPARE_STRENGTH, encoder=ENCODER,
+panel = study_panel(face_generators, data=TABLE or None, strength=STRENGTH,
+                                     compare_strength=COMPARE_STRENGTH, encoders=ENCODERS,
                                      n_pairs=N_PAIRS, alpha=ALPHA,
                                      cascade_passes=CASCADE_PASSES)
 panel.show()

@@ -53,7 +53,7 @@ ENCODER = "minilm"   # a text encoder from privlab.encoders.registry
 SOURCE = "auto"      # "auto" (the paper's files when present, else privlab's),
                      # "shared", "default" or a folder
 DELTA = 0.13         # a resolution to interpret
-IMAGE_MEMBERS = None # image encoders from privlab.encoders.registry; None: the study's
+IMAGE_ENCODERS = None  # image encoders from privlab.encoders.registry; None: the study's
 IMAGE_SOURCE = "generated"  # "generated" (packaged photos) or a folder with images/ and masks/
 PROJECTOR = False    # True: large print for a projector (every figure below)
 
@@ -75,8 +75,8 @@ plots.projector(PROJECTOR)
 # against itself.
 
 # %%
-panel = study_panel(calibration, encoders=(ENCODER,), source=SOURCE, delta=DELTA,
-                                 image_members=IMAGE_MEMBERS, image_source=IMAGE_SOURCE)
+panel = study_panel(calibration, encoders=(ENCODER,), data=SOURCE, delta=DELTA,
+                                 image_encoders=IMAGE_ENCODERS, image_data=IMAGE_SOURCE)
 panel.show()
 
 # %% [markdown]

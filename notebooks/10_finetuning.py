@@ -65,7 +65,7 @@
 # the face, which leaves the poster in half of them; the control blacks out face and poster.
 
 # %% tags=["parameters"]
-BASE_ENCODER = "efficientnet-lite0"
+ENCODER = "efficientnet-lite0"   # the base D: "efficientnet-lite0" or "sface"
 LOSS = "siglip"
 EPOCHS = None      # None: the study's default (fewer under PRIVLAB_SMOKE=1)
 LR = 0.01
@@ -92,7 +92,7 @@ plots.projector(PROJECTOR)
 # it uses); and what the adapted D learned.
 
 # %%
-panel = study_panel(finetune, base_encoder=BASE_ENCODER, loss=LOSS, epochs=EPOCHS, lr=LR,
+panel = study_panel(finetune, encoders=(ENCODER,), loss=LOSS, epochs=EPOCHS, lr=LR,
                               mix=MIX)
 panel.show()
 

@@ -34,10 +34,10 @@ def certificate_ceiling(alpha_per_rate: float, rows: Sequence[int] = CEILING_ROW
 def toy_previews(cfg: Any, per_source: int = 4) -> list[tuple[float, dict, np.ndarray]]:
     """What each toy generator of ``cfg`` (``strength``, then ``compare_strength``) makes
     of the shipped source photos: ``(strength, knobs, strip)``, one strip of
-    ``per_source`` outputs per source photo, side by side. Empty with a ``table``."""
+    ``per_source`` outputs per source photo, side by side. Empty with a table file in ``data``."""
     from privlab.datasets.toy_faces import ToyFaceGenerator, toy_sources
 
-    if cfg.table is not None:
+    if cfg.data is not None:
         return []
     strengths = [cfg.strength] + ([cfg.compare_strength]
                                   if cfg.compare_strength is not None else [])

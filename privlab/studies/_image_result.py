@@ -19,7 +19,7 @@ from privlab.studies._image_conditions import ConditionsMixin, Fidelity
 from privlab.studies._image_figures import image_study_figures
 from privlab.studies._image_headline import image_headline
 from privlab.studies._image_setup import CUE_PREFIX
-from privlab.studies.contract import Headline
+from privlab.studies.contract import Headline, StudyResult
 
 #: Why a folder run has no leak table.
 LEAK_REASON = ("no leak table for a folder: it leaves one known cue kind in place at a time, "
@@ -41,7 +41,7 @@ def _worst_per_member(frame) -> str:
 
 
 @dataclass(frozen=True)
-class ImageStudyResult(ConditionsMixin):
+class ImageStudyResult(ConditionsMixin, StudyResult):
     """What an image study computed.
 
     Attributes:
@@ -71,7 +71,6 @@ class ImageStudyResult(ConditionsMixin):
     encoders: list = field(repr=False)
     leaks: Any = None
     seconds: float = 0.0
-    provenance: dict = field(default_factory=dict)
     status: str = ("descriptive: exact resolution on this audited set against this proxy set "
                    "under these members; not an unconditional guarantee")
     conditions: Fidelity | None = field(default=None, repr=False)
@@ -354,7 +353,7 @@ class ImageStudyResult(ConditionsMixin):
                     f"({self.corpus.provenance.get('generator', 'seeded generator')}, "
                     f"seed {self.config.seed}), not real photos")
         else:
-            data = (f"{len(self.images)} photos from the folder {self.config.folder} "
+            data = (f"{len(self.images)} photos from the folder {self.config.data} "
                     "(no ground truth: no 'cues:' controls, no leak table)")
             passed = [s for s in self.provenance.get("corpus", {}).get("skipped", ())
                       if not s.get("reason", "").startswith(("a hidden file", "the licence"))]
@@ -404,7 +403,7 @@ class ImageStudyResult(ConditionsMixin):
         """What this run shows, in a few sentences (Markdown; differs for a folder)."""
         if self.folder_mode:
             return (f"**What a folder run shows.** {len(self.images)} photos from "
-                    f"`{self.config.folder}`, every photo both audited and reference, under "
+                    f"`{self.config.data}`, every photo both audited and reference, under "
                     f"{len(self.encoders)} members and {len(self.table)} detector-based "
                     "sanitizers. A positive excess says that some released photo still points "
                     "toward what the sanitizer removed from another photo, beyond what the "

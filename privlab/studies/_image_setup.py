@@ -178,7 +178,7 @@ def resolve_gallery(gallery: Any, corpus: Any | None) -> dict:
 
 def _folder_unavailable(name: str, settings: Mapping[str, Any]) -> str | None:
     """Why a sanitizer cannot run on the corpus ``settings`` name (None: it can)."""
-    return folder_reason(name) if settings.get("folder") else None
+    return folder_reason(name) if settings.get("data") else None
 
 
 def sanitizers_param(presets: Mapping[str, Any]) -> Any:

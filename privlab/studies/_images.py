@@ -24,7 +24,7 @@ Every image is read (OCR), and its faces found, once: the originals are read who
 each sanitized or placebo output only near its marks (:func:`privlab.vision.ocr.read_rendering`),
 a reading every member and check then shares.
 
-Folder mode (``folder=``) audits real photos. There is no ground truth there, so the
+Folder mode (``data=<folder>``) audits real photos. There is no ground truth there, so the
 ``cues:`` sanitizers are refused by the Config (with the reason), there is no leak table
 (:attr:`ImageStudyResult.leak_reason` says why) and images are labelled by file name.
 
@@ -58,7 +58,7 @@ from privlab.studies.contract import StudyConfig
 from privlab.studies.params import param
 
 #: The settings :meth:`ImageStudyConfig.like` copies: the corpus and the controls.
-CORPUS_FIELDS = ("n_images", "seed", "folder", "recursive", "max_side", "gallery", "logos",
+CORPUS_FIELDS = ("n_images", "seed", "data", "recursive", "max_side", "gallery", "logos",
                  "delta", "top_k", "placebo", "placebo_seed")
 
 
@@ -67,10 +67,10 @@ class ImageStudyConfig(StudyConfig):
     """Settings shared by the image studies; each study sets its own defaults.
 
     Attributes:
-        n_images: generated scenes (ignored with ``folder``).
+        n_images: generated scenes (ignored with ``data``).
         seed: generator seed.
-        folder: a folder of real photos instead of the generated corpus.
-        recursive: with ``folder``, include its sub-folders.
+        data: what is audited: a folder of real photos; None: the generated corpus.
+        recursive: with a folder in ``data``, include its sub-folders.
         max_side: photos are downscaled to this longer side.
         sanitizers: ``"cues:<preset>"`` (ground truth, generated corpus only) or
             registered image sanitizer names; None: the study's defaults for the corpus
@@ -103,7 +103,7 @@ class ImageStudyConfig(StudyConfig):
 
     n_images: int = 30
     seed: int = 0
-    folder: str | None = param(None, label="Photo folder",
+    data: str | None = param(None, label="Photo folder",
                                help="empty: the generated scenes")
     recursive: bool = param(False, label="Include sub-folders")
     max_side: int = param(640, label="Longest side (px)", slider=(32, 16384))
@@ -122,11 +122,11 @@ class ImageStudyConfig(StudyConfig):
     def __post_init__(self) -> None:
         super().__post_init__()
         caller = type(self).__qualname__
-        if self.folder is not None and not isinstance(self.folder, (str, Path)):
-            raise wrong_type("folder", caller, "a folder path or None", self.folder)
-        self.folder = str(self.folder) if self.folder else None
+        if self.data is not None and not isinstance(self.data, (str, Path)):
+            raise wrong_type("data", caller, "a folder path or None", self.data)
+        self.data = str(self.data) if self.data else None
         if self.sanitizers is None:
-            self.sanitizers = self.folder_sanitizers if self.folder else self.default_sanitizers
+            self.sanitizers = self.folder_sanitizers if self.data else self.default_sanitizers
             if self.logos is not None:
                 self.sanitizers = tuple(self.sanitizers) + tuple(
                     s for s in self.logo_sanitizers if s not in self.sanitizers)
@@ -137,13 +137,13 @@ class ImageStudyConfig(StudyConfig):
             if not all(isinstance(v, str) and v for v in value):
                 raise invalid(label, caller, "a list of non-empty strings", value)
             setattr(self, label, tuple(value))
-        if self.folder:
+        if self.data:
             refused = [s for s in self.sanitizers if folder_reason(s)]
             if refused:
                 raise invalid("sanitizers", caller, "sanitizers that can run on a folder of "
                               "photos", refused, f"{GROUND_TRUTH_REASON}: drop them (the "
                               f"folder defaults are {list(self.folder_sanitizers)}), or clear "
-                              "'folder' to audit the generated scenes.")
+                              "'data' to audit the generated scenes.")
         if not isinstance(self.delta, (int, float)) or self.delta < 0:
             raise invalid("delta", caller, "a non-negative number", self.delta)
         if not isinstance(self.max_side, (int, np.integer)) or self.max_side <= 0:
@@ -156,7 +156,7 @@ class ImageStudyConfig(StudyConfig):
         if isinstance(self.logos, Path):
             self.logos = str(self.logos)
         needs = [s for s in self.sanitizers if s in LOGO_SANITIZERS]
-        if needs and self.logos is None and self.folder:
+        if needs and self.logos is None and self.data:
             raise invalid("logos", caller, f"a logo gallery for {needs}", None,
                           f"Pass logos= {LOGO_GALLERY_HOWTO}; or untick {needs}.")
 
@@ -172,8 +172,8 @@ class ImageStudyConfig(StudyConfig):
 
     @classmethod
     def smoke(cls, **overrides: Any):
-        """Tiny settings; with a ``folder`` and no ``sanitizers``, the folder defaults."""
-        if overrides.get("folder") and "sanitizers" not in overrides:
+        """Tiny settings; with a folder in ``data`` and no ``sanitizers``, the folder defaults."""
+        if overrides.get("data") and "sanitizers" not in overrides:
             overrides = {**overrides, "sanitizers": None}
         return super().smoke(**overrides)
 
@@ -181,8 +181,9 @@ class ImageStudyConfig(StudyConfig):
     def like(cls, config: "ImageStudyConfig", **overrides: Any):
         """This class's settings on the corpus of another image-study ``config``.
 
-        The corpus and the controls (:data:`CORPUS_FIELDS`) are copied; sanitizers and
-        members stay this class's own unless ``overrides`` name them.
+        The class's ``parent_fields`` (a sub-study's: the corpus and the controls,
+        :data:`CORPUS_FIELDS`) are copied; sanitizers and members stay this class's own
+        unless ``overrides`` name them.
 
         Raises:
             TypeError: ``config`` is not an image-study config.
@@ -190,8 +191,7 @@ class ImageStudyConfig(StudyConfig):
         if not isinstance(config, ImageStudyConfig):
             raise wrong_type("config", f"{cls.__qualname__}.like", "an image-study Config",
                              config)
-        settings = {name: getattr(config, name) for name in CORPUS_FIELDS}
-        return cls._build({**settings, **overrides}, "like")
+        return super().like(config, **overrides)
 
 
 
@@ -229,10 +229,10 @@ def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping
 
     start = time.perf_counter()
     corpus, passed_over = None, []
-    if config.folder:
+    if config.data:
         from privlab.datasets.images import load_folder
 
-        folder = load_folder(config.folder, max_side=config.max_side, recursive=config.recursive)
+        folder = load_folder(config.data, max_side=config.max_side, recursive=config.recursive)
         images, labels, passed_over = folder.images, folder.names, folder.skipped
     else:
         corpus = corpus_factory(config.n_images, config.seed)
@@ -293,7 +293,7 @@ def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping
         leaks = leak_detection(corpus, encoders, delta=config.delta, top_k=config.top_k,
                                placebo=config.placebo, seed=config.placebo_seed)
     provenance = {"corpus": corpus.provenance if corpus is not None else {
-        "folder": str(config.folder), "files": list(labels), "recursive": config.recursive,
+        "folder": str(config.data), "files": list(labels), "recursive": config.recursive,
         "max_side": config.max_side, "sha": corpus_hash(images),
         "skipped": [dict(s) for s in passed_over]},
         "members": [e.describe() for e in encoders],
@@ -303,8 +303,8 @@ def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping
         "checks": [c.describe() for c in checks]}
     step("audit done", stages, stages)
     return ImageStudyResult(study, config, images, labels, corpus, table, encoders, leaks,
-                            time.perf_counter() - start, provenance, conditions=conditions,
-                            placements=placements)
+                            time.perf_counter() - start, provenance=provenance,
+                            conditions=conditions, placements=placements)
 
 
 __all__ = ["CORPUS_FIELDS", "CUE_PREFIX", "CueCheck", "Fidelity", "GROUND_TRUTH_REASON",

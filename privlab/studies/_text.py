@@ -23,7 +23,7 @@ from privlab.datasets.text_corpora import LeakStatus, TextCorpus, leak_status
 from privlab.errors import invalid
 from privlab.names import highlight
 from privlab.progress import step
-from privlab.studies.contract import Headline, Status
+from privlab.studies.contract import Headline, Status, StudyResult
 
 
 def build_sanitizer(spec: str, corpus: TextCorpus, broad: Sequence[str] = ()):
@@ -53,7 +53,7 @@ def build_sanitizer(spec: str, corpus: TextCorpus, broad: Sequence[str] = ()):
 
 
 @dataclass(frozen=True)
-class TextStudyResult:
+class TextStudyResult(StudyResult):
     """Several sanitizers audited on one text corpus.
 
     Attributes:
@@ -77,8 +77,7 @@ class TextStudyResult:
     label: str = ""
     caveats: tuple[str, ...] = ()
 
-    @property
-    def provenance(self) -> dict[str, Any]:
+    def derive_provenance(self) -> dict[str, Any]:
         """Settings, corpus name, size and hash, and what its loader passed over."""
         first = self.table.audits[0]
         out = {**self.settings, "corpus": self.corpus.name, "items": len(self.corpus),

@@ -4,7 +4,7 @@ The paper's Avengers study (49 Reddit comments that each name the franchise) wit
 offline stand-in: 49 comments written for privlab about the fictional *Vanguard Legion*
 franchise (:func:`privlab.datasets.text_corpora.franchise_comments`). With the paper's
 comments at hand (a folder of ``.txt`` files, one comment per file, the layout of the
-paper's repository, or Pushshift JSON lines), ``Config(comments=<folder>)`` runs the
+paper's repository, or Pushshift JSON lines), ``Config(data=<folder>)`` runs the
 same study on them through :mod:`privlab.datasets.reddit`. Several sanitizers run on
 the same comments and each is audited with the symmetric test:
 
@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from privlab.datasets.text_corpora import TextCorpus, franchise_comments
-from privlab.errors import invalid
+from privlab.errors import invalid, wrong_type
 from privlab.studies._text import TextStudyResult, encoder_caveat, run_text_study
 from privlab.studies.contract import StudyConfig, registry
 from privlab.studies.params import Choice, param
@@ -77,14 +77,14 @@ class Config(StudyConfig):
             offline comments; a folder of comments is used whole.
         broad_concepts: the extra items of ``concept-list-broad`` (None: the list for
             the corpus, see :func:`broad_list`).
-        comments: a folder of ``.txt`` comments (one per file, as in the paper's
-            repository) or a Pushshift JSON-lines file; None: the offline comments.
+        data: what is audited: a folder of ``.txt`` comments (one per file, as in the
+            paper's repository), a Pushshift JSON-lines file, or a loaded
+            :class:`~privlab.datasets.text_corpora.TextCorpus`; None: the offline comments.
         keyword: the franchise's name: comments must contain it, in any case (the
             loader's default, :func:`privlab.datasets.reddit.load_comments`: in the
             paper's folder 14 of the 49 comments hold it only as "avengers" or
             "AVENGERS"), and the concept list removes it. The exact-name baseline also
             counts the singular (:func:`target_names`).
-        corpus: a loaded corpus to use instead (overrides ``comments``).
         top_k: witnesses kept per audit.
     """
 
@@ -95,12 +95,19 @@ class Config(StudyConfig):
     proxy: str = param("49", label="Comments", buttons=True, strict=True,
                        choices=(("9", "9 (the fixed proxy set)"), ("49", "49 (all)")))
     broad_concepts: tuple[str, ...] | None = None
-    comments: str | None = param(None, label="Comment folder",
-                                 help="a folder of .txt comments (empty: privlab's offline set)")
+    data: str | TextCorpus | None = param(None, label="Comment folder", help="a folder of "
+                                          ".txt comments (empty: privlab's offline set)")
     keyword: str = param("Avengers", help="the franchise's name in those comments",
                          empty="Avengers")
-    corpus: TextCorpus | None = None
     top_k: int = 10
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.data is not None and not isinstance(self.data, (str, Path, TextCorpus)):
+            raise wrong_type("data", "avengers.Config", "a folder or file of comments, a "
+                             "TextCorpus, or None (the offline comments)", self.data)
+        if isinstance(self.data, Path):
+            self.data = str(self.data)
 
     @classmethod
     def smoke_settings(cls) -> dict:
@@ -110,19 +117,19 @@ class Config(StudyConfig):
 
 
 def load_corpus(config: Config) -> TextCorpus:
-    """The comments ``config`` asks for: a given corpus, a folder or file of comments, or
-    the offline franchise comments (9 or 49).
+    """The comments ``config.data`` names: a given corpus, a folder or file of comments, or
+    the offline franchise comments (9 or 49) when it is None.
 
     Raises:
         ValueError: a bad ``proxy``, or comments that :func:`privlab.datasets.reddit.load_comments`
             refuses (a missing path, no comment with the keyword).
     """
-    if config.corpus is not None:
-        return config.corpus
-    if config.comments is not None:
+    if isinstance(config.data, TextCorpus):
+        return config.data
+    if config.data is not None:
         from privlab.datasets.reddit import load_comments
 
-        return load_comments(config.comments, config.keyword,
+        return load_comments(config.data, config.keyword,
                              names=target_names(config.keyword), limit=None)
     if config.proxy not in ("9", "49"):
         raise invalid("proxy", "avengers.run", "'9' or '49'", config.proxy)
@@ -143,7 +150,7 @@ def target_names(keyword: str) -> tuple[str, ...]:
 
 def is_offline(config: Config) -> bool:
     """Whether ``config`` runs on privlab's fictional franchise comments."""
-    return config.corpus is None and config.comments is None
+    return config.data is None
 
 
 def broad_list(config: Config) -> tuple[str, ...]:
@@ -152,7 +159,7 @@ def broad_list(config: Config) -> tuple[str, ...]:
     comments selected by "Avengers", and the keyword alone for any other keyword.
 
     Example:
-        >>> broad_list(Config(comments="x", keyword="Watchmen"))
+        >>> broad_list(Config(data="x", keyword="Watchmen"))
         ('Watchmen',)
     """
     if config.broad_concepts is not None:
@@ -168,8 +175,8 @@ def caveats(config: Config, corpus: TextCorpus) -> tuple[str, ...]:
         data = (f"stand-in data: {len(corpus)} comments written by privlab about a fictional "
                 "franchise, Vanguard Legion (seeded clues with ground truth), not the paper's "
                 "Reddit comments about the Avengers")
-    elif config.corpus is None:
-        data = (f"{len(corpus)} comments from {config.comments} containing "
+    elif not isinstance(config.data, TextCorpus):
+        data = (f"{len(corpus)} comments from {config.data} containing "
                 f"'{config.keyword}' (no clue ground truth)")
     else:
         data = f"user corpus '{corpus.name}' ({len(corpus)} texts)"
@@ -214,8 +221,8 @@ def run(config: Config | None = None) -> TextStudyResult:
     config = config or Config.for_notebook()
     corpus = load_corpus(config)
     settings: dict[str, Any] = {"broad_concepts": list(broad_list(config))}
-    if config.comments is not None and config.corpus is None:
-        settings["comments"] = str(Path(config.comments))
+    if isinstance(config.data, str):
+        settings["comments"] = str(Path(config.data))
     return run_text_study("03 franchise comments", corpus, config.sanitizers, config.encoders,
                           broad=broad_list(config), top_k=config.top_k, label=STUDY,
                           caveats=caveats(config, corpus), result_type=FranchiseResult,

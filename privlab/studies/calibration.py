@@ -8,7 +8,7 @@ of one concept is compared with every sentence of the other through the boundary
 with ``X_c`` a concept-list redaction of the words that name c. The percentiles of b
 over the cross product calibrate the unitless resolution: a resolution above the 95th
 percentile for dogs/cats would treat as undetectable 95% of the empirical dog-cat
-connections. Sentence sets (``source``): ``"auto"`` (the default) takes the paper's
+connections. Sentence sets (``data``): ``"auto"`` (the default) takes the paper's
 50-sentence files when ``../shared/data/concepts`` is present and privlab's own
 12-sentence sets otherwise; ``"shared"`` and ``"default"`` force one of them, and any
 folder in the same layout can be given. The headline names the set that produced the
@@ -32,7 +32,7 @@ from privlab.contrastive.calibration import DEFAULT_PERCENTILES, CalibrationTabl
 from privlab.datasets.concepts import DEFAULT_SETS, concept_words, load_concept_folder
 from privlab.errors import invalid
 from privlab.progress import step
-from privlab.studies.contract import Headline, Status, StudyConfig, registry
+from privlab.studies.contract import Headline, Status, StudyConfig, StudyResult, registry
 from privlab.studies.params import Choice, param
 
 STUDY = "09 calibration"
@@ -50,20 +50,24 @@ class Config(StudyConfig):
     Attributes:
         pairs: concept pairs ``(c, d)``.
         encoders: text encoders (registry names).
-        source: ``"auto"`` (the shared reference files when present, else privlab's
-            sets), ``"default"`` (privlab's 12 sentences per concept), ``"shared"``
+        data: the sentences audited: ``"auto"`` (the shared reference files when
+            present, else privlab's sets), ``"default"`` (privlab's 12 sentences per
+            concept), ``"shared"``
             (``../shared/data/concepts``, the paper's 50 per concept) or a folder of
             blank-line-separated ``<concept>.txt`` files.
         per_concept: use at most this many sentences per concept (None: all).
         percentiles: percentiles reported.
         image_pairs: image concept pairs ``(c, d)`` (keys of
             :data:`privlab.datasets.image_concepts.PACKAGED_CONCEPTS`, or concept
-            folders of ``image_source``).
-        image_members: image encoders (registry names) used as distance mechanisms.
+            folders of ``image_data``).
+        image_encoders: image encoders (registry names) used as distance mechanisms (a
+            second list beside ``encoders``: the image part runs other mechanisms).
         image_n: renderings per concept (generated variations, or at most this many
             files of a folder; None: all files).
-        image_source: ``"generated"`` (seeded variations of packaged photos) or a folder
-            holding ``images/<concept>/`` and ``masks/<concept>/``.
+        image_data: the images audited, a second input beside ``data`` (the image part
+            calibrates renderings with masks, not sentences): ``"generated"`` (seeded
+            variations of packaged photos) or a folder holding ``images/<concept>/`` and
+            ``masks/<concept>/``.
         image_seed: seed of the generated variations.
         image_size: side of the generated images in pixels.
         image_dilate: grow each blackout by this many pixels (0: exactly the mask).
@@ -75,15 +79,15 @@ class Config(StudyConfig):
     pairs: tuple[tuple[str, str], ...] = DEFAULT_PAIRS
     encoders: tuple[str, ...] = param(("minilm",), family="encoder", one=True,
                                       filters={"modality": "text"})
-    source: str = param("auto", label="Sentences", choices=lambda: source_choices())
+    data: str = param("auto", label="Sentences", choices=lambda: source_choices())
     per_concept: int | None = None
     percentiles: tuple[float, ...] = DEFAULT_PERCENTILES
     image_pairs: tuple[tuple[str, str], ...] = DEFAULT_IMAGE_PAIRS
-    image_members: tuple[str, ...] = param(DEFAULT_IMAGE_MEMBERS, label="Image members",
+    image_encoders: tuple[str, ...] = param(DEFAULT_IMAGE_MEMBERS, label="Image members",
                                            family="encoder", online=False,
                                            filters={"modality": "image"})
     image_n: int | None = 16
-    image_source: str = param("generated", label="Image folder", empty="generated",
+    image_data: str = param("generated", label="Image folder", empty="generated",
                               help="a folder with images/ and masks/ (empty: generated)")
     image_seed: int = 0
     image_size: int = 224
@@ -98,7 +102,7 @@ class Config(StudyConfig):
         each, under the fast generic member only."""
         return {"pairs": DEFAULT_PAIRS[:2], "per_concept": 8,
                 "image_pairs": (("cat", "horse"), ("cat", "coffee")),
-                "image_members": ("efficientnet-lite0",), "image_n": 4}
+                "image_encoders": ("efficientnet-lite0",), "image_n": 4}
 
 
 def shared_concepts_dir():
@@ -149,7 +153,7 @@ def load_sets(source: str) -> dict[str, tuple[str, ...]]:
     if source == "shared":
         folder = shared_concepts_dir()
         if folder is None:
-            raise invalid("source", "calibration.load_sets", "'default', 'auto' or a folder "
+            raise invalid("data", "calibration.load_sets", "'default', 'auto' or a folder "
                           "when the shared concept files are absent", source)
         return load_concept_folder(folder)
     return load_concept_folder(source)
@@ -166,7 +170,7 @@ def run_text(config: Config | None = None) -> CalibrationTable:
     from privlab.sanitizers import ConceptListSanitizer
 
     config = config or Config.for_notebook()
-    sets = load_sets(config.source)
+    sets = load_sets(config.data)
     pairs = []
     for encoder in config.encoders:
         for c, d in config.pairs:
@@ -179,8 +183,8 @@ def run_text(config: Config | None = None) -> CalibrationTable:
                 items_c, items_d, ConceptListSanitizer(concept_words(c), name=f"concepts[{c}]"),
                 ConceptListSanitizer(concept_words(d), name=f"concepts[{d}]"), encoder,
                 concept_c=c, concept_d=d, percentiles=config.percentiles))
-    provenance = {"source": resolve_source(config.source), "requested": config.source,
-                  "sentences": describe_source(config.source),
+    provenance = {"source": resolve_source(config.data), "requested": config.data,
+                  "sentences": describe_source(config.data),
                   "per_concept_used": {c: len(sets[c][:config.per_concept] if config.per_concept
                                               else sets[c])
                                        for pair in config.pairs for c in pair},
@@ -220,14 +224,14 @@ def load_image_sets(config: Config) -> dict:
     if config.image_n is not None and (not isinstance(config.image_n, int) or config.image_n < 1):
         raise invalid("image_n", caller, "a positive int or None", config.image_n)
     concepts = sorted({c for pair in pairs for c in pair})
-    if config.image_source == "generated":
+    if config.image_data == "generated":
         unknown = [c for c in concepts if c not in PACKAGED_CONCEPTS]
         if unknown:
             raise invalid("image_pairs", caller, f"concepts among {sorted(PACKAGED_CONCEPTS)}",
-                          unknown[0], "Or point image_source at a folder of your own concepts.")
+                          unknown[0], "Or point image_data at a folder of your own concepts.")
         return {c: generate_concept_images(c, config.image_n or 16, seed=config.image_seed,
                                            size=config.image_size) for c in concepts}
-    sets = load_concept_image_folder(config.image_source, concepts)
+    sets = load_concept_image_folder(config.image_data, concepts)
     return {c: s.subset(config.image_n) for c, s in sets.items()}
 
 
@@ -247,10 +251,10 @@ def run_images(config: Config | None = None, sets: dict | None = None) -> Calibr
         sets: the concept sets already loaded by :func:`load_image_sets` (None: load them).
     """
     config = config or Config.for_notebook()
-    members = tuple(config.image_members)
+    members = tuple(config.image_encoders)
     if not members:
-        raise invalid("image_members", "calibration.run_images", "a non-empty tuple of image "
-                      "encoder names", config.image_members)
+        raise invalid("image_encoders", "calibration.run_images", "a non-empty tuple of image "
+                      "encoder names", config.image_encoders)
     sets = load_image_sets(config) if sets is None else sets
     pairs = []
     for member in members:
@@ -260,7 +264,7 @@ def run_images(config: Config | None = None, sets: dict | None = None) -> Calibr
                 list(sc.images), list(sd.images), sc.sanitizer(dilate=config.image_dilate),
                 sd.sanitizer(dilate=config.image_dilate), member, concept_c=c, concept_d=d,
                 percentiles=config.percentiles))
-    provenance = {"modality": "image", "source": config.image_source,
+    provenance = {"modality": "image", "source": config.image_data,
                   "members": list(members), "n": config.image_n, "seed": config.image_seed,
                   "size": config.image_size, "sanitizer": f"blackout of the concept mask "
                   f"(dilate {config.image_dilate})", "distance": "1 - cosine",
@@ -280,10 +284,10 @@ def run_ceiling(config: Config) -> CalibrationTable | None:
         The table (its provenance says what it is), or None where it does not apply:
         no image part, no member, or a folder of the user's own images.
     """
-    if not (config.images and config.image_members and config.image_source == "generated"):
+    if not (config.images and config.image_encoders and config.image_data == "generated"):
         return None
     table = run_images(replace(config, image_pairs=CEILING_PAIRS,
-                               image_members=(config.image_members[0],)))
+                               image_encoders=(config.image_encoders[0],)))
     table.provenance["ceiling"] = "one concept against itself, beside a distinct pair"
     return table
 
@@ -313,7 +317,7 @@ def headline(table: CalibrationTable, images: CalibrationTable | None = None) ->
 
 
 @dataclass(frozen=True)
-class CalibrationStudyResult:
+class CalibrationStudyResult(StudyResult):
     """Study 09's result: the text boundaries and, when asked for, the image boundaries.
 
     Attributes:
@@ -323,7 +327,7 @@ class CalibrationStudyResult:
         ceiling: one concept against itself under the first member (:func:`run_ceiling`;
             None where it does not apply).
         renderings: the concept image sets every member was shown (None without images).
-        choices: what a panel's widgets chose (recorded in :attr:`provenance`).
+        provenance: the text, image and ceiling tables' provenance.
     """
 
     config: Config
@@ -331,15 +335,12 @@ class CalibrationStudyResult:
     images: CalibrationTable | None = None
     ceiling: CalibrationTable | None = None
     renderings: dict | None = field(default=None, repr=False)
-    choices: dict = field(default_factory=dict, repr=False)
 
-    @property
-    def provenance(self) -> dict:
+    def derive_provenance(self) -> dict:
         """The text, image and ceiling tables' provenance."""
         return {"text": self.text.provenance,
                 "images": self.images.provenance if self.images is not None else None,
-                "ceiling": self.ceiling.provenance if self.ceiling is not None else None,
-                **({"choices": dict(self.choices)} if self.choices else {})}
+                "ceiling": self.ceiling.provenance if self.ceiling is not None else None}
 
     def to_frame(self):
         """Both tables' percentile rows, with a ``modality`` column."""
@@ -356,7 +357,7 @@ class CalibrationStudyResult:
         Per table (``text``, ``images``), member and pair (``dogs-cats``): ``.p95``; and per
         image member the largest boundary of any cross-concept pair (``images.m.cross_max``)
         and the range of the same-concept ones (``images.m.same_min``, ``.same_max``).
-        Image members are named as in ``config.image_members``, text members by their
+        Image members are named as in ``config.image_encoders``, text members by their
         model; characters a figure name cannot hold are written ``-``.
         """
         out: dict[str, str] = {}
@@ -368,8 +369,8 @@ class CalibrationStudyResult:
             # image members by the names the Config gives them (their encoder ids carry
             # settings hashes); text members by their model's name
             ids = list(dict.fromkeys(p.encoder for p in table.pairs))
-            names = (dict(zip(ids, self.config.image_members))
-                     if modality == "images" and len(ids) == len(self.config.image_members)
+            names = (dict(zip(ids, self.config.image_encoders))
+                     if modality == "images" and len(ids) == len(self.config.image_encoders)
                      else {})
             for p in table.pairs:
                 member = re.sub(r"[^A-Za-z0-9_.-]+", "-", names.get(p.encoder, p.encoder)).strip("-")
@@ -391,14 +392,14 @@ class CalibrationStudyResult:
         sizes = sorted(set(used.values()))
         counts = (f"; {'/'.join(map(str, sizes))} sentences per concept used"
                   if sizes else "")
-        caveats = [f"text: {describe_source(self.config.source)}{counts}, encoders "
+        caveats = [f"text: {describe_source(self.config.data)}{counts}, encoders "
                    f"{', '.join(self.config.encoders)}"]
         if self.images is not None:
             caveats.append(
                 "images: seeded variations of packaged sample photos with exact masks, "
-                f"members {', '.join(self.config.image_members)} (offline stand-ins)"
-                if self.config.image_source == "generated"
-                else f"images: folder {self.config.image_source}")
+                f"members {', '.join(self.config.image_encoders)} (offline stand-ins)"
+                if self.config.image_data == "generated"
+                else f"images: folder {self.config.image_data}")
         first, details = self.headline_parts()
         return Headline(STUDY, first, Status.DESCRIPTIVE, tuple(caveats), details=details,
                         status_note="percentiles of boundaries between familiar concepts "
@@ -427,7 +428,7 @@ class CalibrationStudyResult:
         details = per_member(self.text, self.config.encoders, "text, ")
         if self.images is not None and self.images.pairs:
             first += f"; images {span(self.images)}"
-            details += per_member(self.images, self.config.image_members, "images, ")
+            details += per_member(self.images, self.config.image_encoders, "images, ")
         return first, tuple(details)
 
     def _repr_html_(self) -> str:

@@ -11,9 +11,9 @@ A study module has
   :func:`privlab.studies.params.param`, from which every study's panel is built;
 * ``run(config=None) -> Result`` — the whole study in one call, registered in
   :data:`registry` with ``@registry.member(slug, number=..., title=...)``;
-* a ``Result`` that follows :class:`StudyResult`: ``headline() -> Headline`` (the number
-  that matters, **what kind of claim it is** and **what it rests on**), ``to_frame()``,
-  ``provenance`` and ``_repr_html_()``.
+* a ``Result``, a frozen dataclass deriving from :class:`StudyResult`: ``headline() ->
+  Headline`` (the number that matters, **what kind of claim it is** and **what it rests
+  on**), ``quoted_figures()``, ``to_frame()``, the ``provenance`` field and ``_repr_html_()``.
 
 A notebook shows its headline through its study panel (or ends with
 ``result.headline().show()``); ``make demo`` reads the printed lines.
@@ -30,7 +30,7 @@ import re
 import types
 import typing
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -287,22 +287,63 @@ def check_figures(figures: Any, caller: str) -> dict[str, str]:
     return out
 
 
-@runtime_checkable
-class StudyResult(Protocol):
-    """What every study's ``run`` returns."""
+@dataclass(frozen=True)
+class StudyResult:
+    """Base of every study's result (and every sub-study's): what ``run`` returns.
 
-    @property
-    def provenance(self) -> dict[str, Any]:
-        """Settings, seeds, model names and data hashes that produced the result."""
+    A study's Result is a frozen dataclass deriving from this one. It says what it found
+    in :meth:`headline`, lays it out in :meth:`to_frame` and ``_repr_html_``, names the
+    figures its notebook's prose quotes in :meth:`quoted_figures`, and carries its
+    :attr:`provenance`, a field every Result has (keyword-only, so it comes after the
+    study's own fields): ``run`` fills it, or the Result derives it from its other fields
+    in :meth:`derive_provenance` when it is made without one.
+
+    Attributes:
+        provenance: settings, seeds, model names and data hashes that produced the result
+            (a panel adds the choices it ran with, under ``"choices"``).
+
+    Example:
+        >>> @dataclass(frozen=True)
+        ... class Demo(StudyResult):
+        ...     n: int
+        ...     def derive_provenance(self):
+        ...         return {"n": self.n}
+        ...     def headline(self):
+        ...         return Headline("00 demo", f"{self.n} items", Status.DESCRIPTIVE, ("toy",))
+        >>> Demo(3).provenance, Demo(3, provenance={"seed": 1}).provenance
+        ({'n': 3}, {'seed': 1})
+        >>> Demo(3).quoted_figures()
+        {}
+    """
+
+    provenance: dict[str, Any] = dataclasses.field(default_factory=dict, kw_only=True)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.provenance, dict):
+            raise wrong_type("provenance", type(self).__qualname__, "a dict", self.provenance)
+        if not self.provenance:
+            object.__setattr__(self, "provenance", dict(self.derive_provenance()))
+
+    def derive_provenance(self) -> dict[str, Any]:
+        """The provenance of a result made without one, from its own fields (none here)."""
+        return {}
 
     def headline(self) -> Headline:
-        """The number that matters, its status and what it rests on."""
+        """The number that matters, its control, its status and what it rests on."""
+        raise NotImplementedError(f"{type(self).__qualname__} must define headline()")
+
+    def quoted_figures(self) -> dict[str, str]:
+        """The figures the notebook's prose and README quote, by name (``{"leaks": "19"}``,
+        see :func:`check_figures`); none unless the study names some."""
+        return {}
 
     def to_frame(self) -> Any:
         """The result as a pandas DataFrame (one row per audited unit)."""
+        raise NotImplementedError(f"{type(self).__qualname__} must define to_frame()")
 
     def _repr_html_(self) -> str:
-        """How a notebook shows the result."""
+        """How a notebook shows the result (default: :meth:`to_frame` as a table)."""
+        return self.to_frame().to_html(index=False)
 
 
 class StudyConfig:
@@ -323,6 +364,18 @@ class StudyConfig:
         >>> Demo.default().n, Demo.smoke().n, Demo.smoke(seed=2).seed, Demo.default(n=7).n
         (100, 3, 2, 7)
     """
+
+    #: For a sub-study's Config: the fields it takes from its parent study's config
+    #: (:meth:`like`); its panel offers the others, and follows the parent's panel.
+    parent_fields: ClassVar[tuple[str, ...]] = ()
+
+    def __new__(cls, *args: Any, **settings: Any):
+        # Before the dataclass's __init__ sees them: an old setting name is refused with
+        # its new one (RENAMED_SETTINGS) rather than as an unexpected keyword.
+        from privlab.studies.params import refuse_renamed
+
+        refuse_renamed(cls, settings, cls.__qualname__)
+        return super().__new__(cls)
 
     def __post_init__(self) -> None:
         """Refuse the mistakes every Config can make: a bare string where a list of
@@ -348,6 +401,9 @@ class StudyConfig:
     @classmethod
     def _build(cls, settings: dict[str, Any], caller: str):
         fields = {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
+        from privlab.studies.params import refuse_renamed
+
+        refuse_renamed(cls, settings, f"{cls.__module__}.{cls.__qualname__}.{caller}")
         unknown = sorted(set(settings) - fields)
         if unknown:
             raise invalid(unknown[0], f"{cls.__module__}.{cls.__qualname__}.{caller}",
@@ -364,6 +420,13 @@ class StudyConfig:
     def smoke(cls, **overrides: Any):
         """The tiny settings of :meth:`smoke_settings`, with ``overrides`` applied."""
         return cls._build({**cls.smoke_settings(), **overrides}, "smoke")
+
+    @classmethod
+    def like(cls, config: Any, **overrides: Any):
+        """This class's settings with the :attr:`parent_fields` of another study's
+        ``config`` (a sub-study on its parent's data), then ``overrides``."""
+        settings = {name: getattr(config, name) for name in cls.parent_fields}
+        return cls._build({**settings, **overrides}, "like")
 
     @classmethod
     def demo(cls, **overrides: Any):

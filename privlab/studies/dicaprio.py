@@ -7,7 +7,7 @@ captions, a second person and a space poster seeded per scene. The members are t
 offline ensemble (face identity, describe-then-embed, plain OCR, a generic CNN); the
 paper's CLIP models are registry presets for users online. Every sanitizer is audited
 with its placebo twin (the same marks where no cue is), and the headline reports each
-member's excess over that floor. ``folder=`` audits a folder of real photos instead.
+member's excess over that floor. ``data=<folder>`` audits a folder of real photos instead.
 
     from privlab.studies import dicaprio
     result = dicaprio.run(dicaprio.Config())
@@ -35,10 +35,11 @@ from privlab.datasets.scenes import CELEBRITY_KINDS, Scene, SceneCorpus, celebri
 from privlab.errors import invalid
 from privlab.hashing import bytes_hash
 from privlab.sanitizers.ladder import LADDER, LADDER_LABELS
-from privlab.studies._images import (CUE_PREFIX, GROUND_TRUTH_REASON, ImageStudyConfig,
-                                     ImageStudyResult, folder_reason, members_param,
-                                     run_image_study, sanitizers_param)
-from privlab.studies.contract import Headline, Status, registry
+from privlab.studies._images import (CORPUS_FIELDS, CUE_PREFIX, GROUND_TRUTH_REASON,
+                                     ImageStudyConfig, ImageStudyResult, folder_reason,
+                                     members_param, run_image_study, sanitizers_param)
+from privlab.studies.contract import Headline, Status, StudyResult, registry
+from privlab.studies.params import param
 
 STUDY = "01 DiCaprio"
 PRESETS = {
@@ -62,11 +63,11 @@ CONCEPT_CUES = ("caption",)
 class Config(ImageStudyConfig):
     """Settings of study 01 (fields: :class:`privlab.studies._images.ImageStudyConfig`).
 
-    With ``folder=`` the sanitizers default to :data:`FOLDER_SANITIZERS`; ``cues:``
+    With a folder in ``data`` the sanitizers default to :data:`FOLDER_SANITIZERS`; ``cues:``
     presets are refused there, with the reason.
 
     Example:
-        >>> Config.smoke().n_images, Config(folder="photos").sanitizers[0]
+        >>> Config.smoke().n_images, Config(data="photos").sanitizers[0]
         (4, 'face-blackout-yunet')
     """
 
@@ -123,8 +124,10 @@ class LadderConfig(ImageStudyConfig):
 
     default_sanitizers: ClassVar[tuple[str, ...]] = LADDER
     folder_sanitizers: ClassVar[tuple[str, ...]] = LADDER
+    parent_fields: ClassVar[tuple[str, ...]] = CORPUS_FIELDS
 
-    encoders: tuple[str, ...] = LADDER_MEMBERS
+    sanitizers: tuple[str, ...] | None = None   # the rungs: no control
+    encoders: tuple[str, ...] = members_param(LADDER_MEMBERS)
     leak_table: bool = False
 
 
@@ -167,7 +170,7 @@ def cue_removal(corpus: SceneCorpus, sanitized: list, level: int = BLACK_LEVEL) 
 
 
 @dataclass(frozen=True)
-class LadderResult:
+class LadderResult(StudyResult):
     """The ladder's rungs, each audited under every member with its placebo.
 
     Attributes:
@@ -186,8 +189,7 @@ class LadderResult:
         """The config that produced the result."""
         return self.run.config
 
-    @property
-    def provenance(self) -> dict[str, Any]:
+    def derive_provenance(self) -> dict[str, Any]:
         """The run's provenance (corpus hash, members, sanitizers, placebo) and the rungs."""
         return {**self.run.provenance, "ladder": list(self.rungs)}
 
@@ -439,7 +441,7 @@ class MissConfig(ImageStudyConfig):
 
     Attributes:
         tilt: degrees by which every other target portrait is turned (:func:`tilt_faces`;
-            0 leaves the scenes upright, ignored with ``folder``).
+            0 leaves the scenes upright, ignored with a folder in ``data``).
 
     Example:
         >>> MissConfig.smoke().sanitizers, MissConfig().encoders
@@ -448,10 +450,12 @@ class MissConfig(ImageStudyConfig):
 
     default_sanitizers: ClassVar[tuple[str, ...]] = MISS_SANITIZERS
     folder_sanitizers: ClassVar[tuple[str, ...]] = MISS_SANITIZERS
+    parent_fields: ClassVar[tuple[str, ...]] = CORPUS_FIELDS
 
+    sanitizers: tuple[str, ...] | None = None   # both blackouts: no control
     encoders: tuple[str, ...] = MISS_MEMBERS
     leak_table: bool = False
-    tilt: float = DEFAULT_TILT
+    tilt: float = param(DEFAULT_TILT, label="Tilt (degrees)", slider=(0.0, 60.0), step=5.0)
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -476,7 +480,7 @@ def detector_family(description: dict[str, Any]) -> str:
 
 
 @dataclass(frozen=True)
-class MissResult:
+class MissResult(StudyResult):
     """Face blackouts audited by face-identity members of the same and of other families.
 
     Attributes:
@@ -494,8 +498,7 @@ class MissResult:
         """The config that produced the result."""
         return self.run.config
 
-    @property
-    def provenance(self) -> dict[str, Any]:
+    def derive_provenance(self) -> dict[str, Any]:
         """The run's provenance and the detector families."""
         return {**self.run.provenance, "detector_families": dict(self.families)}
 

@@ -56,8 +56,8 @@ class Config(StudyConfig):
     """Settings of study 04.
 
     Attributes:
-        corpus: ``"auto"`` (the real mailbox when present, else offline), ``"real"``,
-            ``"offline"``, or a path to a mailbox in any layout
+        data: what is audited: ``"auto"`` (the real mailbox when present, else
+            offline), ``"real"``, ``"offline"``, or a path to a mailbox in any layout
             :func:`privlab.datasets.enron.read_emails` reads.
         sanitizers: sanitizer specs (see :func:`privlab.studies._text.build_sanitizer`).
         encoders: distance mechanisms (registry names).
@@ -73,7 +73,7 @@ class Config(StudyConfig):
         progress: progress bars while encoding.
     """
 
-    corpus: str = param("auto", label="Mailbox", choices=lambda: corpus_choices())
+    data: str = param("auto", label="Mailbox", choices=lambda: corpus_choices())
     sanitizers: tuple[str, ...] = param(DEFAULT_SANITIZERS, family="sanitizer",
                                         filters={"modality": "text"})
     encoders: tuple[str, ...] = param(("minilm",), family="encoder", one=True,
@@ -220,13 +220,13 @@ def selection_rule(corpus: TextCorpus) -> str:
 
 
 def load_corpus(config: Config) -> TextCorpus:
-    """The corpus ``config`` asks for.
+    """The corpus ``config.data`` names.
 
     Raises:
         ValueError: ``"real"`` requested but the shared mailbox is absent, or an unknown
             setting.
     """
-    choice = config.corpus
+    choice = config.data
     if choice == "auto":
         choice = "real" if default_mailbox_path() is not None else "offline"
     if choice == "offline":
@@ -236,13 +236,13 @@ def load_corpus(config: Config) -> TextCorpus:
         return corpus.subset(range(min(len(corpus), config.limit))) if config.limit else corpus
     if choice == "real":
         if default_mailbox_path() is None:
-            raise invalid("corpus", "enron.load_corpus", "'offline' or a path when the shared "
+            raise invalid("data", "enron.load_corpus", "'offline' or a path when the shared "
                           "Enron mailbox is absent", "real",
                           "Put kenneth_json.zip under ../shared/data/enron/ or pass its path.")
         return load_mailbox(limit=config.limit, match=config.match, dedupe=config.dedupe)
     if Path(choice).exists():
         return load_mailbox(choice, limit=config.limit, match=config.match, dedupe=config.dedupe)
-    raise invalid("corpus", "enron.load_corpus", "'auto', 'real', 'offline' or an existing path",
+    raise invalid("data", "enron.load_corpus", "'auto', 'real', 'offline' or an existing path",
                   choice)
 
 
@@ -251,7 +251,7 @@ def run(config: Config | None = None) -> EnronResult:
     """Run study 04 (Table 2: resolution, witness and exact-name baseline per sanitizer).
 
     Example:
-        >>> r = run(Config(corpus="offline", sanitizers=("concept-list",), encoders=("lexical",),
+        >>> r = run(Config(data="offline", sanitizers=("concept-list",), encoders=("lexical",),
         ...                proxy="9"))
         >>> r.table["concept-list"].baseline.count
         0

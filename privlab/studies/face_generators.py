@@ -72,7 +72,7 @@ from privlab.progress import step
 from privlab.studies._face_figures import figures as _figures, no_face_line as _no_face_line
 from privlab.studies._face_previews import (CEILING_ROWS, cascade_preview, certificate_ceiling,
                                             toy_previews)
-from privlab.studies.contract import Headline, StudyConfig, registry
+from privlab.studies.contract import Headline, StudyConfig, StudyResult, registry
 from privlab.studies.params import param
 
 STUDY = "06 face generators"
@@ -91,14 +91,13 @@ class Config(StudyConfig):
     """Settings of study 06.
 
     Attributes:
-        table: a ``.csv`` or ``.npz`` table (see
+        data: what is audited: a ``.csv`` or ``.npz`` table (see
             :func:`privlab.datasets.face_embeddings.load_embedding_table`), or None for
             the offline default made by the toy face generator.
-        strength: toy generator strength of the default table (ignored with ``table``).
-        compare_strength: a second toy generator audited on the same pairs (the
-            "strong" one); None skips it (ignored with ``table``).
+        strength: toy generator strength of the default table (ignored with ``data``).
+        compare_strength: a second ("strong") toy generator on the same pairs; None skips it.
         n_per_identity: toy outputs per identity.
-        encoder: registered image encoder that embeds the toy outputs.
+        encoders: the registered image encoder that embeds the toy outputs (one, in a tuple).
         n_pairs: the first ``n_pairs`` of the seeded shuffled list of all identity pairs.
         pairs: explicit identity pairs instead (labels as strings).
         methods: routes from :data:`privlab.epsilon.AUDITORS` run on every pair.
@@ -114,7 +113,7 @@ class Config(StudyConfig):
         seed: seed of the pair shuffle, the split, the folds and the toy generator.
         label_column, vector_column: CSV options passed to the loader.
         cascade_passes: passes of the toy random-donor cascade (the paper: 5); 0 skips it,
-            and so does a ``table`` file (the cascade is part of the offline default).
+            and so does a table in ``data`` (the cascade is part of the offline default).
         cascade_identities: its target identities (the paper: 100).
         cascade_sequences: sequences per target, split into development and test ones
             (the paper: 200).
@@ -128,12 +127,13 @@ class Config(StudyConfig):
         cascade_delta: δ of the cascade's bounds (the paper: 1e-5).
     """
 
-    table: str | None = param(None, label="Embedding table", help="a .csv or .npz of "
-                              "generated-face embeddings (empty: the offline toy generator)")
+    data: str | None = param(None, label="Embedding table", help="a .csv or .npz of "
+                             "generated-face embeddings (empty: the offline toy generator)")
     strength: float = param(0.1)
     compare_strength: float | None = param(0.4, label="Compare with")
     n_per_identity: int = 60
-    encoder: str = param("sface", family="encoder", names=("sface", "dlib-face"))
+    encoders: tuple[str, ...] = param(("sface",), family="encoder", single=True,
+                                      names=("sface", "dlib-face"), label="Encoder")
     n_pairs: int = param(100, label="Pairs", slider=(1, 10_000))
     pairs: tuple[tuple[str, str], ...] | None = None
     methods: tuple[str, ...] = param(DEFAULT_METHODS, label="Routes", choices=lambda: AUDITORS)
@@ -200,7 +200,7 @@ class Condition:
 
 
 @dataclass(frozen=True)
-class FaceGeneratorResult:
+class FaceGeneratorResult(StudyResult):
     """What study 06 computed.
 
     Attributes:
@@ -221,7 +221,6 @@ class FaceGeneratorResult:
     pairs: list[tuple[str, str]]
     alpha_per_rate: float
     record: pd.DataFrame
-    provenance: dict[str, Any] = field(default_factory=dict)
     cascade: CascadeAudit | None = None
     cascade_data: CascadeTable | None = field(default=None, repr=False)
     ceiling: pd.DataFrame | None = None
@@ -315,11 +314,11 @@ class FaceGeneratorResult:
 
     def headline(self) -> Headline:
         """:meth:`summary_line` with its status and what it rests on."""
-        if self.config.table is None:
+        if self.config.data is None:
             data = (f"embeddings of privlab's toy face generator ({self.config.n_per_identity} "
-                    f"outputs per identity) under {self.config.encoder}, not a real generator")
+                    f"outputs per identity) under {self.config.encoders[0]}, not a real generator")
         else:
-            data = f"embedding table {self.config.table}"
+            data = f"embedding table {self.config.data}"
         caveats = [data, "rows assumed iid; pairs selected on development rows only",
                    "outputs with no detectable face: " + "; ".join(
                        f"{c.name}: {c.no_face_line()}" for c in self.conditions)
@@ -390,17 +389,17 @@ class FaceGeneratorResult:
 # ----------------------------------------------------------------------------------
 
 def _load(cfg: Config) -> list[tuple[str, EmbeddingTable]]:
-    if cfg.table is not None:
-        path = Path(cfg.table)
+    if cfg.data is not None:
+        path = Path(cfg.data)
         table = load_embedding_table(path, label_column=cfg.label_column,
                                      vector_column=cfg.vector_column)
         return [(path.name, table)]
     out = [(f"toy weak (strength {cfg.strength:g})",
-            toy_face_table(cfg.strength, cfg.n_per_identity, cfg.seed, cfg.encoder))]
+            toy_face_table(cfg.strength, cfg.n_per_identity, cfg.seed, cfg.encoders[0]))]
     if cfg.compare_strength is not None:
         out.append((f"toy strong (strength {cfg.compare_strength:g})",
                     toy_face_table(cfg.compare_strength, cfg.n_per_identity, cfg.seed,
-                                   cfg.encoder)))
+                                   cfg.encoders[0])))
     return out
 
 
@@ -453,7 +452,7 @@ def _check(cfg: Config) -> None:
                                                or cfg.cascade_select < 1):
             raise invalid("cascade_select", caller, "a positive integer or None",
                           cfg.cascade_select)
-    if cfg.table is None:
+    if cfg.data is None:
         for name in ("strength", "compare_strength"):
             value = getattr(cfg, name)
             if value is not None and not 0 <= value <= 1:
@@ -642,7 +641,7 @@ def _run(cfg: Config, loaded, pairs) -> FaceGeneratorResult:
     total_selected = sum(len(s[3]) + (len(s[5][3]) if s[5] else 0) for s in selections)
     alpha_rate = cfg.alpha / (2 * max(total_selected, 1))
     conditions = []
-    stages = len(selections) + int(bool(cfg.cascade_passes and cfg.table is None))
+    stages = len(selections) + int(bool(cfg.cascade_passes and cfg.data is None))
 
     def condition(name, table, x, y, dev, chosen, auc, audited_pairs):
         audit = audit_pairs(x, y, audited_pairs, methods=_routes(cfg), delta=cfg.delta,
@@ -674,21 +673,21 @@ def _run(cfg: Config, loaded, pairs) -> FaceGeneratorResult:
             "table_sha256": {c.name: c.table.provenance.get("sha256") for c in conditions},
             "environment": environment_versions()}
     step("the random-donor cascade", len(selections), stages)
-    data, cascade = _cascade(cfg) if cfg.cascade_passes and cfg.table is None else (None, None)
+    data, cascade = _cascade(cfg) if cfg.cascade_passes and cfg.data is None else (None, None)
     if cascade is not None:
         prov["cascade"] = {**cascade.provenance, "generation": data.provenance}
     ceiling = certificate_ceiling(alpha_rate)
     prov["ceiling"] = ceiling.to_dict(orient="records")
     step("done", stages, stages)
-    return FaceGeneratorResult(cfg, conditions, pairs, alpha_rate, record, prov, cascade, data,
-                               ceiling, toy_previews(cfg),
-                               cascade_preview(cfg) if cascade is not None else None)
+    return FaceGeneratorResult(cfg, conditions, pairs, alpha_rate, record, cascade, data,
+                               ceiling, toy_previews(cfg), cascade_preview(cfg) if cascade
+                               is not None else None, provenance=prov)
 
 
 def _cascade(cfg: Config) -> tuple[CascadeTable, CascadeAudit]:
     """The toy random-donor cascade, split by sequence, certified after every pass."""
     data = toy_cascade(cfg.cascade_identities, cfg.cascade_sequences, cfg.cascade_passes,
-                       cfg.cascade_donors, cfg.cascade_pool, cfg.seed, cfg.encoder,
+                       cfg.cascade_donors, cfg.cascade_pool, cfg.seed, cfg.encoders[0],
                        swap=ToyDonorSwap(swap=cfg.cascade_swap))
     # sequences, not outputs, are split: every pass of a sequence is on the same side
     dev = split_rows(data.labels, cfg.cascade_dev_fraction, cfg.seed)

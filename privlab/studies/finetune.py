@@ -43,7 +43,7 @@ from privlab.datasets.identity_scenes import IDENTITY_KINDS, SIGNATURES, identit
 from privlab.datasets.scenes import CELEBRITY_TARGET, OTHER_PERSON, SceneCorpus
 from privlab.errors import invalid
 from privlab.progress import step
-from privlab.studies.contract import Headline, Status, StudyConfig, registry
+from privlab.studies.contract import Headline, Status, StudyConfig, StudyResult, registry
 from privlab.studies.params import param
 
 STUDY = "10 fine-tuning"
@@ -65,8 +65,8 @@ class Config(StudyConfig):
     """Settings of study 10.
 
     Attributes:
-        base_encoder: the frozen image encoder, audited as the base D and extended by the
-            trained projection (``"efficientnet-lite0"`` or ``"sface"``).
+        encoders: the frozen image encoder, audited as the base D and extended by the
+            trained projection: one of ``("efficientnet-lite0",)`` or ``("sface",)``.
         loss: ``"siglip"`` or ``"clip"``.
         epochs: training passes over the gallery.
         lr: AdamW learning rate of the projection.
@@ -85,8 +85,8 @@ class Config(StudyConfig):
         8
     """
 
-    base_encoder: str = param("efficientnet-lite0", label="Base D", family="encoder",
-                              names=BASES)
+    encoders: tuple[str, ...] = param(("efficientnet-lite0",), label="Base D",
+                                      family="encoder", names=BASES, single=True)
     loss: str = param("siglip", buttons=True, strict=True, choices=("siglip", "clip"))
     epochs: int = param(30, slider=(1, 500))
     lr: float = param(1e-2, label="Learning rate", slider=(1e-4, 1e-1), log=True)
@@ -106,7 +106,7 @@ class Config(StudyConfig):
 
 
 @dataclass(frozen=True)
-class FinetuneResult:
+class FinetuneResult(StudyResult):
     """Base D against fine-tuned D on the same held-out sanitized scenes.
 
     Attributes:
@@ -142,7 +142,6 @@ class FinetuneResult:
     heldout: SceneCorpus = field(repr=False)
     mix: float = 0.5
     mix_selection: Any = field(default=None, repr=False)
-    provenance: dict[str, Any] = field(default_factory=dict)
     status: str = "diagnostic (model- and corpus-relative; the fine-tuned D is corpus-specific)"
 
     def resolution(self, sanitizer: str, which: str) -> float:
@@ -224,7 +223,7 @@ class FinetuneResult:
 
     def mechanism(self) -> str:
         """The fine-tuned D in words: the stand-in it is, and how ``mix`` was set."""
-        base = BASE_NAMES.get(self.config.base_encoder, self.config.base_encoder)
+        base = BASE_NAMES.get(self.config.encoders[0], self.config.encoders[0])
         how = "chosen on validation" if self.config.mix is None else "given"
         return (f"linear adapter on frozen {base} + MiniLM, not CLIP ({self.config.loss} loss, "
                 f"mix {self.mix:g} {how}, {self.config.epochs} epochs)")
@@ -308,8 +307,8 @@ def _check_config(config: Config) -> None:
     caller = "finetune.run"
     if not isinstance(config, Config):
         raise invalid("config", caller, "a privlab.studies.finetune.Config", config)
-    if config.base_encoder not in BASES:
-        raise invalid("base_encoder", caller, f"one of {list(BASES)}", config.base_encoder)
+    if config.encoders[0] not in BASES:
+        raise invalid("encoders", caller, f"one of {[(b,) for b in BASES]}", config.encoders)
     for name in ("gallery_size", "heldout_size", "validation_size"):
         value = getattr(config, name)
         if not isinstance(value, int) or isinstance(value, bool) or value < 2:
@@ -409,7 +408,7 @@ def run(config: Config | None = None) -> FinetuneResult:
     images = [img for corpus in train for img in corpus.images]
     captions = [CAPTION.format(p) for p, corpus in zip(people, train) for _ in corpus.scenes]
     step(f"training the adapter ({config.epochs} epochs)", 1, 4)
-    fitted = train_adapter(images, captions, base=config.base_encoder, loss=config.loss,
+    fitted = train_adapter(images, captions, base=config.encoders[0], loss=config.loss,
                            epochs=config.epochs, lr=config.lr, seed=config.seed)
     step("choosing the blend on validation scenes", 2, 4)
     selection = None
@@ -420,7 +419,7 @@ def run(config: Config | None = None) -> FinetuneResult:
         mix, selection = choose_mix(fitted.encoder, validation, config.mix_candidates,
                                     top_k=config.top_k)
     tuned = fitted.encoder.with_mix(mix)
-    base = get_encoder(config.base_encoder)
+    base = get_encoder(config.encoders[0])
 
     heldout_seed = config.seed + HELDOUT_SEED_OFFSET
     heldout = identity_scenes(CELEBRITY_TARGET, config.heldout_size, seed=heldout_seed)
@@ -456,7 +455,7 @@ def run(config: Config | None = None) -> FinetuneResult:
     step("fine-tuning done", 4, 4)
     return FinetuneResult(config, audits, base.name, tuned.name, fitted.losses,
                           fitted.initial_loss, learned, accuracy, heldout, mix, selection,
-                          provenance)
+                          provenance=provenance)
 
 
 __all__ = ["BASES", "BASE_NAMES", "CAPTION", "CONTROL", "Config", "FACE", "FinetuneResult",

@@ -44,7 +44,7 @@ from privlab.epsilon.auditors import Status, gaussmech_null_floor, registry as a
 from privlab.epsilon.reference import laplace_reference_auc
 from privlab.errors import invalid
 from privlab.progress import step
-from privlab.studies.contract import Headline, StudyConfig, registry
+from privlab.studies.contract import Headline, StudyConfig, StudyResult, registry
 from privlab.studies.params import param
 
 STUDY = "05 known-ε"
@@ -207,7 +207,7 @@ class Config(StudyConfig):
 
 
 @dataclass(frozen=True)
-class KnownEpsilonResult:
+class KnownEpsilonResult(StudyResult):
     """What study 05 computed; every table keeps each method's status.
 
     Attributes:
@@ -247,7 +247,6 @@ class KnownEpsilonResult:
     power: pd.DataFrame
     validity: pd.DataFrame
     frame: pd.DataFrame = field(repr=False)
-    provenance: dict[str, Any] = field(default_factory=dict)
     laplace_reference: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
     null_counts: pd.DataFrame = field(default_factory=pd.DataFrame)
     paper_null_counts: pd.DataFrame = field(default_factory=pd.DataFrame)

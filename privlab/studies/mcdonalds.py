@@ -4,7 +4,7 @@ The paper audits 49 photos of McDonald's restaurants. Offline, the default corpu
 generated (:func:`privlab.datasets.scenes.brand_scenes`): a fictional brand, QUIKBITE,
 whose logo is an original glyph drawn by privlab, on storefronts, cups, bags and signs,
 with the name in text and fries-like and burger-like props. Every sanitizer is audited
-with its placebo twin and the headline reports the excess over it; ``folder=`` audits
+with its placebo twin and the headline reports the excess over it; ``data=<folder>`` audits
 a folder of real photos instead.
 
 The logo gallery (``logos=``: a folder with one sub-folder or image per brand, or
@@ -16,7 +16,7 @@ not audited.
 
     from privlab.studies import mcdonalds
     result = mcdonalds.run(mcdonalds.Config())
-    result = mcdonalds.run(mcdonalds.Config(folder="photos", logos="logo_crops"))
+    result = mcdonalds.run(mcdonalds.Config(data="photos", logos="logo_crops"))
 """
 
 from __future__ import annotations
@@ -64,11 +64,11 @@ def default_logos(corpus) -> dict:
 class Config(ImageStudyConfig):
     """Settings of study 02 (fields: :class:`privlab.studies._images.ImageStudyConfig`).
 
-    With ``folder=`` the sanitizers default to :data:`FOLDER_SANITIZERS`; ``cues:``
+    With a folder in ``data`` the sanitizers default to :data:`FOLDER_SANITIZERS`; ``cues:``
     presets are refused there, with the reason.
 
     Example:
-        >>> Config.smoke().n_images, Config(folder="photos").sanitizers[0]
+        >>> Config.smoke().n_images, Config(data="photos").sanitizers[0]
         (3, 'text-blackout-ocr')
     """
 

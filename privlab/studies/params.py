@@ -34,7 +34,7 @@ import numbers
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from privlab.errors import invalid
+from privlab.errors import PrivlabValueError, invalid
 
 #: Metadata key under which a field's :class:`Param` is stored.
 KEY = "privlab"
@@ -104,6 +104,7 @@ class Param:
     online: bool = True
     extra: Any = ()
     one: bool = False
+    single: bool = False
     buttons: bool = False
     strict: bool = False
     minimum: float | None = None
@@ -158,6 +159,9 @@ class Param:
         if value is None:
             return
         items = list(value) if isinstance(value, (tuple, list)) else [value]
+        if self.single and (not isinstance(value, (tuple, list)) or len(items) != 1):
+            raise invalid(name, caller, "exactly one name in a tuple", value,
+                          f"This study takes one; pass {name}=('<name>',).")
         if self.minimum is not None or self.maximum is not None:
             for item in items:
                 if not isinstance(item, numbers.Real) or isinstance(item, bool):
@@ -201,6 +205,8 @@ def param(default: Any = dataclasses.MISSING, *, default_factory: Any = dataclas
             without ``exclude``; ``online=False`` leaves out members fetched on first use.
         extra: choices put before the family's members (a study's own specs).
         one: a tuple field chosen as one name (a dropdown; the value is ``(name,)``).
+        single: like ``one``, and a value of other than one name is refused when the
+            Config is built (a study that takes exactly one encoder).
         buttons: toggle buttons instead of a dropdown (a few short choices).
         strict: refuse, when the Config is built, a value outside the fixed choices.
         minimum, maximum: the numeric range, checked when the Config is built.
@@ -255,5 +261,49 @@ def check_declared(config: Any, caller: str) -> None:
         declaration.check(getattr(config, name), name, caller)
 
 
-__all__ = ["Choice", "FAMILIES", "KEY", "REGISTRY_NAMES", "Param", "check_declared", "declared",
-           "family_registry", "param"]
+#: Settings renamed so that one idea has one name in every study, old name -> new name:
+#: ``encoders`` (the distance mechanisms, a tuple of registry names, even where a study
+#: takes one) and ``data`` (what is audited: texts, a folder, a file or a data choice).
+#: Every Config refuses an old name and names the new one (:func:`refuse_renamed`).
+RENAMED_SETTINGS = {
+    "encoder": "encoders", "base_encoder": "encoders", "image_members": "image_encoders",
+    "texts": "data", "folder": "data", "comments": "data", "corpus": "data",
+    "source": "data", "table": "data", "image_source": "image_data",
+}
+
+
+def refuse_renamed(cls: type, settings: Mapping[str, Any], caller: str) -> None:
+    """Refuse an old setting name (:data:`RENAMED_SETTINGS`) that ``cls`` now spells
+    otherwise, naming both; names ``cls`` still has, or never had, are left alone.
+
+    Example:
+        >>> from privlab.studies.contract import StudyConfig
+        >>> @dataclass
+        ... class Demo(StudyConfig):
+        ...     data: str = "sample"
+        >>> Demo(folder="photos")
+        Traceback (most recent call last):
+        ...
+        privlab.errors.PrivlabValueError: The 'folder' parameter of Demo was renamed to 'data' (what is audited, one name in every study). Write data='photos' instead of folder='photos'.
+    """
+    if not dataclasses.is_dataclass(cls):
+        return
+    fields = {f.name for f in dataclasses.fields(cls)}
+    for old, value in settings.items():
+        new = RENAMED_SETTINGS.get(old)
+        if old not in fields and new in fields:
+            if new.endswith("encoders") and isinstance(value, str):
+                value = (value,)   # a tuple of names, even where a study takes one
+            plain = isinstance(value, (str, int, float, tuple, type(None)))
+            shown = repr(value) if plain else "..."
+            raise PrivlabValueError(
+                f"The '{old}' parameter of {caller} was renamed to '{new}' ({_IDEAS[new]}, "
+                f"one name in every study). Write {new}={shown} instead of {old}={shown}.")
+
+
+_IDEAS = {"encoders": "the distance mechanisms", "image_encoders": "the image encoders",
+          "data": "what is audited", "image_data": "the images audited"}
+
+
+__all__ = ["Choice", "FAMILIES", "KEY", "REGISTRY_NAMES", "RENAMED_SETTINGS", "Param",
+           "check_declared", "declared", "family_registry", "param", "refuse_renamed"]

@@ -21,7 +21,7 @@ from privlab.errors import invalid
 from privlab.progress import step
 from privlab.sanitizers import ConceptListSanitizer
 from privlab.studies._text import encoder_caveat
-from privlab.studies.contract import Headline, Status, StudyConfig, registry
+from privlab.studies.contract import Headline, Status, StudyConfig, StudyResult, registry
 from privlab.studies.params import param
 
 STUDY = "00 quickstart"
@@ -32,31 +32,32 @@ class Config(StudyConfig):
     """Settings of the quickstart study.
 
     Attributes:
-        encoder: registry name (or sentence-transformers folder) of the distance mechanism.
+        encoders: the distance mechanism, one registry name (or sentence-transformers
+            folder) in a tuple.
         weak_concepts: words and phrases the weak sanitizer removes.
         strong_concepts: words and phrases the strong sanitizer removes.
-        texts: the corpus (default: the twelve texts of :mod:`privlab.datasets.quickstart`).
+        data: the texts audited (default: the twelve texts of
+            :mod:`privlab.datasets.quickstart`).
         top_k: trials kept as witnesses per audit.
     """
 
-    encoder: str = param("minilm", family="encoder", filters={"modality": "text"})
+    encoders: tuple[str, ...] = param(("minilm",), label="Encoder", family="encoder",
+                                      single=True, filters={"modality": "text"})
     weak_concepts: tuple[str, ...] = param(corpus.WEAK_CONCEPTS, label="Weak list", lines=4)
     strong_concepts: tuple[str, ...] = param(corpus.STRONG_CONCEPTS, label="Strong list",
                                              lines=8)
-    texts: tuple[str, ...] = corpus.TEXTS
+    data: tuple[str, ...] = corpus.TEXTS
     top_k: int = 3
 
     # The quickstart is small enough that its smoke settings are its full settings.
 
 
 @dataclass(frozen=True)
-class QuickstartResult:
-    """The two audits and the settings that produced them (``choices``: what a panel's
-    widgets chose, recorded in :attr:`provenance`)."""
+class QuickstartResult(StudyResult):
+    """The two audits and the settings that produced them (in :attr:`provenance`)."""
 
     config: Config
     audits: dict[str, ContrastiveAudit] = field(default_factory=dict)
-    choices: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def to_frame(self):
         """One row per concept list: size, resolution, decisive witness, mean utility."""
@@ -87,15 +88,14 @@ class QuickstartResult:
             f"sanitized y (item {w.reference})": w.reference_sanitized,
             "signed difference": round(w.difference, 4)}])
 
-    @property
-    def provenance(self) -> dict:
+    def derive_provenance(self) -> dict:
         """Encoder, concept lists, corpus hash and size."""
         first = next(iter(self.audits.values()), None)
-        return {"encoder": self.config.encoder, "weak_concepts": list(self.config.weak_concepts),
+        return {"encoders": list(self.config.encoders),
+                "weak_concepts": list(self.config.weak_concepts),
                 "strong_concepts": list(self.config.strong_concepts),
-                "texts": len(self.config.texts), "top_k": self.config.top_k,
-                "corpus_hash": first.corpus if first else None,
-                **({"choices": dict(self.choices)} if self.choices else {})}
+                "data": len(self.config.data), "top_k": self.config.top_k,
+                "corpus_hash": first.corpus if first else None}
 
     def headline(self) -> Headline:
         """Both lists' resolutions and decisive witnesses, and what they rest on."""
@@ -104,11 +104,11 @@ class QuickstartResult:
             w = a.members[0].witness
             parts.append(f"{label} list: resolution {a.members[0].value:.3f}")
             details.append(f"{label} list: witness x{w.audited}/y{w.reference}")
-        data = (f"{len(self.config.texts)} short texts written by privlab"
-                if self.config.texts == corpus.TEXTS else f"{len(self.config.texts)} user texts")
+        data = (f"{len(self.config.data)} short texts written by privlab"
+                if self.config.data == corpus.TEXTS else f"{len(self.config.data)} user texts")
         status, note = Status.split(STATUS)
-        return Headline(STUDY, f"{self.config.encoder}: " + "; ".join(parts), status,
-                        (data, encoder_caveat([self.config.encoder]),
+        return Headline(STUDY, f"{self.config.encoders[0]}: " + "; ".join(parts), status,
+                        (data, encoder_caveat(self.config.encoders),
                          "symmetric test: every text is both audited and reference"),
                         details=tuple(details), status_note=note)
 
@@ -127,19 +127,20 @@ def run(config: Config | None = None) -> QuickstartResult:
         A :class:`QuickstartResult` with one audit per list ("weak", "strong").
 
     Example:
-        >>> r = run(Config(encoder="lexical", texts=("Albert Einstein in Bern", "Einstein and relativity")))
+        >>> r = run(Config(encoders=("lexical",),
+        ...                data=("Albert Einstein in Bern", "Einstein and relativity")))
         >>> sorted(r.audits), r.audits["weak"].baseline.count
         (['strong', 'weak'], 0)
     """
     config = config or Config.for_notebook()
-    if not config.texts:
-        raise invalid("texts", "quickstart.run", "a non-empty sequence of texts", config.texts)
+    if not config.data:
+        raise invalid("data", "quickstart.run", "a non-empty sequence of texts", config.data)
     audits: dict[str, ContrastiveAudit] = {}
     lists = (("weak", config.weak_concepts), ("strong", config.strong_concepts))
     for i, (label, concepts) in enumerate(lists):
         step(f"auditing the {label} list", i, len(lists))
         sanitizer = ConceptListSanitizer(list(concepts), name=f"{label} concept list")
-        audits[label] = audit(list(config.texts), sanitizer, encoders=[config.encoder],
+        audits[label] = audit(list(config.data), sanitizer, encoders=list(config.encoders),
                               names=[corpus.TARGET], top_k=config.top_k)
     step("audits done", len(lists), len(lists))
     return QuickstartResult(config, audits)

@@ -53,7 +53,7 @@ from privlab.redaction.redacbench.agreement import (
     overlap_counts,
     second_labels_path,
 )
-from privlab.studies.contract import Headline, Status, StudyConfig, registry
+from privlab.studies.contract import Headline, Status, StudyConfig, StudyResult, registry
 from privlab.studies.params import param
 
 STUDY = "07 RedacBench"
@@ -126,7 +126,7 @@ def _describe_data(data: str, documents: list) -> str:
 
 
 @dataclass(frozen=True)
-class RedacBenchStudyResult:
+class RedacBenchStudyResult(StudyResult):
     """Scores per strategy (and round), with the judge's error rates on hand labels.
 
     Attributes:
@@ -152,7 +152,6 @@ class RedacBenchStudyResult:
     hand: dict[str, Confusion | None] = field(default_factory=dict)
     oracle: dict[str, bool] = field(default_factory=dict)
     status: str = ""
-    provenance: dict = field(default_factory=dict)
     agreement: Agreement | None = None
     overlaps: dict = field(default_factory=dict)
 
@@ -436,13 +435,12 @@ def run(config: Config | None = None) -> RedacBenchStudyResult:
                   "descriptive: depends on the judge (see its error rates on the hand labels)")
     agreement = _agreement(config.data, docs)
     return RedacBenchStudyResult(
-        config, results, errors, docs, hand, oracle, status,
-        {"data": config.data, "data_digest": _data_digest(config.data),
-         "judge": judge.name, "judge_weak": judge.weak, "documents": len(docs),
-         "headline": config.headline, "strategies": list(names),
-         "second_labels": (file_hash(second_labels_path(), 16) if agreement is not None
-                           else None)},
-        agreement, overlap_counts(docs))
+        config, results, errors, docs, hand, oracle, status, agreement, overlap_counts(docs),
+        provenance={"data": config.data, "data_digest": _data_digest(config.data),
+                    "judge": judge.name, "judge_weak": judge.weak, "documents": len(docs),
+                    "headline": config.headline, "strategies": list(names),
+                    "second_labels": (file_hash(second_labels_path(), 16)
+                                      if agreement is not None else None)})
 
 
 def _agreement(data: str, docs: list) -> Agreement | None:

@@ -23,7 +23,7 @@ from privlab.resolution import resolution
 from privlab.scale import certified_resolution
 from privlab.scale.screen import INDEXES, screen_resolution
 from privlab.scale.synthetic import SCENARIOS, synthetic_audit
-from privlab.studies.contract import Headline, Status, StudyConfig, registry
+from privlab.studies.contract import Headline, Status, StudyConfig, StudyResult, registry
 from privlab.studies.params import param
 
 STUDY = "11 scale"
@@ -108,15 +108,14 @@ def _timed(fn):
 
 
 @dataclass(frozen=True)
-class ScaleResult:
-    """Plain vs certified vs screen vs cluster, per scenario, and the cost curve
-    (``choices``: what a panel's widgets chose, recorded in :attr:`provenance`)."""
+class ScaleResult(StudyResult):
+    """Plain vs certified vs screen vs cluster, per scenario, and the cost curve (settings
+    and library versions in :attr:`provenance`)."""
 
     config: Config
     audits: list = field(default_factory=list)
     cluster: dict = field(default_factory=dict)
     cost: list = field(default_factory=list)
-    choices: dict = field(default_factory=dict, repr=False)
 
     def to_frame(self):
         """One row per scenario: answers, whether they agree, work skipped, seconds."""
@@ -136,16 +135,14 @@ class ScaleResult:
         return all(a["certified = plain"] for a in self.audits) and \
             self.cluster.get("cluster = plain", True)
 
-    @property
-    def provenance(self) -> dict:
+    def derive_provenance(self) -> dict:
         """Settings, seed and library versions."""
         import dask
         import faiss
         import torch
 
         return {**asdict(self.config), "data": "synthetic (privlab.scale.synthetic)",
-                "dask": dask.__version__, "faiss": faiss.__version__, "torch": torch.__version__,
-                **({"choices": dict(self.choices)} if self.choices else {})}
+                "dask": dask.__version__, "faiss": faiss.__version__, "torch": torch.__version__}
 
     def headline(self) -> Headline:
         """Whether the fast paths gave the exact answer, and how much work they skipped."""

@@ -39,7 +39,7 @@ from privlab.redaction.spia.spans import (
     is_oracle,
     span_recall,
 )
-from privlab.studies.contract import Headline, Status, StudyConfig, registry
+from privlab.studies.contract import Headline, Status, StudyConfig, StudyResult, registry
 from privlab.studies.params import Choice, param
 
 STUDY = "08 SPIA"
@@ -112,7 +112,7 @@ class Config(StudyConfig):
 
 
 @dataclass(frozen=True)
-class SPIAStudyResult:
+class SPIAStudyResult(StudyResult):
     """Span recall and protection per anonymizer.
 
     Attributes:
@@ -144,7 +144,6 @@ class SPIAStudyResult:
     failed: dict[str, dict[str, str]] = field(default_factory=dict)
     unmatched: dict[str, float] = field(default_factory=dict)
     status: str = ""
-    provenance: dict = field(default_factory=dict)
     review: ReviewQueue | None = field(default=None, repr=False)
     baseline: dict[str, ProtectionResult] = field(default_factory=dict)
 

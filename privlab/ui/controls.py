@@ -5,7 +5,7 @@ the :class:`~privlab.ui.choices.Option` objects currently chosen (so the panel c
 what a choice needs before it runs). A panel binds each control to a ``Config`` field
 (or to a display option) by the name it is given::
 
-    StudyPanel("quickstart", {"encoder": encoder(),
+    StudyPanel("quickstart", {"encoders": encoder(as_tuple=True),
                               "weak_concepts": phrases("Weak list"),
                               "strong_concepts": phrases("Strong list")})
 """

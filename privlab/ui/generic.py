@@ -90,10 +90,11 @@ def control_for(name: str, declaration: Param, hint: Any) -> Control:
     if p.none is not None:
         options = [Option(p.none, p.help or "the study's own choice")] + options
     if options:
-        if kind == "texts" and not p.one:
+        if kind == "texts" and not (p.one or p.single):
             control = c.choices(options, label=p.label, columns=3 if len(options) > 6 else 1)
         else:
-            control = c.choice(options, label=p.label, buttons=p.buttons, as_tuple=p.one,
+            control = c.choice(options, label=p.label, buttons=p.buttons,
+                               as_tuple=p.one or p.single,
                                none=p.none)
     elif kind == "bool":
         control = c.flag(p.label)
@@ -185,10 +186,13 @@ def split_values(config: type, controls: Mapping[str, Control],
     Config's other fields (no control; None keeps the study's own).
 
     Raises:
-        PrivlabValueError: a name that is neither a control nor a field of ``config``.
+        PrivlabValueError: a name that is neither a control nor a field of ``config`` (an
+            old setting name says its new one: ``RENAMED_SETTINGS``).
     """
     from privlab.errors import invalid
+    from privlab.studies.params import refuse_renamed
 
+    refuse_renamed(config, values, "study_panel")
     fields = {f.name for f in dataclasses.fields(config)}
     unknown = sorted(set(values) - fields - set(controls))
     if unknown:

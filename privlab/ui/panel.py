@@ -9,7 +9,7 @@ lines, the same for every study::
     import privlab.studies as studies
     from privlab.ui import study_panel
 
-    panel = study_panel(studies.quickstart, encoder=ENCODER)  # the parameter cell's values
+    panel = study_panel(studies.quickstart, encoders=(ENCODER,))  # the parameter cell's values
     panel.show()      # display, then run with the current choices
 
 The controls come from what the study's ``Config`` fields declare
@@ -17,8 +17,8 @@ The controls come from what the study's ``Config`` fields declare
 is drawn by the study's renderer in :data:`privlab.ui.renderers.RENDERERS` when it has
 one, else by its own ``_repr_html_``. A panel with hand-made controls is still possible::
 
-    panel = study_panel("quickstart", {"encoder": controls.encoder()},
-                        render=renderers.quickstart, params={"encoder": ENCODER})
+    panel = study_panel("quickstart", {"encoders": controls.encoder(as_tuple=True)},
+                        render=renderers.quickstart, params={"encoders": (ENCODER,)})
 
 * **Choices survive Run All.** :func:`study_panel` keeps one panel per study in the
   kernel and hands it back when the cell runs again, with its widget values; only a
@@ -60,9 +60,18 @@ Render = Callable[[Report, Any, Mapping[str, Any]], None]
 
 
 def _resolve(study: Any) -> tuple[str, Callable[[Any], Any], Any, str]:
-    """``(slug, run, Config class, title)`` of a study slug, module or ``run`` function."""
-    from privlab.studies import STUDY_MODULES
+    """``(slug, run, Config class, title)`` of a study slug, module or ``run`` function,
+    or of a sub-study (:class:`privlab.studies.SubStudy`, or its ``"<parent>.<name>"``)."""
+    from privlab.studies import STUDY_MODULES, SubStudy, sub_studies
 
+    if isinstance(study, str) and "." in study:
+        subs = sub_studies()
+        if study not in subs:
+            raise invalid("study", "StudyPanel", f"one of {list(STUDY_MODULES) + list(subs)}",
+                          study)
+        study = subs[study]
+    if isinstance(study, SubStudy):
+        return study.slug, study.run, study.Config, study.title
     if isinstance(study, str):
         if study not in STUDY_MODULES:
             raise invalid("study", "StudyPanel", f"one of {list(STUDY_MODULES)}", study)
@@ -483,7 +492,8 @@ def study_panel(study: Any, controls: Mapping[str, Control] | None = None,
                 render: Render | None = None, *, params: Mapping[str, Any] | None = None,
                 build: Callable[[dict, Any], Any] | None = None, key: str | None = None,
                 hint: str | None = None, fixed: Mapping[str, Any] | None = None,
-                config: type | None = None, **values: Any) -> StudyPanel:
+                config: type | None = None, follow: StudyPanel | None = None,
+                **values: Any) -> StudyPanel:
     """The panel of ``study`` in this kernel: made on the first call, the same one after.
 
     Every study notebook calls it the same way, with its parameter cell's values::
@@ -500,10 +510,19 @@ def study_panel(study: Any, controls: Mapping[str, Control] | None = None,
     made in it; a parameter-cell value that changed since the previous call is applied.
     A panel whose controls changed (another set of names or options) is made anew.
 
+    A sub-study (01's ladder: ``"dicaprio.ladder"``, see :func:`privlab.studies.sub_studies`)
+    runs on the settings of its parent's panel, ``follow``: its Config takes the
+    ``parent_fields`` from that panel's last run (:meth:`StudyConfig.like`), its controls
+    are its other declared fields, and it is dimmed, with a note, when the parent panel
+    runs on other settings::
+
+        ladder = study_panel("dicaprio.ladder", follow=panel, encoders=LADDER_MEMBERS)
+
     Args:
         study, controls, render, params, build, hint, fixed, config: as for
             :class:`StudyPanel`.
         key: tells apart two panels of one study in one kernel (default: the study).
+        follow: the parent study's panel, for a sub-study.
         values: the parameter cell's values, by control or Config field name.
     """
     slug, _run, study_config, _title = _resolve(study)
@@ -511,10 +530,20 @@ def study_panel(study: Any, controls: Mapping[str, Control] | None = None,
     key = key or slug
     redraw: tuple[str, ...] = ()
     generic = controls is None
+    inherited: tuple[str, ...] = tuple(getattr(config_class, "parent_fields", ()))
+    if follow is not None:
+        if not isinstance(follow, StudyPanel) or not inherited:
+            raise invalid("follow", "study_panel", "the parent study's panel, for a sub-study "
+                          "whose Config declares parent_fields", follow)
+        hint = hint if hint is not None else (
+            f"This runs on the settings of {html.escape(follow.title)} above (its last run). "
+            "Change these choices, then press <b>Run</b>.")
     if generic:
+        from privlab.studies.params import declared
         from privlab.ui.generic import build_controls, redraw_fields, split_values
 
-        controls = build_controls(config_class)
+        own = [n for n in declared(config_class) if follow is None or n not in inherited]
+        controls = build_controls(config_class, own)
         redraw = redraw_fields(config_class)
         given, extra_fixed = split_values(config_class, controls, values)
         params = {**(params or {}), **given}
@@ -526,21 +555,63 @@ def study_panel(study: Any, controls: Mapping[str, Control] | None = None,
     elif values:
         raise invalid(sorted(values)[0], "study_panel", "no keyword values with hand-made "
                       "controls", values[sorted(values)[0]], "Pass them as params={...}.")
+    if follow is not None and build is None:
+        build = _following(follow, config_class, fixed or {})
     panel = _PANELS.get(key)
     if panel is not None and _signature(panel.controls) == _signature(controls):
         panel.render_result = render or default_render  # the newest code draws
         panel.build = build
         panel.fixed = {k: v for k, v in (fixed or {}).items() if v is not None}
         panel.apply_params(params or {})
-        return panel
-    panel = StudyPanel(study, controls, render, params=params, build=build, hint=hint,
-                       fixed=fixed, config=config, redraw=redraw)
-    if generic:
-        from privlab.ui.generic import link_availability
+    else:
+        panel = StudyPanel(study, controls, render, params=params, build=build, hint=hint,
+                           fixed=fixed, config=config, redraw=redraw)
+        if generic:
+            from privlab.ui.generic import link_availability
 
-        link_availability(panel)
-    _PANELS[key] = panel
+            link_availability(panel)
+        _PANELS[key] = panel
+    if follow is not None:
+        _mark_when_parent_changes(follow, panel, inherited)
     return panel
+
+
+def _following(parent: StudyPanel, config: type,
+               fixed: Mapping[str, Any]) -> Callable[[dict, Any], Any]:
+    """A sub-study panel's ``build``: its Config on the parent panel's last settings (its
+    current choices before its first run), with the sub-study's own settings (``fixed``,
+    then its controls' values)."""
+    own = {k: v for k, v in fixed.items() if v is not None}
+
+    def build(values: dict, defaults: Any) -> Any:
+        base = parent.config_used if parent.config_used is not None else parent.config()
+        return config.like(base, **{**own, **values})
+
+    return build
+
+
+def _mark_when_parent_changes(parent: StudyPanel, panel: StudyPanel,
+                              inherited: tuple[str, ...]) -> None:
+    """Dim ``panel`` with a note when ``parent`` runs on other settings than the ones its
+    shown result used (one callback per sub-panel: Run All replaces it)."""
+    def check(source: StudyPanel) -> None:
+        used = panel.config_used
+        if used is None or source.config_used is None:
+            return
+        if not all(_same_value(getattr(source.config_used, n), getattr(used, n))
+                   for n in inherited):
+            panel.mark_stale(f"{source.title} ran on other settings: press Run to run "
+                             "this on them (below: the result on the previous ones).")
+
+    parent.after_run(f"follow:{panel.slug}", check)
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    """Whether two settings are equal (values that cannot be compared: the same object)."""
+    try:
+        return bool(a == b)
+    except Exception:  # e.g. galleries holding arrays
+        return a is b
 
 
 def forget_panels() -> None:

@@ -305,7 +305,7 @@ def calibration(report: Report, result: Any, options: Mapping[str, Any]) -> None
 
     delta = float(options.get("delta", result.config.delta))
     text = result.text
-    report.text(f"Sentences: {study.describe_source(result.config.source)}.")
+    report.text(f"Sentences: {study.describe_source(result.config.data)}.")
     report.heading("Text: percentiles of the boundaries per pair")
     report.table(text.to_frame(), names={"p90": "90th", "p95": "95th", "p99": "99th",
                                          "kept": "sentences kept", "offered": "offered"})
@@ -599,11 +599,13 @@ def scale(report: Report, result: Any, options: Mapping[str, Any]) -> None:
     report.figure(plots.cost_curve(cost))
 
 
-#: Each study's renderer, by slug (a study not listed is drawn by its result's own display).
+#: Each study's renderer, by slug, and each sub-study's, by ``<parent>.<name>`` (a study not
+#: listed is drawn by its result's own display).
 RENDERERS = {"quickstart": quickstart, "dicaprio": image_study, "mcdonalds": image_study,
              "avengers": avengers, "enron": enron, "known_epsilon": known_epsilon,
              "face_generators": face_generators, "redacbench": redacbench, "spia": spia,
-             "calibration": calibration, "finetune": finetune, "scale": scale}
+             "calibration": calibration, "finetune": finetune, "scale": scale,
+             "dicaprio.ladder": dicaprio_ladder, "dicaprio.detector_miss": dicaprio_miss}
 
 
 __all__ = ["RENDERERS", "STATUS_COLOURS", "avengers", "calibration", "dicaprio_ladder", "dicaprio_miss",

@@ -38,7 +38,7 @@ def test_calibrate_pair_drops_unchanged_renderings_and_refuses_no_change():
 
 def test_related_pairs_have_larger_boundaries_than_unrelated_ones():
     table = calibration.run_text(calibration.Config(pairs=(("dogs", "cats"), ("dogs", "oranges")),
-                                                    source="default"))
+                                                    data="default"))
     frame = table.to_frame().set_index("pair")
     assert frame.loc["dogs/cats", "pairs"] == 144
     assert frame.loc["dogs/cats", "p95"] > frame.loc["dogs/oranges", "p95"] + 0.03
@@ -64,7 +64,7 @@ def test_shared_concept_files(shared_data):
 def test_auto_source_uses_the_paper_files_when_present_and_says_so(shared_data):
     if not (shared_data / "concepts").is_dir():
         pytest.skip("concepts/ is absent from the shared data folder")
-    assert calibration.Config().source == "auto"
+    assert calibration.Config().data == "auto"
     assert calibration.resolve_source("auto") == "shared"
     files = load_concept_folder(shared_data / "concepts")
     result = calibration.run(calibration.Config(pairs=(("dogs", "cats"),), images=False))
@@ -76,7 +76,7 @@ def test_auto_source_uses_the_paper_files_when_present_and_says_so(shared_data):
     assert result.text.provenance["source"] == "shared"
     assert "the paper's concept sentence files" in result.headline().caveats[0]
     own = calibration.run(calibration.Config(pairs=(("dogs", "cats"),), images=False,
-                                             source="default"))
+                                             data="default"))
     assert own.text.pairs[0].values.shape == (12, 12)
     assert own.text.pairs[0].percentiles[95.0] == pytest.approx(0.071, abs=5e-4)
     assert "privlab's own concept sentences (12 per concept)" in own.headline().caveats[0]
@@ -86,5 +86,5 @@ def test_auto_source_falls_back_to_privlabs_sets(monkeypatch):
     monkeypatch.setattr(calibration, "shared_concepts_dir", lambda: None)
     assert calibration.resolve_source("auto") == "default"
     assert calibration.load_sets("auto") == DEFAULT_SETS
-    with pytest.raises(ValueError, match="'source' parameter of calibration.load_sets"):
+    with pytest.raises(ValueError, match="'data' parameter of calibration.load_sets"):
         calibration.load_sets("shared")

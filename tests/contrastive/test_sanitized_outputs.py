@@ -122,7 +122,7 @@ def test_a_study_rerun_with_another_encoder_sanitizes_each_email_once(monkeypatc
         return original(self, text)
 
     monkeypatch.setattr(ConceptListSanitizer, "_sanitize_one", counted)
-    config = dict(corpus="offline", sanitizers=("concept-list", "identity"))
+    config = dict(data="offline", sanitizers=("concept-list", "identity"))
     first = enron.run(enron.Config(**config, encoders=("lexical",)))
     emails = len(first.corpus)
     assert emails > 1 and len(calls) == emails

@@ -86,6 +86,6 @@ def test_study_defaults_use_the_corpus():
     from privlab.studies.quickstart import Config
 
     config = Config()
-    assert config.texts == quickstart.TEXTS
+    assert config.data == quickstart.TEXTS
     assert config.weak_concepts == quickstart.WEAK_CONCEPTS
     assert config.strong_concepts == quickstart.STRONG_CONCEPTS

@@ -52,7 +52,7 @@ def _id(pair) -> str:
 def test_the_discovery_finds_every_study_and_the_known_list_fields():
     assert {c.__module__.rsplit(".", 1)[1] for c in CONFIGS} == set(STUDY_MODULES)
     names = {_id(p) for p in TEXT_FIELDS}
-    for expected in ("quickstart.Config.texts", "quickstart.Config.weak_concepts",
+    for expected in ("quickstart.Config.data", "quickstart.Config.weak_concepts",
                      "redacbench.Config.strategies", "spia.Config.anonymizers",
                      "dicaprio.LadderConfig.encoders", "known_epsilon.Config.certificates",
                      "avengers.Config.broad_concepts"):

@@ -68,7 +68,7 @@ def test_blackout_of_the_ground_truth_changes_only_the_mask_and_the_embedding():
 
 def test_study_boundaries_equal_a_pair_by_pair_loop():
     config = calibration.Config(image_pairs=(("cat", "coffee"),),
-                                image_members=("efficientnet-lite0",), image_n=3)
+                                image_encoders=("efficientnet-lite0",), image_n=3)
     table = calibration.run_images(config)
     (pair,) = table.pairs
     sets = calibration.load_image_sets(config)
@@ -87,7 +87,7 @@ def test_study_boundaries_equal_a_pair_by_pair_loop():
 def test_same_concept_boundaries_exceed_unrelated_ones_and_faceless_pairs_are_zero_for_sface():
     # Measured (n=8): efficientnet-lite0 cat/cat p5 0.31, cat/coffee p95 0.01.
     config = calibration.Config(image_pairs=(("cat", "cat"), ("cat", "coffee")),
-                                image_members=("efficientnet-lite0", "sface"), image_n=4)
+                                image_encoders=("efficientnet-lite0", "sface"), image_n=4)
     table = calibration.run_images(config)
     by = {(p.encoder.split("-")[0], p.concept_c, p.concept_d): p for p in table.pairs}
     same, unrelated = by[("efficientnet", "cat", "cat")], by[("efficientnet", "cat", "coffee")]
@@ -104,9 +104,9 @@ def test_same_concept_boundaries_exceed_unrelated_ones_and_faceless_pairs_are_ze
 def test_unknown_concepts_and_empty_members_are_refused():
     with pytest.raises(ValueError, match="'image_pairs' parameter of calibration.run_images"):
         calibration.run_images(calibration.Config(image_pairs=(("cat", "unicorn"),),
-                                                  image_members=("sface",), image_n=1))
-    with pytest.raises(ValueError, match="'image_members'"):
-        calibration.run_images(calibration.Config(image_members=(), image_n=1))
+                                                  image_encoders=("sface",), image_n=1))
+    with pytest.raises(ValueError, match="'image_encoders'"):
+        calibration.run_images(calibration.Config(image_encoders=(), image_n=1))
     with pytest.raises(ValueError, match="one of"):
         generate_concept_images("unicorn", 1)
     assert "cat" in PACKAGED_CONCEPTS
@@ -165,12 +165,12 @@ def test_the_study_keeps_its_ceiling_and_renderings_in_the_result():
     assert [(p.concept_c, p.concept_d) for p in ceiling.pairs] == list(calibration.CEILING_PAIRS)
     assert result.provenance["ceiling"]["members"] == ["efficientnet-lite0"]
     direct = calibration.run_images(dataclasses.replace(
-        config, image_pairs=calibration.CEILING_PAIRS, image_members=("efficientnet-lite0",)))
+        config, image_pairs=calibration.CEILING_PAIRS, image_encoders=("efficientnet-lite0",)))
     for mine, theirs in zip(ceiling.pairs, direct.pairs):
         np.testing.assert_allclose(mine.values, theirs.values, atol=1e-6)
     same, unrelated = ceiling.pairs
     assert np.percentile(same.values, 5) > np.percentile(unrelated.values, 95)
     # No ceiling for a folder of the user's own images, nor without the image part.
-    assert calibration.run_ceiling(dataclasses.replace(config, image_source="photos")) is None
+    assert calibration.run_ceiling(dataclasses.replace(config, image_data="photos")) is None
     assert calibration.run(dataclasses.replace(config, images=False)).ceiling is None
 

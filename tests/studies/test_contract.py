@@ -62,6 +62,53 @@ def test_config_constructors_take_overrides(slug, monkeypatch):
         Config.smoke(no_such_setting=1)
 
 
+def _configs() -> list[type]:
+    """Every registered study's Config and every sub-study's."""
+    return ([_module(slug).Config for slug in STUDIES]
+            + [sub.Config for sub in sub_studies().values()])
+
+
+def test_one_name_per_idea_and_old_names_are_refused_with_the_new_one():
+    from privlab.studies.params import RENAMED_SETTINGS
+
+    names = {f.name for Config in _configs() for f in dataclasses.fields(Config)}
+    assert not names & set(RENAMED_SETTINGS), "a study still uses a renamed setting"
+    refused = 0
+    for Config in _configs():
+        fields = {f.name for f in dataclasses.fields(Config)}
+        for old, new in RENAMED_SETTINGS.items():
+            if new not in fields:
+                continue
+            for make in (Config, Config.default, Config.smoke, Config.demo):
+                with pytest.raises(PrivlabValueError) as error:
+                    make(**{old: "x"})
+                message = str(error.value)
+                assert f"'{old}' parameter" in message and f"renamed to '{new}'" in message
+                assert f"Write {new}=" in message, message
+            refused += 1
+    # every old name is refused by at least one study that now spells it anew
+    assert refused >= len(RENAMED_SETTINGS)
+    from privlab.studies import quickstart
+
+    with pytest.raises(PrivlabValueError, match=r"Write encoders=\('lexical',\) instead"):
+        quickstart.Config(encoder="lexical")
+    # a study that never had the idea says the name is unknown, not renamed
+    from privlab.studies import scale
+
+    with pytest.raises(TypeError, match="unexpected keyword argument 'folder'"):
+        scale.Config(folder="x")
+
+
+def test_a_study_that_takes_one_encoder_refuses_two():
+    from privlab.studies import face_generators, finetune, quickstart
+
+    for module in (quickstart, face_generators, finetune):
+        default = module.Config().encoders
+        assert isinstance(default, tuple) and len(default) == 1
+        with pytest.raises(PrivlabValueError, match="'encoders' parameter .* exactly one name"):
+            module.Config(encoders=default * 2)
+
+
 def _one_member_lists() -> list[list[str]]:
     """One registered member of each family that a setting may name, as a list."""
     from privlab.encoders import registry as encoders
@@ -99,13 +146,30 @@ def _other_values(Config, name: str, value):
     return [v for v in profiles + near if v != value]
 
 
-@pytest.mark.parametrize("slug", STUDIES)
-@pytest.mark.parametrize("constructor", ["default", "smoke", "demo"])
+def _config_of(slug: str):
+    """The Config of a study or of a sub-study (``"<parent>.<name>"``)."""
+    return sub_studies()[slug].Config if "." in slug else _module(slug).Config
+
+
+#: Every study's and sub-study's Config with each of its constructors (a sub-study's
+#: ``like`` too: its Config on its parent's settings).
+CONSTRUCTORS = ([(slug, c) for slug in STUDIES for c in ("default", "smoke", "demo")]
+                + [(slug, c) for slug in sorted(sub_studies())
+                   for c in ("default", "smoke", "demo", "like")])
+
+
+@pytest.mark.parametrize("slug,constructor", CONSTRUCTORS)
 def test_every_field_override_takes_effect(slug, constructor):
     """Each field, overridden with a value other than the constructor's own, keeps it (a
-    constructor that dropped overrides would fail here)."""
-    Config = _module(slug).Config
-    make = getattr(Config, constructor)
+    constructor that dropped overrides would fail here); a sub-study's ``like`` too, on
+    its parent's smoke config."""
+    Config = _config_of(slug)
+    if constructor == "like":
+        assert Config.parent_fields, slug
+        parent = _module(slug.split(".")[0]).Config.smoke()
+        make = lambda **overrides: Config.like(parent, **overrides)  # noqa: E731
+    else:
+        make = getattr(Config, constructor)
     base = make()
     for field in dataclasses.fields(Config):
         own = getattr(base, field.name)
@@ -132,7 +196,7 @@ def _shared(slugs):
 @pytest.mark.parametrize("slug", _shared(STUDIES))
 def test_smoke_run_follows_the_result_contract(slug):
     result = smoke_result(slug)
-    assert isinstance(result, StudyResult)
+    assert_study_result(result)
     headline = result.headline()
     assert isinstance(headline, Headline)
     assert headline.study == registry.entry(slug).meta["title"]
@@ -142,14 +206,33 @@ def test_smoke_run_follows_the_result_contract(slug):
     assert_readable(headline)
     frame = result.to_frame()
     assert isinstance(frame, pd.DataFrame) and len(frame) > 0
-    assert isinstance(result.provenance, dict) and result.provenance
     assert result._repr_html_().strip().startswith("<")
     # the figures its prose quotes, where it names any, print and parse back whole
-    if hasattr(result, "quoted_figures"):
-        figures = result.quoted_figures()
-        assert figures and check_figures(figures, slug) == figures
-        printed = headline.with_figures(figures)
-        assert Headline.parse(printed.lines()) == [printed]
+    figures = result.quoted_figures()
+    assert check_figures(figures, slug) == figures
+    printed = headline.with_figures(figures)
+    assert Headline.parse(printed.lines()) == [printed]
+
+
+def assert_study_result(result) -> None:
+    """A result on the contract: a frozen dataclass deriving from StudyResult, whose
+    ``provenance`` is a dataclass field that its run filled."""
+    assert isinstance(result, StudyResult) and dataclasses.is_dataclass(result)
+    fields = {f.name: f for f in dataclasses.fields(result)}
+    assert "provenance" in fields and fields["provenance"].kw_only
+    assert not isinstance(getattr(type(result), "provenance", None), property)
+    assert isinstance(result.provenance, dict) and result.provenance
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.provenance = {}
+
+
+def test_every_study_result_class_derives_from_the_base():
+    import typing
+
+    for run in [registry.entry(s).factory for s in STUDIES] + [
+            s.run for s in sub_studies().values()]:
+        returned = typing.get_type_hints(run)["return"]
+        assert isinstance(returned, type) and issubclass(returned, StudyResult), run
 
 
 SUB_STUDIES = sub_studies()
@@ -169,11 +252,12 @@ def test_sub_study_smoke_run_follows_the_result_contract(slug):
     assert callable(sub.run) and issubclass(sub.Config, StudyConfig)
     config = sub.Config.smoke()
     result = smoke_result(slug)
-    assert isinstance(result, StudyResult) and result.config == config
+    assert_study_result(result)
+    assert result.config == config
     headline = result.headline()
     assert headline.study == sub.title and headline.caveats
     assert Headline.parse(headline.lines()) == [headline]
-    assert len(result.to_frame()) > 0 and result.provenance
+    assert len(result.to_frame()) > 0
     assert result._repr_html_().strip().startswith("<")
 
 

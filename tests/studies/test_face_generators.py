@@ -193,7 +193,7 @@ def test_study_on_a_table_file_marks_unknown_generation(tmp_path):
     path = tmp_path / "gen.csv"
     path.write_text("label," + ",".join(f"e{k}" for k in range(8)) + "\n" + "".join(
         lab + "," + ",".join(repr(float(v)) for v in row) + "\n" for lab, row in zip(labels, x)))
-    cfg = fg.Config(table=str(path), methods=("gaussmech", "roc-ht"), n_pairs=4,
+    cfg = fg.Config(data=str(path), methods=("gaussmech", "roc-ht"), n_pairs=4,
                     n_select=5, alpha=0.05)
     r = fg.run(cfg)
     assert len(r.conditions) == 1 and len(r.pairs) == 4
@@ -283,7 +283,7 @@ def test_cascade_draws_different_donors_from_a_pool_apart_from_the_targets(smoke
     images = cascade_images(1, 3, cfg.cascade_passes, cfg.cascade_donors, cfg.cascade_pool,
                             cfg.seed, ToyDonorSwap(swap=cfg.cascade_swap))
     assert len(images) == 1 + cfg.cascade_passes
-    encoder = get_encoder(cfg.encoder)
+    encoder = get_encoder(cfg.encoders[0])
     again = flagged_vectors(encoder.encode(images[1:]), encoder)
     assert np.allclose(again, data.vectors[:, row], atol=1e-6)
 

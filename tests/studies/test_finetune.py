@@ -114,8 +114,8 @@ def test_study_measures_the_adapted_mechanism(result):
 
 
 def test_study_refuses_bad_settings():
-    with pytest.raises(PrivlabValueError, match="'base_encoder' parameter of finetune.run"):
-        finetune.run(finetune.Config(base_encoder="minilm"))
+    with pytest.raises(PrivlabValueError, match="'encoders' parameter of finetune.run"):
+        finetune.run(finetune.Config(encoders=("minilm",)))
     with pytest.raises(PrivlabValueError, match="'mix' parameter of finetune.run"):
         finetune.run(finetune.Config(mix=0.0))
     with pytest.raises(PrivlabValueError, match="'mix_candidates' parameter of finetune.run"):

@@ -94,7 +94,7 @@ def audit(tmp_path_factory):
     for name in AUDITED:
         shutil.copy(source / name, photos / name)
     Image.fromarray(face_crop(source / GALLERY_PHOTO)).save(gallery / "crop.jpg", quality=95)
-    config = dicaprio.Config(folder=str(photos), gallery=str(root / "gallery"), max_side=MAX_SIDE,
+    config = dicaprio.Config(data=str(photos), gallery=str(root / "gallery"), max_side=MAX_SIDE,
                              sanitizers=SANITIZERS, encoders=("sface", "describe-then-embed"))
     return dicaprio.run(config)
 

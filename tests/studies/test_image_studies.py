@@ -73,7 +73,7 @@ def photo_folder(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def folder_run(photo_folder):
-    config = dicaprio.Config(folder=str(photo_folder / "photos"), recursive=True, max_side=320,
+    config = dicaprio.Config(data=str(photo_folder / "photos"), recursive=True, max_side=320,
                              gallery=str(photo_folder / "gallery"), top_k=2)
     return dicaprio.run(config)
 
@@ -188,10 +188,10 @@ def test_without_placebo_the_headline_says_so():
 def test_folder_mode_refuses_ground_truth_sanitizers_with_the_reason(tmp_path):
     folder = str(tmp_path)
     with pytest.raises(ValueError, match="no ground truth") as info:
-        mcdonalds.Config(folder=folder, sanitizers=("cues:every cue", "text-blackout-ocr"))
-    assert "cues:every cue" in str(info.value) and "clear 'folder'" in str(info.value)
-    assert mcdonalds.Config(folder=folder).sanitizers == mcdonalds.FOLDER_SANITIZERS
-    assert dicaprio.Config.smoke(folder=folder).sanitizers == dicaprio.FOLDER_SANITIZERS
+        mcdonalds.Config(data=folder, sanitizers=("cues:every cue", "text-blackout-ocr"))
+    assert "cues:every cue" in str(info.value) and "clear 'data'" in str(info.value)
+    assert mcdonalds.Config(data=folder).sanitizers == mcdonalds.FOLDER_SANITIZERS
+    assert dicaprio.Config.smoke(data=folder).sanitizers == dicaprio.FOLDER_SANITIZERS
     assert dicaprio.Config.smoke().sanitizers[0].startswith("cues:")
     assert not any(s.startswith("cues:") for s in dicaprio.FOLDER_SANITIZERS)
     assert "ground truth" in GROUND_TRUTH_REASON

@@ -66,8 +66,8 @@ def test_ladder_config_takes_the_study_corpus_and_its_own_rungs(tmp_path):
         (4, 3, 0.1, False, 2)
     assert config.sanitizers == LADDER and config.encoders == dicaprio.LADDER_MEMBERS
     assert config.leak_table is False
-    on_folder = dicaprio.LadderConfig.like(dicaprio.Config(folder=str(tmp_path)))
-    assert on_folder.folder == str(tmp_path) and on_folder.sanitizers == LADDER
+    on_folder = dicaprio.LadderConfig.like(dicaprio.Config(data=str(tmp_path)))
+    assert on_folder.data == str(tmp_path) and on_folder.sanitizers == LADDER
     assert dicaprio.LadderConfig.like(study, encoders=("sface",)).encoders == ("sface",)
     with pytest.raises(TypeError, match="'config' parameter of LadderConfig.like"):
         dicaprio.LadderConfig.like({"n_images": 4})
@@ -228,7 +228,7 @@ def photo_miss(tmp_path_factory):
     root = tmp_path_factory.mktemp("detector-miss")
     for k, image in enumerate(rp.face_corpus()[0]):
         Image.fromarray(image).save(root / f"frame{k}.png")
-    return dicaprio.run_detector_miss(dicaprio.MissConfig(folder=str(root)))
+    return dicaprio.run_detector_miss(dicaprio.MissConfig(data=str(root)))
 
 
 def test_on_real_photos_only_the_other_family_sees_the_face_yunet_missed(photo_miss):
@@ -243,7 +243,7 @@ def test_on_real_photos_only_the_other_family_sees_the_face_yunet_missed(photo_m
     assert haar.loc["dlib-face", "excess"] > 0.5 and haar.loc["sface", "excess"] > 0.3
     assert {haar.loc[m, "witness_x"] for m in FACE_MEMBERS} <= {"frame4.png", "frame5.png"}
     left = photo_miss.left()
-    assert Path(photo_miss.config.folder).is_dir() and list(left.index) == [
+    assert Path(photo_miss.config.data).is_dir() and list(left.index) == [
         f"frame{k}.png" for k in range(6)]
     assert left.loc["frame5.png", "face blackout (YuNet) | sface"] == 0
     assert left.loc["frame5.png", "face blackout (YuNet) | dlib-face"] == 1

@@ -44,11 +44,11 @@ def test_frames_headline_and_provenance(result):
     assert headline.text == "minilm: weak list: resolution 0.217; strong list: resolution 0.000"
     assert headline.details == ("weak list: witness x6/y5", "strong list: witness x2/y11")
     assert any("written by privlab" in c for c in headline.caveats)
-    assert result.provenance["texts"] == 12 and len(result.provenance["corpus_hash"]) == 16
+    assert result.provenance["data"] == 12 and len(result.provenance["corpus_hash"]) == 16
     with pytest.raises(PrivlabValueError, match="'label' parameter of QuickstartResult"):
         result.witness_frame("medium")
 
 
 def test_empty_corpus_is_refused():
-    with pytest.raises(PrivlabValueError, match="'texts' parameter of quickstart.run"):
-        quickstart.run(quickstart.Config(texts=()))
+    with pytest.raises(PrivlabValueError, match="'data' parameter of quickstart.run"):
+        quickstart.run(quickstart.Config(data=()))

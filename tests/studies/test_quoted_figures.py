@@ -42,7 +42,7 @@ def test_redacbench_figures_are_its_counts_and_print_whole():
 def test_the_enron_figures_are_the_table_s_and_the_surname_count():
     from privlab.studies import enron
 
-    result = enron.run(enron.Config.smoke(corpus="offline", sanitizers=("presidio",)))
+    result = enron.run(enron.Config.smoke(data="offline", sanitizers=("presidio",)))
     figures = result.quoted_figures()
     audit = result.table["presidio"]
     assert figures["texts"] == f"{len(result.corpus):,}"

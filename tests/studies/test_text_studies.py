@@ -84,7 +84,7 @@ def test_franchise_study_on_a_folder_of_txt_comments(tmp_path):
                 "ejua4": "Unrelated comment about cats."}
     for stem, text in comments.items():
         (tmp_path / f"{stem}.txt").write_text(text + "\n")
-    config = avengers.Config(comments=str(tmp_path), encoders=("lexical",),
+    config = avengers.Config(data=str(tmp_path), encoders=("lexical",),
                              sanitizers=("identity", "concept-list", "concept-list-broad"))
     r = avengers.run(config)
     assert r.corpus.ids == ("ejua1", "ejua2", "ejua3")  # any case, the cat comment left out
@@ -97,7 +97,7 @@ def test_franchise_study_on_a_folder_of_txt_comments(tmp_path):
     headline = r.headline()
     assert str(tmp_path) in headline.caveats[0] and "fictional" not in " ".join(headline.details)
     with pytest.raises(ValueError, match="'keyword' parameter of load_comments"):
-        avengers.run(avengers.Config(comments=str(tmp_path), keyword="Watchmen",
+        avengers.run(avengers.Config(data=str(tmp_path), keyword="Watchmen",
                                      encoders=("lexical",), sanitizers=("identity",)))
 
 
@@ -107,7 +107,7 @@ def test_franchise_study_counts_the_singular_as_the_name_kept(tmp_path):
                 "c": "an avenger-style plot, avengers fans agree", "d": "The Avengerz typo."}
     for stem, text in comments.items():
         (tmp_path / f"{stem}.txt").write_text(text + "\n")
-    r = avengers.run(avengers.Config(comments=str(tmp_path), encoders=("lexical",),
+    r = avengers.run(avengers.Config(data=str(tmp_path), encoders=("lexical",),
                                      sanitizers=("concept-list",)))
     assert r.corpus.names == ("Avengers", "Avenger") == avengers.target_names("Avengers")
     # the list removes "Avengers" in any case; "Avenger" and "avenger" stay, and count
@@ -124,7 +124,7 @@ PAPER_AVENGERS = _SHARED / "paper" / "text" / "avengers_large" if _SHARED else P
                     reason="the paper's comments (../shared/data/paper/text/avengers_large) "
                            "are absent")
 def test_franchise_study_on_the_papers_49_comments():
-    r = avengers.run(avengers.Config(comments=str(PAPER_AVENGERS),
+    r = avengers.run(avengers.Config(data=str(PAPER_AVENGERS),
                                      sanitizers=("concept-list", "concept-list-broad")))
     assert len(r.corpus) == 49
     broad = r.table["concept-list-broad"].members[0]
@@ -142,7 +142,7 @@ def test_franchise_study_on_the_papers_49_comments():
 
 
 def test_enron_offline_table2_and_context_witnesses():
-    r = enron.run(enron.Config(corpus="offline", sanitizers=("regex-pii", "concept-list"),
+    r = enron.run(enron.Config(data="offline", sanitizers=("regex-pii", "concept-list"),
                                encoders=("minilm",)))
     t = enron.table2(r).set_index("sanitizer")
     assert t.loc["regex-pii", "name_matches"] == 49 and t.loc["concept-list", "name_matches"] == 0
@@ -165,8 +165,8 @@ def test_enron_offline_table2_and_context_witnesses():
     assert only["source"].tolist() == ["privlab"] and only["name kept"].tolist() == [0]
     with pytest.raises(ValueError, match="'sanitizer' parameter of paper_comparison"):
         enron.paper_comparison(r, "presidio")
-    with pytest.raises(ValueError, match="'corpus' parameter"):
-        enron.load_corpus(enron.Config(corpus="/no/such/mailbox"))
+    with pytest.raises(ValueError, match="'data' parameter"):
+        enron.load_corpus(enron.Config(data="/no/such/mailbox"))
 
 
 def _kept(text: str) -> bool:
@@ -222,7 +222,7 @@ def test_presidio_on_the_real_mailbox(shared_data):
     path = shared_data / "enron" / "kenneth_json.zip"
     if not path.is_file():
         pytest.skip("kenneth_json.zip is absent")
-    r = enron.run(enron.Config(corpus="real", sanitizers=("presidio",)))
+    r = enron.run(enron.Config(data="real", sanitizers=("presidio",)))
     a = r.table["presidio"]
     with zipfile.ZipFile(path) as archive:
         texts = [json.loads(line)["text"] for line in archive.open("lay-k.json")]

@@ -26,20 +26,20 @@ STUDIES = registry.names()
 #: The settings each study's notebook lets a user change (what its hand-made panel
 #: offered before the panels were built from the declarations): each must have a control.
 USER_SETTINGS = {
-    "quickstart": {"encoder", "weak_concepts", "strong_concepts"},
-    "dicaprio": {"encoders", "sanitizers", "folder", "recursive", "max_side", "gallery",
+    "quickstart": {"encoders", "weak_concepts", "strong_concepts"},
+    "dicaprio": {"encoders", "sanitizers", "data", "recursive", "max_side", "gallery",
                  "logos", "delta", "placebo"},
-    "mcdonalds": {"encoders", "sanitizers", "folder", "recursive", "max_side", "gallery",
+    "mcdonalds": {"encoders", "sanitizers", "data", "recursive", "max_side", "gallery",
                   "logos", "delta", "placebo"},
-    "avengers": {"encoders", "proxy", "sanitizers", "comments", "keyword"},
-    "enron": {"encoders", "corpus", "sanitizers", "limit", "match", "dedupe"},
+    "avengers": {"encoders", "proxy", "sanitizers", "data", "keyword"},
+    "enron": {"encoders", "data", "sanitizers", "limit", "match", "dedupe"},
     "known_epsilon": {"mechanism", "geometry", "n", "epsilon", "auditors", "full_grid"},
-    "face_generators": {"table", "strength", "compare_strength", "encoder", "n_pairs",
+    "face_generators": {"data", "strength", "compare_strength", "encoders", "n_pairs",
                         "methods", "alpha", "cascade_passes"},
     "redacbench": {"data", "judge", "strategies", "headline"},
     "spia": {"data", "adversary", "anonymizers", "matcher", "value_decider"},
-    "calibration": {"encoders", "source", "delta", "image_members", "image_source"},
-    "finetune": {"base_encoder", "loss", "epochs", "lr", "mix"},
+    "calibration": {"encoders", "data", "delta", "image_encoders", "image_data"},
+    "finetune": {"encoders", "loss", "epochs", "lr", "mix"},
     "scale": {"m", "n", "d", "scenarios", "top_k", "screen_index", "cluster_workers"},
 }
 
@@ -138,6 +138,16 @@ def count_study():
     del sys.modules[module.__name__]
 
 
+def test_an_old_setting_name_in_the_parameter_cell_names_the_new_one(fresh_panels):
+    from privlab.studies import calibration, dicaprio
+
+    with pytest.raises(PrivlabValueError, match="'folder' parameter of study_panel was "
+                                                "renamed to 'data'"):
+        study_panel(dicaprio, folder="photos")
+    with pytest.raises(PrivlabValueError, match="Write image_encoders=\\('sface',\\)"):
+        study_panel(calibration, image_members="sface")
+
+
 def test_a_study_written_in_a_test_gets_a_working_panel(count_study, fresh_panels):
     panel = study_panel(count_study, case="upper")
     assert list(panel.controls) == ["words", "shortest", "case", "encoder", "share"]
@@ -206,15 +216,15 @@ def test_a_folder_greys_out_the_ground_truth_sanitizers_and_none_means_the_defau
     cue_boxes = [b for o, b in zip(sanitizers.options, sanitizers.boxes)
                  if str(o.name).startswith("cues:")]
     assert cue_boxes and not any(b.disabled for b in cue_boxes)
-    panel.controls["folder"].set("/photos")
+    panel.controls["data"].set("/photos")
     assert all(b.disabled and not b.value for b in cue_boxes)
     config = panel.config()
-    assert config.folder == "/photos"
+    assert config.data == "/photos"
     kept = tuple(s for s in dicaprio.Config.smoke().sanitizers if not s.startswith("cues:"))
     assert kept and config.sanitizers == kept       # the smoke run's detector-based ones
     sanitizers.set(())                               # none ticked: the study's folder defaults
     assert panel.config().sanitizers == dicaprio.FOLDER_SANITIZERS
-    panel.controls["folder"].set(None)
+    panel.controls["data"].set(None)
     assert not any(b.disabled for b in cue_boxes)
 
 

