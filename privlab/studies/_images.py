@@ -86,7 +86,10 @@ class ImageStudyConfig(StudyConfig):
         logos: a logo gallery: a folder with one sub-folder or file stem per brand
             (``<brand>/*.jpg`` or ``<brand>.jpg``, crops of the logo from photos that
             are not audited) or ``{brand: [logo images]}``; it reaches the logo
-            sanitizer, describe-then-embed, the logo check and the placebo. Default the
+            sanitizer, describe-then-embed, the logo check and the placebo, which on
+            photos share one finder fitted on it (a ``finder.json`` in the folder may
+            name the crops' source photos and photos without the logo to fit on; see
+            :func:`privlab.studies._image_setup.logo_training`). Default the
             generated brand corpus's logo, none otherwise.
         delta: the resolution at which items are flagged and members flag a leak.
         top_k: witnesses kept per audit.
