@@ -11,7 +11,7 @@ fitted on
   the mark are positives, the rest negatives),
 - background photos without the logo (negatives): the caller's (photos of the kind
   audited that are *not* audited), else the photos that ship with scikit-image and
-  scikit-learn and privlab's generated brand scenes (:func:`package_backgrounds`).
+  scikit-learn (:func:`package_backgrounds`).
 
 The threshold is chosen on the backgrounds alone, by cross-validation: the background
 photos are dealt into :data:`FOLDS` folds; each fold is scored by a head fitted without
@@ -59,28 +59,22 @@ MARGIN = 0.01
 QUANTILE = 0.9
 STRENGTH = 1.0
 MAX_NEGATIVES = 40000
-#: Generated brand scenes among the package backgrounds (another brand's glyph on signs).
-GENERATED_SCENES = 8
 #: What the package backgrounds are (for provenance).
-PACKAGE_BACKGROUNDS = ("scikit-image sample photos, scikit-learn's china.jpg and flower.jpg, "
-                       f"{GENERATED_SCENES} generated QUIKBITE brand scenes")
+PACKAGE_BACKGROUNDS = "scikit-image sample photos, scikit-learn's china.jpg and flower.jpg"
 _SKIMAGE = ("astronaut", "coffee", "chelsea", "rocket", "colorwheel", "hubble_deep_field",
             "immunohistochemistry", "retina", "camera", "coins", "moon", "page", "text",
             "brick", "grass", "gravel")
 
 
 def package_backgrounds() -> list[np.ndarray]:
-    """Photos without a brand's mark that ship with installed packages, and generated scenes.
+    """Photos without a brand's mark that ship with installed packages.
 
     Returns:
-        RGB arrays: :data:`_SKIMAGE` sample images (those that load offline), scikit-learn's
-        two sample photos and :data:`GENERATED_SCENES` generated brand scenes (their glyph
-        is privlab's own fictional brand, a negative for any real one).
+        RGB arrays: :data:`_SKIMAGE` sample images (those that load offline) and
+        scikit-learn's two sample photos.
     """
     import skimage.data
     from sklearn.datasets import load_sample_image
-
-    from privlab.datasets.scenes import brand_scenes
 
     out = []
     for name in _SKIMAGE:
@@ -89,7 +83,6 @@ def package_backgrounds() -> list[np.ndarray]:
         except Exception:  # a sample that needs a download is left out
             continue
     out += [load_sample_image(n) for n in ("china.jpg", "flower.jpg")]
-    out += list(brand_scenes(GENERATED_SCENES, seed=7).images)
     return out
 
 
