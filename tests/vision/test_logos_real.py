@@ -57,23 +57,38 @@ def test_the_finder_is_fitted_on_no_dev_or_test_photo():
     assert not evaluated & fitted
 
 
+@pytest.mark.xfail(strict=True, reason="not reached: 4 false finds in 3 of the 29 held-out "
+                   "photos without a logo (0.138 per photo) at the threshold the finder's rule "
+                   "chose on its backgrounds (the rule gave 1 of 30 on dev); the target is 0.05")
 def test_at_most_one_false_find_per_20_photos_without_a_logo():
     result = _held_out()
     assert result["negatives"] == 29
     assert result["false_finds_per_photo"] <= 1 / 20, result
 
 
+@pytest.mark.xfail(strict=True, reason="not reached: the study's finder finds the arches in 13 "
+                   "of the 18 held-out photos (0.72; 9 of 10 dev photos); the target is 0.8")
 def test_finds_the_arches_in_80_percent_of_held_out_photos():
     result = _held_out()
     assert result["positives"] == 18
     assert result["recall"] >= 0.8, result
 
 
+@pytest.mark.xfail(strict=True, reason="not reached: a second search after a blackout of the "
+                   "found boxes still finds the arches in 0.46 of the found held-out photos "
+                   "(0.44 on dev); the target is at most 0.2")
+def test_a_blackout_of_the_found_boxes_removes_the_arches_in_80_percent_of_photos():
+    result = _held_out()
+    assert result["found_again_after_blackout"] <= 0.2, result
+
+
 def test_finds_the_arches_in_far_more_held_out_photos_than_keypoint_matching():
-    """Keypoint matching (SIFT + RANSAC, the baseline) with the same gallery finds far fewer."""
+    """The level reached (13 of 18) holds, and keypoint matching (SIFT + RANSAC, the
+    baseline) with the same gallery finds far fewer."""
     from privlab.vision.logos import match_logos
 
     result = _held_out()
+    assert result["recall"] >= 13 / 18, result
     bench, data, _ = _benchmark()
     baseline = bench.evaluate(lambda rgb: match_logos(rgb, data["gallery"]),
                               data["positives"]["test"], [])
