@@ -144,6 +144,9 @@ class DescribeThenEmbedEncoder(ImageEncoder):
         min_confidence, min_chars: OCR filter (see :func:`filter_words`).
         name_similarity: how closely words must spell a gallery name.
         min_logo_inliers: keypoint matches a logo needs.
+        logo_finder: a :class:`~privlab.vision.logo_finder.LogoFinder` fitted on
+            ``logos``; a brand it finds is added (instead of keypoint matching; what the
+            brand study passes on photos).
 
     Example:
         >>> DescribeThenEmbedEncoder(use_faces=False).name
@@ -156,8 +159,15 @@ class DescribeThenEmbedEncoder(ImageEncoder):
                  label_threshold: float = 0.5, inpaint_marks: bool = True,
                  carry_readings: bool = True, match_threshold: float = SFACE_MATCH_THRESHOLD,
                  face_threshold: float = 0.8, min_confidence: float = 0.8, min_chars: int = 3,
-                 name_similarity: float = 0.85, min_logo_inliers: int = DEFAULT_MIN_INLIERS):
+                 name_similarity: float = 0.85, min_logo_inliers: int = DEFAULT_MIN_INLIERS,
+                 logo_finder: Any = None):
         caller = "DescribeThenEmbedEncoder"
+        if logo_finder is not None:
+            from privlab.vision.logo_finder import LogoFinder
+
+            if not isinstance(logo_finder, LogoFinder) or not logos:
+                raise invalid("logo_finder", caller, "a LogoFinder fitted on the logos gallery "
+                              "(with logos= given), or None", logo_finder)
         if not (use_ocr or use_faces or use_labels or logos):
             raise invalid("use_ocr", caller, "True for at least one of use_ocr, use_faces, "
                           "use_labels (or a logos gallery)", "all three False", given_is_text=True)
@@ -184,6 +194,7 @@ class DescribeThenEmbedEncoder(ImageEncoder):
         self.min_chars = int(min_chars)
         self.name_similarity = float(name_similarity)
         self.min_logo_inliers = int(min_logo_inliers)
+        self.logo_finder = logo_finder
         self._gallery_vectors: tuple[list[str], np.ndarray] | None = None
         self._book = ReadingBook()
         parts = [p for p, on in (("ocr", use_ocr), ("faces", use_faces), ("logos", bool(self.logos)),
@@ -193,7 +204,9 @@ class DescribeThenEmbedEncoder(ImageEncoder):
             suffix += (f"-g{_gallery_hash(self.gallery, 'gallery', caller)}"
                        f"-m{self.match_threshold:g}-f{self.face_threshold:g}")
         if self.logos:
-            suffix += f"-L{_gallery_hash(self.logos, 'logos', caller)}-i{self.min_logo_inliers}"
+            suffix += f"-L{_gallery_hash(self.logos, 'logos', caller)}" + (
+                f"-F{logo_finder.provenance.get('key', 'x')[:8]}" if logo_finder is not None
+                else f"-i{self.min_logo_inliers}")
         if self.use_labels:
             suffix += f"-l{self.label_threshold:g}" + ("-inpaint" if self.inpaint_marks else "")
         if self.use_ocr and (self.min_confidence, self.min_chars) != (0.8, 3):
@@ -287,6 +300,11 @@ class DescribeThenEmbedEncoder(ImageEncoder):
                 names.append(gnames[best])
         return names
 
+    def _logos_found(self, rgb: np.ndarray) -> list:
+        if self.logo_finder is not None:
+            return self.logo_finder.find(rgb)
+        return match_logos(rgb, self.logos, min_inliers=self.min_logo_inliers)
+
     def describe_images(self, items: Sequence[Any]) -> list[Description]:
         """What this member reads in each image (the words behind its embedding).
 
@@ -308,8 +326,7 @@ class DescribeThenEmbedEncoder(ImageEncoder):
             names = self._face_names(rgb) if self.use_faces and self.gallery else []
             read = names_in_text(words, list(self.gallery), min_similarity=self.name_similarity) \
                 if self.gallery else []
-            brands = list(dict.fromkeys(m.name for m in match_logos(
-                rgb, self.logos, min_inliers=self.min_logo_inliers))) if self.logos else []
+            brands = list(dict.fromkeys(m.name for m in self._logos_found(rgb))) if self.logos else []
             brands += [b for b in names_in_text(words, list(self.logos),
                                                 min_similarity=self.name_similarity)
                        if b not in brands] if self.logos else []
@@ -335,7 +352,9 @@ class DescribeThenEmbedEncoder(ImageEncoder):
                 "labels": (f"on, read with marks inpainted: {self.inpaint_marks}"
                            if self.use_labels else LABELS_OFF_REASON),
                 "label_threshold": self.label_threshold, "match_threshold": self.match_threshold,
-                "carry_readings": self.carry_readings}
+                "carry_readings": self.carry_readings,
+                **({"logo_finder": self.logo_finder.describe()} if self.logo_finder is not None
+                   else {})}
 
 
 @registry.member("ocr-text", modality="image", offline=True, description="OCR words only -> MiniLM")

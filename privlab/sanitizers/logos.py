@@ -8,7 +8,9 @@ evidence, so the sanitizer's ``threshold`` asks for more evidence than the match
 (``threshold`` t keeps logos with at least ``min_inliers * t / (1 - t)`` inliers).
 
 The gallery is the user's: ``registry.create("logo-blackout", logos={"brand": [image,
-...]})``.
+...]})``. On photos pass ``finder=`` a :class:`~privlab.vision.logo_finder.LogoFinder`
+(:func:`~privlab.vision.logo_finder.fit_logo_finder`): its fitted head finds the logos
+(a region's score is the logistic of the head's decision value, 0.5 at its threshold).
 """
 
 from __future__ import annotations
@@ -44,8 +46,15 @@ class LogoRegions(Detector):
     """
 
     def __init__(self, gallery: Mapping[str, Sequence[Any]], min_inliers: int = DEFAULT_MIN_INLIERS,
-                 method: str = "sift"):
+                 method: str = "sift", finder: Any = None):
         caller = "LogoRegions"
+        if finder is not None:
+            from privlab.vision.logo_finder import LogoFinder
+
+            if not isinstance(finder, LogoFinder):
+                raise wrong_type("finder", caller, "a LogoFinder from fit_logo_finder, or None",
+                                 finder)
+            method = "finder"
         if not isinstance(gallery, Mapping):
             raise wrong_type("gallery", caller, "a mapping of brand name -> list of logo images",
                              gallery)
@@ -54,12 +63,16 @@ class LogoRegions(Detector):
                           gallery)
         # match_logos checks the gallery and min_inliers; a blank image costs no matching.
         match_logos(np.zeros((8, 8, 3), np.uint8), gallery, min_inliers=min_inliers)
-        if method not in ("sift", "features"):
+        if method not in ("sift", "features", "finder"):
             raise invalid("method", caller, "'sift' (keypoints) or 'features' (learned)", method)
         self.gallery, self.min_inliers, self.method = dict(gallery), int(min_inliers), method
-        self.name = f"logos[{','.join(self.gallery)}]" + ("" if method == "sift" else "@features")
+        self.finder = finder
+        self.name = f"logos[{','.join(self.gallery)}]" + ("" if method == "sift" else f"@{method}")
 
     def regions(self, rgb):
+        if self.finder is not None:  # the head's decision value, 0 at its threshold
+            return [Region(box_mask(rgb.shape[:2], m.box), float(1 / (1 + np.exp(-m.score))), m.name)
+                    for m in self.finder.find(rgb)]
         # Keypoint finds score by their inliers, learned finds by their cosine (LogoMatch.score).
         return [Region(box_mask(rgb.shape[:2], m.box),
                        m.inliers / (m.inliers + self.min_inliers) if self.method == "sift"
@@ -68,15 +81,18 @@ class LogoRegions(Detector):
                                      method=self.method)]
 
     def describe(self) -> dict[str, Any]:
-        return {"detector": self.name, "brands": list(self.gallery),
-                "min_inliers": self.min_inliers, "method": self.method}
+        out = {"detector": self.name, "brands": list(self.gallery),
+               "min_inliers": self.min_inliers, "method": self.method}
+        if self.finder is not None:
+            out["finder"] = self.finder.describe()
+        return out
 
 
 @registry.member("logo-blackout", modality="image", offline=True,
                  description="the logos of a user gallery (SIFT + homography) painted black")
 def logo_blackout(concepts=None, logos: Mapping[str, Sequence[Any]] | None = None,
                   min_inliers: int = DEFAULT_MIN_INLIERS, method: str = "sift",
-                  **kw) -> RegionSanitizer:
+                  finder: Any = None, **kw) -> RegionSanitizer:
     """The gallery's logos painted black (``kw`` go to :class:`RegionSanitizer`).
 
     Args:
@@ -85,6 +101,8 @@ def logo_blackout(concepts=None, logos: Mapping[str, Sequence[Any]] | None = Non
         min_inliers: matches a logo needs.
         method: ``"sift"`` (keypoints: printed copies of the artwork) or ``"features"``
             (learned features: logos on real signs; see benchmarks/logos.py).
+        finder: a :class:`~privlab.vision.logo_finder.LogoFinder` fitted on this
+            gallery (overrides ``method``; what the brand study passes on photos).
 
     Raises:
         ValueError: ``logos`` is missing.
@@ -98,7 +116,7 @@ def logo_blackout(concepts=None, logos: Mapping[str, Sequence[Any]] | None = Non
         raise invalid("logos", "logo-blackout", "a gallery {brand name: [logo images]}", None,
                       "Pass the logos to remove, e.g. registry.create('logo-blackout', "
                       "logos={'acme': [acme_logo]}).")
-    detector = LogoRegions(logos, min_inliers, method)
+    detector = LogoRegions(logos, min_inliers, method, finder)
     return RegionSanitizer(detector, name=kw.pop("name", f"logo blackout ({', '.join(detector.gallery)})"),
                            **kw)
 

@@ -133,7 +133,8 @@ def check_fidelity(images: Sequence[Any], sanitized: Mapping[str, Sequence[Any]]
 
 
 def target_checks(gallery: Mapping[str, Sequence[Any]], logos: Mapping[str, Sequence[Any]],
-                  corpus: Any | None, concept_cues: Sequence[str] = ()) -> tuple[list, list[str]]:
+                  corpus: Any | None, concept_cues: Sequence[str] = (),
+                  logo_finder: Any = None) -> tuple[list, list[str]]:
     """The concept checks of a run: the target's faces and name, the brands' logos and
     names, and on a generated corpus the ground-truth cues that carry the concept.
 
@@ -149,7 +150,8 @@ def target_checks(gallery: Mapping[str, Sequence[Any]], logos: Mapping[str, Sequ
         faces = {corpus.target: faces[corpus.target]}
     names += list(faces)
     names += [b for b in logos if b not in names]
-    checks, notes = concept_checks(faces=faces or None, names=names, logos=logos or None)
+    checks, notes = concept_checks(faces=faces or None, names=names, logos=logos or None,
+                                   logo_finder=logo_finder)
     if corpus is not None and concept_cues:
         checks.append(CueCheck(corpus, concept_cues))
     if not checks:
@@ -159,17 +161,21 @@ def target_checks(gallery: Mapping[str, Sequence[Any]], logos: Mapping[str, Sequ
 
 
 class _LogoBoxes:
-    """The placebo's logo avoid entry: boxes of every gallery logo found in an image."""
+    """The placebo's logo avoid entry: boxes of every gallery logo found in an image (by
+    the study's logo finder where there is one, else by keypoint matching)."""
 
     name = "logos"
 
-    def __init__(self, logos: Mapping[str, Sequence[Any]]):
-        self.logos = logos
+    def __init__(self, logos: Mapping[str, Sequence[Any]], finder: Any = None):
+        self.logos, self.finder = logos, finder
 
     def __call__(self, rgb: np.ndarray) -> list:
         from privlab.vision.logos import match_logos
 
-        return [m.box for m in match_logos(rgb, self.logos)]
+        found = match_logos(rgb, self.logos)
+        if self.finder is not None:
+            found += self.finder.find(rgb)
+        return [m.box for m in found]
 
 
 class ConditionsMixin:

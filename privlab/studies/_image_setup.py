@@ -26,6 +26,9 @@ LOGO_SANITIZERS = ("logo-blackout",)
 LOGO_GALLERY_HOWTO = ("a folder with one sub-folder or one image per brand (<brand>/*.jpg or "
                       "<brand>.jpg: crops of the logo from photos that are not audited), or "
                       "{brand: [logo images]}")
+#: The optional file in a logo gallery folder naming the crops' source photos and
+#: background photos (paths relative to the folder; see :func:`logo_training`).
+FINDER_FILE = "finder.json"
 
 
 def folder_reason(spec: str) -> str | None:
@@ -100,7 +103,9 @@ def resolve_logos(logos: Any, corpus: Any | None = None, default: Any = None
     if logos is None:
         return dict(default(corpus)) if default is not None and corpus is not None else {}
     if isinstance(logos, (str, Path)):
-        return load_gallery(logos, parameter="logos", what="logo crops")
+        gallery = load_gallery(logos, parameter="logos", what="logo crops")
+        _, _, folders = logo_training(logos)
+        return {k: v for k, v in gallery.items() if k not in folders}
     out = {}
     for brand, images in dict(logos).items():
         if (not isinstance(brand, str) or not brand.strip() or isinstance(images, np.ndarray)
@@ -111,9 +116,92 @@ def resolve_logos(logos: Any, corpus: Any | None = None, default: Any = None
     return out
 
 
+def logo_training(folder: str | Path) -> tuple[dict, list | None, set[str]]:
+    """The crops' source photos and the background photos a logo gallery folder names.
+
+    ``<folder>/finder.json`` (optional) is ``{"photos": [{"file": "photos/a.jpg",
+    "brand": "acme", "boxes": [[x0, y0, x1, y1], ...]}], "backgrounds": ["backgrounds"]}``:
+    photos the crops were cut from with the box of every mark in them, and photos (or
+    folders of photos) without any gallery brand; none of them may be an audited photo.
+    Paths are relative to the folder; the sub-folders they name are not brands.
+
+    Returns:
+        ``({brand: [(photo, boxes)]}, [background photos] or None, {sub-folders used})``.
+
+    Raises:
+        ValueError: an unreadable or malformed finder.json, or a missing file (named).
+    """
+    import json
+
+    from privlab.datasets.images import IMAGE_SUFFIXES, read_image
+
+    root = Path(folder)
+    spec = root / FINDER_FILE
+    if not spec.is_file():
+        return {}, None, set()
+    where = f"{spec}"
+    try:
+        doc = json.loads(spec.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise invalid("logos", "logo_training", f"a readable JSON file {FINDER_FILE}", where,
+                      f"Fix it ({exc}) or remove it.") from None
+    if not isinstance(doc, dict) or set(doc) - {"photos", "backgrounds"}:
+        raise invalid("logos", "logo_training", f'{{"photos": [...], "backgrounds": [...]}} in '
+                      f"{FINDER_FILE}", where, given_is_text=True)
+    photos: dict[str, list] = {}
+    used: set[str] = set()
+    for row in doc.get("photos", []):
+        if not isinstance(row, dict) or not {"file", "brand", "boxes"} <= set(row):
+            raise invalid("logos", "logo_training", f'photos rows {{"file", "brand", "boxes"}} '
+                          f"in {where}", row)
+        path = root / row["file"]
+        if not path.is_file():
+            raise invalid("logos", "logo_training", f"existing photo files in {where}",
+                          str(path), given_is_text=True, fix="Check the path (relative to "
+                          "the gallery folder).")
+        used.add(Path(row["file"]).parts[0])
+        photos.setdefault(row["brand"], []).append((read_image(path), row["boxes"]))
+    backgrounds = None
+    if "backgrounds" in doc:
+        backgrounds = []
+        for entry in doc["backgrounds"]:
+            path = root / entry
+            used.add(Path(entry).parts[0])
+            files = sorted(f for f in path.iterdir() if f.suffix.lower() in IMAGE_SUFFIXES) \
+                if path.is_dir() else [path]
+            for f in files:
+                if not f.is_file():
+                    raise invalid("logos", "logo_training", f"existing background photos in "
+                                  f"{where}", str(f), given_is_text=True)
+                backgrounds.append(read_image(f))
+    return photos, backgrounds, used
+
+
+def resolve_logo_finder(logos_setting: Any, logos: Mapping[str, Sequence[Any]],
+                        corpus: Any | None = None):
+    """The logo finder a run on photos uses (None on a generated corpus or without logos).
+
+    On photos, the gallery is turned into a fitted
+    :class:`~privlab.vision.logo_finder.LogoFinder` (cached by content): on the crops,
+    the source photos and backgrounds a ``finder.json`` in the gallery folder names
+    (:func:`logo_training`), else the package backgrounds. Generated scenes print the
+    brand's artwork itself, which keypoint matching finds exactly, so they keep it.
+    """
+    if corpus is not None or not logos:
+        return None
+    from privlab.vision.logo_finder import fit_logo_finder
+
+    photos, backgrounds = {}, None
+    if isinstance(logos_setting, (str, Path)):
+        photos, backgrounds, _ = logo_training(logos_setting)
+    return fit_logo_finder(dict(logos), photos or None, backgrounds)
+
+
 def build_encoders(names: Sequence[str], gallery: Mapping[str, Sequence[Any]] | None,
-                   logos: Mapping[str, Sequence[Any]] | None = None) -> list:
-    """Registry members by name; describe-then-embed gets the study's face and logo galleries."""
+                   logos: Mapping[str, Sequence[Any]] | None = None, logo_finder: Any = None
+                   ) -> list:
+    """Registry members by name; describe-then-embed gets the study's face and logo
+    galleries (and the logo finder)."""
     from privlab.encoders import registry
 
     if isinstance(names, str) or not names:
@@ -122,16 +210,17 @@ def build_encoders(names: Sequence[str], gallery: Mapping[str, Sequence[Any]] | 
     for name in names:
         if name == "describe-then-embed":
             out.append(registry.create(name, gallery=dict(gallery or {}),
-                                       logos=dict(logos or {}) or None))
+                                       logos=dict(logos or {}) or None, logo_finder=logo_finder))
         else:
             out.append(registry.create(name))
     return out
 
 
 def build_sanitizers(specs: Sequence[str], presets: Mapping[str, Sequence[str]],
-                     corpus: Any | None, logos: Mapping[str, Sequence[Any]] | None = None) -> list:
+                     corpus: Any | None, logos: Mapping[str, Sequence[Any]] | None = None,
+                     logo_finder: Any = None) -> list:
     """Sanitizers from preset cue blackouts (``"cues:<preset>"``) and registry names; the
-    logo sanitizers get ``logos``.
+    logo sanitizers get ``logos`` (and, on photos, ``logo_finder``).
 
     Raises:
         ValueError: a cue preset without a generated corpus (with the reason), an
@@ -158,9 +247,9 @@ def build_sanitizers(specs: Sequence[str], presets: Mapping[str, Sequence[str]],
             if not logos:
                 raise invalid("logos", "build_sanitizers", f"a logo gallery for {spec!r}", None,
                               f"Pass logos= {LOGO_GALLERY_HOWTO}.")
-            # Real photos (no generated corpus): the learned finder, which finds logos on
+            # Real photos (no generated corpus): the fitted finder, which finds logos on
             # signs; generated scenes print the artwork itself, which keypoints match.
-            out.append(registry.create(spec, logos=dict(logos),
+            out.append(registry.create(spec, logos=dict(logos), finder=logo_finder,
                                        method="sift" if corpus is not None else "features"))
         else:
             out.append(registry.create(spec))
@@ -198,6 +287,7 @@ def members_param(default: tuple[str, ...]) -> Any:
     return param(default, label="Members", family="encoder", filters={"modality": "image"})
 
 
-__all__ = ["CUE_PREFIX", "GROUND_TRUTH_REASON", "LOGO_GALLERY_HOWTO", "LOGO_SANITIZERS",
-           "build_encoders", "build_sanitizers", "folder_reason", "load_gallery",
-           "members_param", "resolve_gallery", "resolve_logos", "sanitizers_param"]
+__all__ = ["CUE_PREFIX", "FINDER_FILE", "GROUND_TRUTH_REASON", "LOGO_GALLERY_HOWTO",
+           "LOGO_SANITIZERS", "build_encoders", "build_sanitizers", "folder_reason",
+           "load_gallery", "logo_training", "members_param", "resolve_gallery", "resolve_logo_finder",
+           "resolve_logos", "sanitizers_param"]

@@ -18,7 +18,9 @@ and under dlib, the target's name read by OCR, a gallery logo), is it still foun
 any image is named in the headline as failing the condition, and its resolutions stay in
 the tables marked conditional. A logo gallery (``logos=``) reaches the logo sanitizer,
 the describe-then-embed member, the logo check and the placebo (which keeps clear of
-every logo found).
+every logo found). On photos they all use one logo finder fitted on the gallery, never
+on the audited photos (:func:`privlab.vision.logo_finder.fit_logo_finder`; provenance
+``logo_finder`` names it); generated scenes keep keypoint matching of the artwork.
 
 Every image is read (OCR), and its faces found, once: the originals are read whole, and
 each sanitized or placebo output only near its marks (:func:`privlab.vision.ocr.read_rendering`),
@@ -50,7 +52,8 @@ from privlab.progress import step
 from privlab.studies._image_setup import (CUE_PREFIX, GROUND_TRUTH_REASON, LOGO_GALLERY_HOWTO,
                                           LOGO_SANITIZERS, build_encoders, build_sanitizers,
                                           folder_reason, load_gallery, members_param,
-                                          resolve_gallery, resolve_logos, sanitizers_param)
+                                          resolve_gallery, resolve_logo_finder, resolve_logos,
+                                          sanitizers_param)
 from privlab.studies._image_conditions import (CueCheck, Fidelity, _LogoBoxes, check_fidelity,
                                                target_checks)
 from privlab.studies._image_result import LEAK_REASON, MIN_RANK_SANITIZERS, ImageStudyResult
@@ -83,7 +86,10 @@ class ImageStudyConfig(StudyConfig):
         logos: a logo gallery: a folder with one sub-folder or file stem per brand
             (``<brand>/*.jpg`` or ``<brand>.jpg``, crops of the logo from photos that
             are not audited) or ``{brand: [logo images]}``; it reaches the logo
-            sanitizer, describe-then-embed, the logo check and the placebo. Default the
+            sanitizer, describe-then-embed, the logo check and the placebo, which on
+            photos share one finder fitted on it (a ``finder.json`` in the folder may
+            name the crops' source photos and photos without the logo to fit on; see
+            :func:`privlab.studies._image_setup.logo_training`). Default the
             generated brand corpus's logo, none otherwise.
         delta: the resolution at which items are flagged and members flag a leak.
         top_k: witnesses kept per audit.
@@ -240,8 +246,12 @@ def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping
         labels = [f"{s.index}: {'+'.join(sorted(s.kinds()))}" for s in corpus.scenes]
     gallery = resolve_gallery(config.gallery, corpus)
     logos = resolve_logos(config.logos, corpus, default_logos)
-    encoders = build_encoders(config.encoders, gallery, logos)
-    sanitizers = build_sanitizers(config.sanitizers, presets, corpus, logos)
+    finder = None
+    if logos and corpus is None:
+        step("fitting the logo finder on the gallery (cached)", 0, 1)
+        finder = resolve_logo_finder(config.logos, logos, corpus)
+    encoders = build_encoders(config.encoders, gallery, logos, finder)
+    sanitizers = build_sanitizers(config.sanitizers, presets, corpus, logos, finder)
     readers = any(isinstance(e, DescribeThenEmbedEncoder) and e.use_ocr for e in encoders)
     twins: list = []
     twin = False
@@ -252,14 +262,14 @@ def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping
 
             avoid = [CueRegions(corpus, corpus.kinds)]
         if logos:
-            avoid.append(_LogoBoxes(logos))
+            avoid.append(_LogoBoxes(logos, finder))
 
         def twin(sanitizer):
             made = ImagePlacebo(sanitizer, avoid=avoid, seed=config.placebo_seed,
                                 read_renderings=readers)
             twins.append(made)
             return made
-    checks, notes = (target_checks(gallery, logos, corpus, concept_cues) if fidelity
+    checks, notes = (target_checks(gallery, logos, corpus, concept_cues, finder) if fidelity
                      else ([], []))
     leak_stage = corpus is not None and config.leak_table
     stages = len(encoders) + len(sanitizers) + int(leak_stage) + int(bool(checks))
@@ -298,7 +308,10 @@ def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping
         "skipped": [dict(s) for s in passed_over]},
         "members": [e.describe() for e in encoders],
         "sanitizers": [s.describe() for s in sanitizers],
-        "gallery": sorted(gallery), "logos": sorted(logos), "placebo": bool(config.placebo),
+        "gallery": sorted(gallery), "logos": sorted(logos),
+        "logo_finder": finder.describe() if finder is not None else (
+            "keypoint matching (SIFT + RANSAC) of the brand's printed artwork" if logos else None),
+        "placebo": bool(config.placebo),
         "placebo_seed": config.placebo_seed,
         "checks": [c.describe() for c in checks]}
     step("audit done", stages, stages)

@@ -232,29 +232,45 @@ class LogoCheck(ConceptCheck):
     and keypoint matching (which finds printed copies of the artwork): a logo either one
     still finds after sanitizing is still there.
 
+    With a ``finder`` (a :class:`~privlab.vision.logo_finder.LogoFinder`, the one the
+    study's sanitizer and members use), that finder replaces the cosine finder.
+
     Args:
         logos: ``{brand: [logo images]}``.
+        finder: a LogoFinder fitted on ``logos``, or None.
     """
 
     kind = "logo"
 
-    def __init__(self, logos: Mapping[str, Sequence[Any]]):
+    def __init__(self, logos: Mapping[str, Sequence[Any]], finder: Any = None):
         super().__init__()
         if not isinstance(logos, Mapping) or not logos:
             raise invalid("logos", "LogoCheck", "a non-empty mapping of brand -> logo images",
                           logos)
-        self.logos = logos
+        if finder is not None and not hasattr(finder, "find"):
+            raise invalid("finder", "LogoCheck", "a LogoFinder from fit_logo_finder, or None",
+                          finder)
+        self.logos, self.finder = logos, finder
         self.name = f"logo · matched ({', '.join(map(str, logos))})"
 
     def _find(self, rgb):
         from privlab.vision.logos import match_logos
 
-        found = match_logos(rgb, self.logos) + match_logos(rgb, self.logos, method="features")
+        learned = (self.finder.find(rgb) if self.finder is not None
+                   else match_logos(rgb, self.logos, method="features"))
+        found = match_logos(rgb, self.logos) + learned
         return [f"{m.name} at {m.box}" for m in found]
+
+    def describe(self) -> dict[str, Any]:
+        out = super().describe()
+        if self.finder is not None:
+            out["finder"] = self.finder.describe()
+        return out
 
 
 def concept_checks(*, faces: Mapping[str, Sequence[Any]] | None = None,
-                   names: Sequence[str] = (), logos: Mapping[str, Sequence[Any]] | None = None
+                   names: Sequence[str] = (), logos: Mapping[str, Sequence[Any]] | None = None,
+                   logo_finder: Any = None
                    ) -> tuple[list[ConceptCheck], list[str]]:
     """The checks a study runs, and why any is left out.
 
@@ -262,6 +278,8 @@ def concept_checks(*, faces: Mapping[str, Sequence[Any]] | None = None,
         faces: the target's face gallery (SFace and dlib checks).
         names: the target's names read by OCR (people, brands).
         logos: the logo gallery.
+        logo_finder: the study's :class:`~privlab.vision.logo_finder.LogoFinder` for
+            ``logos`` (the logo check then uses it), or None.
 
     Returns:
         ``(checks, notes)``; a note says why a check could not run (dlib missing).
@@ -284,7 +302,7 @@ def concept_checks(*, faces: Mapping[str, Sequence[Any]] | None = None,
     if names:
         checks.append(NameCheck(list(names)))
     if logos:
-        checks.append(LogoCheck(logos))
+        checks.append(LogoCheck(logos, logo_finder))
     return checks, notes
 
 

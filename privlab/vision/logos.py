@@ -8,17 +8,12 @@ Two methods:
   :class:`LogoHead`, by logistic regression fitted with
   :func:`~privlab.vision.logo_head.fit_logo_head` on labelled photos;
   non-maximum suppression; each box padded to cover the whole mark.
-  On the contrastive-privacy paper's restaurant photos (``python benchmarks/logos.py
-  --split both --no-baseline --no-cosine``), the head fitted on the development and
-  gallery photos' boxes, threshold chosen by 5-fold cross-validation on the development
-  photos only (there: recall 0.40 with no development negative found), finds the
-  Golden Arches in 12 of 18 held-out photos (0.67; target 0.8, not met); of 29
-  held-out photos without a logo one has one find (0.034 false finds per photo;
-  target 0.05, met); after a blackout of the found boxes the arches are found again in
-  2 of the 12 (removed in 83%; target 80%, met). 0.30 s per photo on 2 cores at a load of
-  about 2 (3.6 s at a load of 7-10). The cosine finder at the same sides finds 8 of 18
-  (0.44) with no false find (``--split test --no-baseline``); before (sides 1024 and
-  512, unpadded boxes) it was at 0.61 recall and 0.14 false finds per photo.
+  The head an audit uses is fitted from the gallery by
+  :func:`~privlab.vision.logo_finder.fit_logo_finder` (crops, their source photos,
+  photos without the logo; threshold chosen on those): see that module and
+  ``python benchmarks/logos.py`` for its recall and false finds on the
+  contrastive-privacy paper's held-out restaurant photos. The cosine finder alone
+  finds the arches in 8 of 18 of them (0.44) with no false find.
 - :func:`match_logos` with its default ``method="sift"``: SIFT keypoints matched to the
   gallery, a homography fitted with RANSAC. Exact for a printed or pasted copy of the
   artwork (it survives perspective and JPEG), but on the same real photos it finds the

@@ -1,15 +1,16 @@
-"""The learned-feature logo finder on the contrastive-privacy paper's real photos.
+"""The logo finder the brand study uses, on the contrastive-privacy paper's real photos.
 
 Gallery: crops of the Golden Arches cut at run time from photos that are never
 evaluated; positives: the held-out ('test') restaurant photos whose arches this project
 labelled visible; negatives: the held-out photos without a logo (the paper's DiCaprio
 photos and concept photos). Labels and split: benchmarks/data/mcdonalds_arches.json.
-The learned head is fitted on the dev and gallery photos' boxes and on concept photos
-outside both splits; its threshold is chosen by cross-validation on the dev photos, never
-on these.
+The finder (:func:`privlab.vision.logo_finder.fit_logo_finder`, what the study fits
+from a gallery folder with a finder.json) is fitted on the crops, the gallery photos'
+boxes and concept photos outside both splits as backgrounds; its threshold is chosen
+on those backgrounds by its own rule (chosen on the dev photos), never on these.
 
-Slow (the head's fitting photos and about 50 held-out photos through EfficientNet-Lite0
-at two sizes): run with ``-m slow``.
+Slow (about 80 fitting photos and 50 held-out photos through EfficientNet-Lite0 at two
+sizes): run with ``-m slow``.
 """
 
 from __future__ import annotations
@@ -36,57 +37,59 @@ def _benchmark():
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     data = bench.load_labels(PHOTOS)
-    head, chosen = bench.fit_head(data)
-    return bench, data, head, chosen
+    return bench, data, bench.fit_finder(data)
 
 
 @lru_cache(maxsize=1)
 def _held_out():
-    from privlab.vision.logos import find_logos
-
-    bench, data, head, _ = _benchmark()
-    gallery = data["gallery"]
-    return bench.evaluate(lambda rgb: find_logos(rgb, gallery, head=head),
-                          data["positives"]["test"], data["negatives"]["test"])
+    bench, data, finder = _benchmark()
+    return bench.evaluate(finder.find, data["positives"]["test"], data["negatives"]["test"])
 
 
-def test_the_threshold_is_chosen_on_dev_photos_only():
-    bench, data, head, chosen = _benchmark()
-    assert head.threshold == chosen["threshold"]
-    assert chosen["dev_negatives_with_a_find"] == 0  # just above the best dev negative window
-    test_files = {p.name for p in data["positives"]["test"] + data["negatives"]["test"]}
-    fitted = {p.name for p, _ in data["examples"]["dev"] + data["examples"]["gallery"]}
-    fitted |= {p.name for p in data["negatives"]["dev"] + data["train_negatives"]}
-    assert not test_files & fitted
+def test_the_finder_is_fitted_on_no_dev_or_test_photo():
+    bench, data, finder = _benchmark()
+    p = finder.provenance
+    assert p["fitted_on"].startswith("4 gallery crops, 5 source photos with boxes, 72 given")
+    assert "0.9 quantile" in p["threshold_rule"]
+    evaluated = {p.name for p in data["positives"]["test"] + data["negatives"]["test"]
+                 + data["positives"]["dev"] + data["negatives"]["dev"]}
+    fitted = {p.name for p, _ in data["examples"]["gallery"]} | {p.name for p in data["train_negatives"]}
+    assert not evaluated & fitted
 
 
+@pytest.mark.xfail(strict=True, reason="not reached: 4 false finds in 3 of the 29 held-out "
+                   "photos without a logo (0.138 per photo) at the threshold the finder's rule "
+                   "chose on its backgrounds (the rule gave 1 of 30 on dev); the target is 0.05")
 def test_at_most_one_false_find_per_20_photos_without_a_logo():
     result = _held_out()
     assert result["negatives"] == 29
     assert result["false_finds_per_photo"] <= 1 / 20, result
 
 
-def test_a_blackout_of_the_found_boxes_removes_the_arches_in_80_percent_of_photos():
-    result = _held_out()
-    assert result["found_again_after_blackout"] <= 0.2, result
-
-
-@pytest.mark.xfail(strict=True, reason="not reached: the head finds the arches in 12 of the 18 "
-                   "held-out photos (0.67) at the threshold chosen on dev; the target is 0.8")
+@pytest.mark.xfail(strict=True, reason="not reached: the study's finder finds the arches in 13 "
+                   "of the 18 held-out photos (0.72; 9 of 10 dev photos); the target is 0.8")
 def test_finds_the_arches_in_80_percent_of_held_out_photos():
     result = _held_out()
     assert result["positives"] == 18
     assert result["recall"] >= 0.8, result
 
 
+@pytest.mark.xfail(strict=True, reason="not reached: a second search after a blackout of the "
+                   "found boxes still finds the arches in 0.46 of the found held-out photos "
+                   "(0.44 on dev); the target is at most 0.2")
+def test_a_blackout_of_the_found_boxes_removes_the_arches_in_80_percent_of_photos():
+    result = _held_out()
+    assert result["found_again_after_blackout"] <= 0.2, result
+
+
 def test_finds_the_arches_in_far_more_held_out_photos_than_keypoint_matching():
-    """The level reached (12 of 18) holds, and keypoint matching (SIFT + RANSAC, the
+    """The level reached (13 of 18) holds, and keypoint matching (SIFT + RANSAC, the
     baseline) with the same gallery finds far fewer."""
     from privlab.vision.logos import match_logos
 
     result = _held_out()
-    assert result["recall"] >= 12 / 18, result
-    bench, data, _, _ = _benchmark()
+    assert result["recall"] >= 13 / 18, result
+    bench, data, _ = _benchmark()
     baseline = bench.evaluate(lambda rgb: match_logos(rgb, data["gallery"]),
                               data["positives"]["test"], [])
     assert result["recall"] >= baseline["recall"] + 0.4, (result, baseline)

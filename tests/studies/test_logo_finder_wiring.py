@@ -1,0 +1,87 @@
+"""On photos, the brand study fits one logo finder from the gallery folder (crops, and the
+source photos and backgrounds its finder.json names) and hands that same finder to the
+logo-blackout sanitizer, describe-then-embed, the logo check and the placebo."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from PIL import Image
+
+
+@pytest.fixture(scope="module")
+def gallery_folder(tmp_path_factory):
+    import os
+
+    import skimage.data
+    from sklearn.datasets import load_sample_image
+
+    from privlab.vision.images import as_rgb
+
+    os.environ["PRIVLAB_CACHE"] = str(tmp_path_factory.mktemp("cache"))
+    root = tmp_path_factory.mktemp("logos")
+    logo = as_rgb(skimage.data.logo())
+    (root / "scikit-image").mkdir()
+    Image.fromarray(logo).save(root / "scikit-image" / "logo.png")
+    (root / "photos").mkdir()
+    china = load_sample_image("china.jpg").copy()
+    china[250:350, 60:160] = np.asarray(Image.fromarray(logo).resize((100, 100)))
+    Image.fromarray(china).save(root / "photos" / "china.png")
+    (root / "backgrounds").mkdir()
+    for name in ("coffee", "chelsea", "rocket"):
+        Image.fromarray(getattr(skimage.data, name)()).save(root / "backgrounds" / f"{name}.png")
+    (root / "finder.json").write_text(json.dumps({
+        "photos": [{"file": "photos/china.png", "brand": "scikit-image",
+                    "boxes": [[60, 250, 160, 350]]}],
+        "backgrounds": ["backgrounds"]}))
+    return root
+
+
+def test_every_part_of_a_photo_study_gets_the_same_fitted_finder(gallery_folder):
+    from privlab.studies._image_conditions import _LogoBoxes, target_checks
+    from privlab.studies._image_setup import (build_encoders, build_sanitizers,
+                                              resolve_logo_finder, resolve_logos)
+    from privlab.studies.mcdonalds import PRESETS
+    from privlab.vision.concepts import LogoCheck
+    from privlab.vision.logo_finder import LogoFinder
+
+    logos = resolve_logos(str(gallery_folder))
+    assert list(logos) == ["scikit-image"]  # photos/ and backgrounds/ are no brands
+    finder = resolve_logo_finder(str(gallery_folder), logos)
+    assert isinstance(finder, LogoFinder)
+    assert finder.provenance["fitted_on"] == ("1 gallery crops, 1 source photos with boxes, "
+                                              "3 given backgrounds (no audited photo)")
+    [sanitizer] = build_sanitizers(["logo-blackout"], PRESETS, None, logos, finder)
+    assert sanitizer.detectors[0].finder is finder
+    [member] = build_encoders(["describe-then-embed"], {}, logos, finder)
+    assert member.logo_finder is finder
+    assert member.describe()["logo_finder"]["key"] == finder.provenance["key"]
+    checks, _ = target_checks({}, logos, None, (), finder)
+    [check] = [c for c in checks if isinstance(c, LogoCheck)]
+    assert check.finder is finder and check.describe()["finder"] == finder.describe()
+    assert _LogoBoxes(logos, finder).finder is finder
+    # Generated scenes print the artwork: no fitted finder, keypoint matching stays.
+    assert resolve_logo_finder(str(gallery_folder), logos, corpus=object()) is None
+
+
+def test_the_finder_finds_the_mark_in_a_new_photo_and_the_sanitizer_removes_it(gallery_folder):
+    import skimage.data
+    from sklearn.datasets import load_sample_image
+
+    from privlab.studies._image_conditions import _LogoBoxes
+    from privlab.studies._image_setup import build_sanitizers, resolve_logo_finder, resolve_logos
+    from privlab.studies.mcdonalds import PRESETS
+    from privlab.vision.images import as_rgb
+
+    logos = resolve_logos(str(gallery_folder))
+    finder = resolve_logo_finder(str(gallery_folder), logos)
+    assert finder.provenance.get("cached") is True  # fitted once per gallery content
+    photo = load_sample_image("flower.jpg").copy()
+    photo[120:250, 420:550] = np.asarray(Image.fromarray(as_rgb(skimage.data.logo())).resize((130, 130)))
+    boxes = _LogoBoxes(logos, finder)(photo)
+    assert any(b[0] <= 420 and b[1] <= 120 and b[2] >= 550 and b[3] >= 250 for b in boxes), boxes
+    [sanitizer] = build_sanitizers(["logo-blackout"], PRESETS, None, logos, finder)
+    [out] = sanitizer.sanitize([photo])
+    assert (out[120:250, 420:550] == 0).mean() > 0.9
