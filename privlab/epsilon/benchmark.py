@@ -69,6 +69,7 @@ from privlab.epsilon.summaries import (  # noqa: F401  (re-exported)
 )
 from privlab.errors import invalid
 from privlab.hashing import settings_hash
+from privlab.progress import substep
 
 DEFAULT_METHODS = ("gaussmech", "kde-lr", "kde-lr-0.01", "mmd-tv", "roc-ht", "reserved",
                    "reserved-exact")
@@ -399,18 +400,25 @@ def run_sweep(settings: Sequence[Setting], methods: Sequence[str] = DEFAULT_METH
 
     bar = tqdm(total=len(frames) + len(todo), initial=len(frames), desc="ε benchmark",
                disable=not progress, unit="setting")
+    total = len(frames) + len(todo)
+    if frames:  # said, so that a quick sweep is not taken for a skipped one
+        substep("settings read from the store", len(frames), total)
     parent = os.getpid()
     if n_jobs == 1 or len(todo) <= 1:
         for s, path in todo:
+            substep("settings done", len(frames), total)
             frames[s] = _run_and_store(s, *options, path, parent)
             bar.update(1)
     else:
         from joblib import delayed
 
+        substep("settings done", len(frames), total)
         jobs = (delayed(_run_and_store)(s, *options, path, parent) for s, path in todo)
         results = worker_pool(min(n_jobs, len(todo)), return_as="generator")(jobs)
         for (s, _), frame in zip(todo, results):
             frames[s] = frame
             bar.update(1)
+            substep("settings done", len(frames), total)
+    substep("settings done", total, total)
     bar.close()
     return pd.concat([frames[s] for s in settings], ignore_index=True)

@@ -21,7 +21,7 @@ from typing import Iterable, Sequence
 
 from privlab.errors import MissingDependencyError, invalid, require
 from privlab.fixes import install_command
-from privlab.progress import substep, track
+from privlab.progress import note, substep, track
 from privlab.sanitizers.base import Sanitizer, registry
 from privlab.sanitizers.text import BOX
 
@@ -60,7 +60,9 @@ def _quiet_network_loggers() -> None:
 def _load_spacy():
     if "nlp" not in _nlp_cache:
         spacy = require("spacy", "spacy", "Entity-type redaction")
-        _nlp_cache["nlp"] = spacy.load(str(packaged_spacy_path()))
+        path = packaged_spacy_path()
+        note(f"loading spaCy {path.name} …")
+        _nlp_cache["nlp"] = spacy.load(str(path))
     return _nlp_cache["nlp"]
 
 
@@ -102,6 +104,7 @@ class PresidioSanitizer(Sanitizer):
     def engines(cls, language: str = "en"):
         """The shared ``(AnalyzerEngine, AnonymizerEngine)`` pair (built on first use)."""
         if language not in cls._engines:
+            note(f"loading Presidio with spaCy {packaged_spacy_path().name} …")
             _quiet_network_loggers()
             analyzer_mod = require("presidio_analyzer", "presidio-analyzer", "Presidio redaction")
             nlp_mod = require("presidio_analyzer.nlp_engine", "presidio-analyzer",
