@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import sys
 import zipfile
 from pathlib import Path
 from typing import Sequence
@@ -123,10 +124,13 @@ class SentenceTransformerEncoder(Encoder):
     def load(self):
         """Load (once) and return the underlying SentenceTransformer."""
         if self._model is None:
-            note(f"loading sentence-transformers {self.name} …")
+            if "sentence_transformers" not in sys.modules:  # torch and transformers too
+                note("importing sentence-transformers …")
             from sentence_transformers import SentenceTransformer
 
             from privlab.config import default_device
+
+            note(f"loading {self.name} …")
 
             local = Path(self.model_ref).expanduser()
             try:
