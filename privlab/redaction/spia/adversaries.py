@@ -50,6 +50,7 @@ from privlab.redaction.spia.records import (
     Subject,
     write_spia,
 )
+from privlab.progress import note
 from privlab.registry import Registry
 
 adversaries = Registry("SPIA adversary")
@@ -196,6 +197,7 @@ def spacy_pipeline(model: str):
     from privlab.errors import require
 
     spacy = require("spacy", "spacy", "The NER adversary")
+    note(f"loading spaCy {Path(str(model)).name} …")
     try:
         return spacy.load(model, disable=["lemmatizer"])
     except OSError as exc:
