@@ -202,7 +202,7 @@ def note(message: str) -> None:
     read): the listener gets the current step with ``message`` as its detail, labelled
     by the words alone, so the line under the bar names the wait. The next detail at the
     same level (the first item counted) takes its place. Before any step, the note
-    stands alone (the bar stays at 0).
+    stands alone (the bar stays at 0) and the details after it still report nothing.
 
     Args:
         message: what is under way, in words ("loading spaCy en_core_web_sm …").
@@ -227,8 +227,8 @@ def note(message: str) -> None:
     new = Step(message, 0, 1, message=True)
     depth = state.depth
     if not any(s is not None for s in state.levels[:depth + 1]):
-        state.report(depth, new, detail=True)  # before any step: the note alone
-        return
+        state.listener(new)  # before any step: the note alone, kept nowhere (the details
+        return               # after it report nothing, as before any step)
     above = len(state.levels) > depth and state.levels[depth] is not None and \
         depth not in state.detail_levels
     state.report(depth + 1 if above else depth, new, detail=not above)

@@ -55,11 +55,15 @@ def test_a_recording_forwards_to_another_listener_and_refuses_a_bad_one():
 
 def test_a_note_before_any_step_stands_alone_and_the_first_step_replaces_it():
     with progress.recording() as rec:
-        progress.note("importing sentence-transformers …")
+        with progress.within():  # as inside an encoder called before any step
+            progress.note("importing sentence-transformers …")
+            progress.substep("images of this batch", 16, 16)  # still nothing to report
         progress.step("auditing", 0, 3)
+        progress.note("loading a model …")
     steps = [s for _, s in rec.ticks]
-    assert [s.label() for s in steps] == ["importing sentence-transformers …", "auditing: 0 of 3"]
-    assert [s.fraction for s in steps] == [0.0, 0.0]
+    assert [s.label() for s in steps] == ["importing sentence-transformers …", "auditing: 0 of 3",
+                                          "auditing: 0 of 3 · loading a model …"]
+    assert [s.fraction for s in steps] == [0.0, 0.0, 0.0]
     progress.note("nobody listens")  # no listener: nothing happens, no error
 
 
