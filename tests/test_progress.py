@@ -230,3 +230,15 @@ def test_presidio_names_each_part_of_its_load_then_reports_every_8_emails(monkey
         "building Presidio's recognizers …",
         ("sanitized", 0), ("sanitized", 8), ("sanitized", 16), ("sanitized", 20)]
     assert len(out) == 20 and "Ken Lay" not in out[0]
+
+
+def test_an_adversary_reports_each_document_it_attacks():
+    from privlab.redaction.spia.adversaries import NERAdversary
+
+    texts = [f"John Smith, born in 19{50 + k}, lives in Boston." for k in range(5)]
+    with progress.recording() as rec:
+        progress.step("anonymizing and attacking: none", 0, 1)
+        found = NERAdversary().infer(texts, [f"d{k}" for k in range(5)])
+    attacked = [s.done for s in _leaves(s for _, s in rec.ticks)
+                if s.stage == "documents attacked"]
+    assert attacked == [0, 1, 2, 3, 4, 5] and len(found) == 5

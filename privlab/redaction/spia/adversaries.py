@@ -50,7 +50,7 @@ from privlab.redaction.spia.records import (
     Subject,
     write_spia,
 )
-from privlab.progress import note
+from privlab.progress import note, substep
 from privlab.registry import Registry
 
 adversaries = Registry("SPIA adversary")
@@ -118,6 +118,7 @@ class Adversary(ABC):
             raise invalid("on_failure", caller, "'raise' or 'record'", on_failure)
         out = []
         for k, (text, data_id) in enumerate(zip(texts, data_ids)):
+            substep("documents attacked", k, len(texts))
             if not isinstance(text, str):
                 raise wrong_type(f"texts[{k}]", caller, "a str", text)
             try:
@@ -131,6 +132,7 @@ class Adversary(ABC):
                     f"{self.name} failed on document {data_id!r} after {k} of {len(texts)} "
                     f"documents; no profile was returned: {exc}") from exc
             out.append(SPIARecord(data_id, text, subjects, {"adversary": self.name}))
+        substep("documents attacked", len(texts), len(texts))
         return out
 
     def infer_to_file(self, texts: Sequence[str], data_ids: Sequence[str],
