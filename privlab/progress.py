@@ -27,6 +27,15 @@ whose :attr:`Step.fraction` places the items inside the stage, so the bar advanc
 with every item and never moves back while the stage lasts. Outside every step (a bare
 call of an encoder, or work before a study's first step) a detail reports nothing.
 
+Before a wait with no count (a model being loaded, a file being read), :func:`note`
+says what it is, so the line under the bar names it while the bar stands still::
+
+    progress.note("loading spaCy en_core_web_sm …")
+
+A benchmark or a test measures how long the bar stood still with :func:`recording`: its
+:class:`Recorder` keeps every report with its time, and :meth:`Recorder.longest_gap`
+says how long the longest wait between two reports was, and between which two.
+
 The listener is held in a :class:`contextvars.ContextVar`, so two computations in two
 threads or tasks report to their own listeners.
 """
@@ -35,6 +44,7 @@ from __future__ import annotations
 
 import contextvars
 import dataclasses
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Optional, TypeVar
@@ -53,12 +63,15 @@ class Step:
         done: units finished so far (0 when the stage starts).
         total: units in the stage (at least 1).
         detail: progress within the unit now under way (None when not reported).
+        message: a :func:`note` (what is under way, with no count): its label is the
+            stage alone, and it adds nothing to the fraction.
     """
 
     stage: str
     done: int
     total: int
     detail: Optional["Step"] = None
+    message: bool = field(default=False, repr=False)
 
     @property
     def fraction(self) -> float:
@@ -80,8 +93,10 @@ class Step:
         Example:
             >>> Step("auditing presidio", 1, 4, Step("sanitized", 50, 1552)).label()
             'auditing presidio: 1 of 4 · sanitized: 50 of 1552'
+            >>> Step("auditing presidio", 1, 4, Step("loading spaCy …", 0, 1, message=True)).label()
+            'auditing presidio: 1 of 4 · loading spaCy …'
         """
-        text = f"{self.stage}: {self.done} of {self.total}"
+        text = self.stage if self.message else f"{self.stage}: {self.done} of {self.total}"
         return text if self.detail is None else f"{text} · {self.detail.label()}"
 
 
@@ -180,6 +195,45 @@ def substep(stage: str, done: int, total: int) -> None:
     state.report(depth + 1 if above else depth, new, detail=not above)
 
 
+def note(message: str) -> None:
+    """Say what is under way now, with no count, within the current step (no-op unheard).
+
+    For a wait that has no items to count (a model being loaded, a large file being
+    read): the listener gets the current step with ``message`` as its detail, labelled
+    by the words alone, so the line under the bar names the wait. The next detail at the
+    same level (the first item counted) takes its place. Before any step, the note
+    stands alone (the bar stays at 0) and the details after it still report nothing.
+
+    Args:
+        message: what is under way, in words ("loading spaCy en_core_web_sm …").
+
+    Example:
+        >>> seen = []
+        >>> with reporting(seen.append):
+        ...     step("auditing presidio", 1, 4)
+        ...     note("loading spaCy en_core_web_sm …")
+        ...     substep("sanitized", 1, 10)
+        >>> [s.label() for s in seen[1:]]
+        ['auditing presidio: 1 of 4 · loading spaCy en_core_web_sm …', \
+'auditing presidio: 1 of 4 · sanitized: 1 of 10']
+        >>> seen[1].fraction
+        0.25
+    """
+    state = _listener.get()
+    if state is None:
+        return
+    if not isinstance(message, str) or not message.strip():
+        raise invalid("message", "progress.note", "a non-empty str", message)
+    new = Step(message, 0, 1, message=True)
+    depth = state.depth
+    if not any(s is not None for s in state.levels[:depth + 1]):
+        state.listener(new)  # before any step: the note alone, kept nowhere (the details
+        return               # after it report nothing, as before any step)
+    above = len(state.levels) > depth and state.levels[depth] is not None and \
+        depth not in state.detail_levels
+    state.report(depth + 1 if above else depth, new, detail=not above)
+
+
 @contextmanager
 def within() -> Iterator[None]:
     """Steps made inside the block are details of the innermost step reported so far.
@@ -252,6 +306,108 @@ def reporting(listener: Callable[[Step], None]) -> Iterator[None]:
         _listener.reset(token)
 
 
+@dataclass(frozen=True)
+class Gap:
+    """The wait between two reports (or between the start or end of a recording and one).
+
+    Attributes:
+        seconds: how long nothing was reported.
+        after: the label of the report before the wait ("the start" for the first one).
+        before: the label of the report that ended it ("the end" for the last one).
+    """
+
+    seconds: float
+    after: str
+    before: str
+
+    def __str__(self) -> str:
+        return f"{self.seconds:.1f} s after '{self.after}', before '{self.before}'"
+
+
+class Recorder:
+    """A listener that keeps every report with the time it came (see :func:`recording`).
+
+    Attributes:
+        ticks: ``(seconds since the start, step)`` per report, in order.
+        start, end: the clock's readings when the recording began and ended (``end`` is
+            None while it lasts).
+        forward: another listener every report is also sent to (None: none).
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic,
+                 forward: Callable[[Step], None] | None = None):
+        self.clock, self.forward = clock, forward
+        self.start, self.end = clock(), None
+        self.ticks: list[tuple[float, Step]] = []
+
+    def __call__(self, step: Step) -> None:
+        self.ticks.append((self.clock() - self.start, step))
+        if self.forward is not None:
+            self.forward(step)
+
+    def gaps(self) -> list[Gap]:
+        """Every wait: start to the first report, report to report, the last to the end.
+
+        Example:
+            >>> clock = iter([0.0, 2.0, 7.5, 9.0]).__next__
+            >>> rec = Recorder(clock)
+            >>> rec(Step("a", 0, 2)); rec(Step("a", 1, 2)); rec.stop()
+            >>> [round(g.seconds, 1) for g in rec.gaps()]
+            [2.0, 5.5, 1.5]
+        """
+        times = [0.0] + [t for t, _ in self.ticks]
+        labels = ["the start"] + [s.label() for _, s in self.ticks]
+        end = (self.end if self.end is not None else self.clock()) - self.start
+        times.append(end)
+        labels.append("the end")
+        return [Gap(times[k + 1] - times[k], labels[k], labels[k + 1])
+                for k in range(len(times) - 1)]
+
+    def longest_gap(self) -> Gap:
+        """The longest wait with nothing reported.
+
+        Example:
+            >>> clock = iter([0.0, 2.0, 7.5, 9.0]).__next__
+            >>> rec = Recorder(clock)
+            >>> rec(Step("a", 0, 2)); rec(Step("a", 1, 2)); rec.stop()
+            >>> str(rec.longest_gap())
+            "5.5 s after 'a: 0 of 2', before 'a: 1 of 2'"
+        """
+        return max(self.gaps(), key=lambda g: g.seconds)
+
+    def stop(self) -> None:
+        """End the recording (the last wait ends here)."""
+        if self.end is None:
+            self.end = self.clock()
+
+
+@contextmanager
+def recording(forward: Callable[[Step], None] | None = None, *,
+              clock: Callable[[], float] = time.monotonic) -> Iterator[Recorder]:
+    """Record every report made inside the block with its time (a benchmark's listener).
+
+    Args:
+        forward: also send each report to this listener (a panel's), or None.
+        clock: the clock read at each report (seconds; :func:`time.monotonic`).
+
+    Example:
+        >>> with recording() as rec:
+        ...     for _ in track(range(3), "encoding"):
+        ...         pass
+        >>> len(rec.ticks), rec.longest_gap().seconds < 1
+        (4, True)
+    """
+    if forward is not None and not callable(forward):
+        raise invalid("forward", "progress.recording", "a callable taking a Step, or None",
+                      forward)
+    recorder = Recorder(clock, forward)
+    try:
+        with reporting(recorder):
+            yield recorder
+    finally:
+        recorder.stop()
+
+
 def listening() -> bool:
     """Whether a listener is set (a study may skip costly progress bookkeeping otherwise).
 
@@ -262,4 +418,5 @@ def listening() -> bool:
     return _listener.get() is not None
 
 
-__all__ = ["Step", "listening", "reporting", "step", "substep", "track", "within"]
+__all__ = ["Gap", "Recorder", "Step", "listening", "note", "recording", "reporting", "step",
+           "substep", "track", "within"]

@@ -1,6 +1,9 @@
 """A person's view: JupyterLab on loopback, the quickstart run in headless Chromium.
 
-The screenshot is saved to ``test-artifacts/quickstart-lab.png`` for a reviewer to look at.
+The panel is read as drawn (headline in view, no number wrapping in its table cell, no
+table wider than the output area outside a scrolling box); every notebook is read so in
+the walks of ``tests/browser/test_study_panels.py`` (``-m browser_full``). The screenshot
+is saved to ``test-artifacts/quickstart-lab.png`` for a reviewer to look at.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.lab import wait_for_idle_kernel
+from tests.browser.lab import assert_readable_layout, wait_for_idle_kernel
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -95,6 +98,7 @@ def test_quickstart_runs_in_jupyterlab_and_shows_its_widget(lab):
         page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
         # The panel draws the headline (styled, once) when its first run is done.
         page.wait_for_selector(".privlab-panel .privlab-headline", timeout=300_000)
+        drawn = assert_readable_layout(page, "00_quickstart")
         button = page.locator(".privlab-panel button.widget-button", has_text="Run").first
         button.scroll_into_view_if_needed()
         visible = button.is_visible()
@@ -102,6 +106,8 @@ def test_quickstart_runs_in_jupyterlab_and_shows_its_widget(lab):
         text = page.inner_text(".jp-Notebook")
         browser.close()
     assert visible, "the study panel's Run button is not visible"
+    # Its tables as drawn: numbers on one line, none wider than the output area.
+    assert drawn["tables"] > 0 and drawn["numeric"] > 0, drawn
     assert "Error displaying widget" not in text
     # the headline's first line, then what it rests on folded beneath it ("rests on (n)")
     assert "00 quickstart" in text and "rests on (" in text

@@ -38,6 +38,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from privlab.hashing import content_hash
+from privlab.progress import substep
 
 #: Most (corpus, sanitizer) outputs kept at once.
 MAX_ENTRIES = 24
@@ -155,6 +156,7 @@ def sanitize(sanitizer: Any, items: Sequence[Any]) -> list:
         outputs, recorded = found
         for name, value in recorded.items():
             setattr(sanitizer, name, value)
+        substep("sanitized (kept from an earlier run)", len(items), len(items))
         return _copy(outputs)
     before = dict(vars(sanitizer))
     outputs = list(sanitizer.sanitize(items))

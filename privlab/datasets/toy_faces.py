@@ -25,6 +25,7 @@ from privlab.encoders.base import registry
 from privlab.encoders.lookup import get_encoder
 from privlab.errors import invalid, wrong_type
 from privlab.hashing import bytes_hash, file_hash
+from privlab.progress import note
 from privlab.vision.faces import face_model_paths
 
 TOY_GENERATOR_VERSION = "toy-face-generator-1"
@@ -251,11 +252,15 @@ def toy_face_table(strength: float = 0.1, n_per_identity: int = 60, seed: int = 
         raise wrong_type("generator", caller, "a ToyFaceGenerator or None", gen)
     model = get_encoder(encoder)
     images, labels, sources = [], [], {}
+    # Notes, not counts: a study builds its tables before its first step (nothing counted
+    # there moves the bar), and the line under it still says what the wait is.
+    note(f"generating the toy faces (strength {gen.strength:g}) …")
     for k, (name, photo, description) in enumerate(_toy_sources()):
         images.extend(gen.outputs(photo, int(n_per_identity), int(seed), k))
         labels.extend([name] * int(n_per_identity))
         sources[name] = {"photo": description, "sha256": _array_sha256(photo),
                          "shape": list(photo.shape), "identity_index": k}
+    note(f"encoding {len(images)} toy faces with {model.name} …")
     vectors = model.encode(images, cache=cache).astype(np.float64)
     no_face = int(np.sum(vectors[:, -1] == 1.0)) if type(model).__name__ == "SFaceEncoder" \
         else None

@@ -53,6 +53,7 @@ from privlab.encoders.losses import (
 from privlab.encoders.lookup import get_encoder
 from privlab.errors import invalid, require
 from privlab.hashing import bytes_hash
+from privlab.progress import substep
 from privlab.vision.images import as_rgb
 
 
@@ -275,7 +276,8 @@ def train_adapter(images: Sequence[Any], captions: Sequence[str], *, base: str =
         initial = float(batch_loss(np.arange(len(images))))
     rng = np.random.default_rng(seed)
     losses = []
-    for _ in range(epochs):
+    for epoch in range(epochs):
+        substep("epochs trained", epoch, epochs)
         total, count = 0.0, 0
         for index in balanced_batches(captions, rng):
             optimizer.zero_grad()
@@ -286,6 +288,7 @@ def train_adapter(images: Sequence[Any], captions: Sequence[str], *, base: str =
             total += value.detach().item() * len(index)
             count += len(index)
         losses.append(total / count)
+    substep("epochs trained", epochs, epochs)
     settings = {"base": base, "text_encoder": texts.name, "loss": loss, "epochs": epochs,
                 "lr": lr, "weight_decay": weight_decay, "seed": seed, "gallery": len(images),
                 "captions": distinct}

@@ -98,6 +98,9 @@ class Encoder(ABC):
         model = self.cache_model if store else self.name
         found = store.get_many(model, keys, dim=getattr(self, "_dim", None)) if store else {}
         missing = [k for k in dict.fromkeys(keys) if k not in found]
+        cached = sum(k in found for k in keys)
+        if cached:  # said, so that a quick stage is not taken for a skipped one
+            substep("read from the embedding cache", cached, len(keys))
         if missing:
             first_item = {}
             for key, item in zip(keys, items):

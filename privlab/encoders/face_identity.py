@@ -30,6 +30,7 @@ import numpy as np
 from privlab.encoders.base import registry
 from privlab.encoders.image_base import ImageEncoder
 from privlab.errors import invalid
+from privlab.progress import track
 from privlab.vision.dlib_faces import (DLIB_INSTALL, IDENTITY_BANDWIDTH, IDENTITY_DIM,
                                       detect_faces_dlib, dlib_face_features, identity_vectors)
 from privlab.vision.faces import Face, face_coordinates, face_features, marked_face, usable_faces
@@ -86,7 +87,7 @@ class SFaceEncoder(ImageEncoder):
 
     def _encode(self, items: Sequence[Any]) -> np.ndarray:
         rows = []
-        for item in items:
+        for item in track(items, "images of this batch", detail=True):
             rgb = as_rgb(item, "items", "SFaceEncoder.encode")
             rows.append(face_coordinates(face_features(rgb, self.faces(rgb))))
         return np.stack(rows)
@@ -152,7 +153,7 @@ class DlibFaceEncoder(ImageEncoder):
 
     def _encode(self, items: Sequence[Any]) -> np.ndarray:
         rows = []
-        for item in items:
+        for item in track(items, "images of this batch", detail=True):
             rgb = as_rgb(item, "items", "DlibFaceEncoder.encode")
             vectors = identity_vectors(dlib_face_features(rgb, self.faces(rgb)))
             rows.append(face_coordinates(vectors))

@@ -25,7 +25,7 @@ import math
 import os
 from dataclasses import asdict
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -58,7 +58,8 @@ from privlab.epsilon.benchmark_grid import (  # noqa: F401  (re-exported)
 )
 from privlab.epsilon.benchmark_power import power_experiment  # noqa: F401  (re-exported)
 from privlab.epsilon.runtime import auditor_threads
-from privlab.epsilon.store import exit_with_parent, read_stored, store_table, worker_pool
+from privlab.epsilon.store import exit_with_parent, read_stored, store_table, tick_file, \
+    tick_folder, ticked_results, worker_pool
 from privlab.epsilon.summaries import (  # noqa: F401  (re-exported)
     PAPER_TABLE4,
     method_curves,
@@ -69,6 +70,7 @@ from privlab.epsilon.summaries import (  # noqa: F401  (re-exported)
 )
 from privlab.errors import invalid
 from privlab.hashing import settings_hash
+from privlab.progress import listening, substep
 
 DEFAULT_METHODS = ("gaussmech", "kde-lr", "kde-lr-0.01", "mmd-tv", "roc-ht", "reserved",
                    "reserved-exact")
@@ -176,7 +178,8 @@ def _check_methods(methods: Sequence[str], caller: str) -> tuple[str, ...]:
 
 def run_setting(setting: Setting, methods: Sequence[str] = DEFAULT_METHODS,
                 n_pairs: int = N_PAIRS, mmd_permutations: int = MMD_PERMUTATIONS,
-                family_alpha: float = FAMILY_ALPHA) -> pd.DataFrame:
+                family_alpha: float = FAMILY_ALPHA, *,
+                pair_done: Callable[[], None] | None = None) -> pd.DataFrame:
     """Run one benchmark setting and return its tidy table.
 
     Args:
@@ -188,6 +191,7 @@ def run_setting(setting: Setting, methods: Sequence[str] = DEFAULT_METHODS,
         family_alpha: simultaneous level of each certificate method over all pairs: its
             per-test α is family_alpha / (tests per pair · n_pairs), e.g.
             family_alpha / (2 n_pairs) for the reserved tests' two error rates.
+        pair_done: called after each pair is audited (progress; None: nothing).
 
     Returns:
         DataFrame, one row per pair and method: the setting's fields, ``pair_index``,
@@ -221,6 +225,8 @@ def run_setting(setting: Setting, methods: Sequence[str] = DEFAULT_METHODS,
         for k, (i, j) in enumerate(pairs):
             rows.extend(_pair_rows(setting, methods, mech, k, i, j, samples, family,
                                    mmd_permutations))
+            if pair_done is not None:
+                pair_done()
     return pd.DataFrame(rows, columns=list(TABLE_COLUMNS))
 
 
@@ -324,9 +330,10 @@ def _setting_problem(frame: pd.DataFrame, setting: Setting, methods, n_pairs) ->
 
 
 def _run_and_store(setting: Setting, methods, n_pairs, mmd_permutations, family_alpha,
-                   path: Path | None, parent: int) -> pd.DataFrame:
+                   path: Path | None, parent: int, pair_done=None) -> pd.DataFrame:
     exit_with_parent(parent)
-    frame = run_setting(setting, methods, n_pairs, mmd_permutations, family_alpha)
+    frame = run_setting(setting, methods, n_pairs, mmd_permutations, family_alpha,
+                        pair_done=pair_done)
     if path is not None:
         store_table(frame, path)
     return frame
@@ -399,18 +406,40 @@ def run_sweep(settings: Sequence[Setting], methods: Sequence[str] = DEFAULT_METH
 
     bar = tqdm(total=len(frames) + len(todo), initial=len(frames), desc="ε benchmark",
                disable=not progress, unit="setting")
+    # Progress in pairs audited (a setting of many pairs takes up to a minute on two busy
+    # cores); settings read from the store count as all their pairs.
+    total = (len(frames) + len(todo)) * n_pairs
+    if frames:  # said, so that a quick sweep is not taken for a skipped one
+        substep("settings read from the store", len(frames), len(frames) + len(todo))
     parent = os.getpid()
     if n_jobs == 1 or len(todo) <= 1:
         for s, path in todo:
-            frames[s] = _run_and_store(s, *options, path, parent)
+            start = len(frames) * n_pairs
+            substep("pairs audited", start, total)
+            counted = iter(range(start + 1, start + n_pairs + 1))
+            frames[s] = _run_and_store(s, *options, path, parent, pair_done=lambda: substep(
+                "pairs audited", min(next(counted, total), total), total))
             bar.update(1)
     else:
         from joblib import delayed
 
-        jobs = (delayed(_run_and_store)(s, *options, path, parent) for s, path in todo)
-        results = worker_pool(min(n_jobs, len(todo)), return_as="generator")(jobs)
-        for (s, _), frame in zip(todo, results):
-            frames[s] = frame
-            bar.update(1)
+        substep("pairs audited", len(frames) * n_pairs, total)
+        pool = worker_pool(min(n_jobs, len(todo)), return_as="generator")
+        if not listening():  # nobody to tell: the pool's results as they come
+            jobs = (delayed(_run_and_store)(s, *options, path, parent) for s, path in todo)
+            for (s, _), frame in zip(todo, pool(jobs)):
+                frames[s] = frame
+                bar.update(1)
+        else:  # the workers count their pairs in files this process reads while it waits
+            with tick_folder() as folder:
+                jobs = [delayed(_run_and_store)(s, *options, path, parent, functools.partial(
+                    tick_file, str(folder / str(k)))) for k, (s, path) in enumerate(todo)]
+                stored = len(frames) * n_pairs
+                results = ticked_results(lambda: pool(jobs), folder, lambda pairs: substep(
+                    "pairs audited", min(stored + pairs, total), total))
+                for (s, _), frame in zip(todo, results):
+                    frames[s] = frame
+                    bar.update(1)
+    substep("pairs audited", total, total)
     bar.close()
     return pd.concat([frames[s] for s in settings], ignore_index=True)

@@ -37,6 +37,7 @@ from privlab.epsilon.runtime import auditor_threads
 from privlab.epsilon.store import exit_with_parent, read_stored, store_table, worker_pool
 from privlab.errors import invalid
 from privlab.hashing import settings_hash
+from privlab.progress import substep
 
 #: The claimed ε tested in every setting (the hockey-stick member's default claim).
 CLAIM_EPSILON = 1.0
@@ -144,17 +145,23 @@ def run_claims(settings: Sequence[Setting], claim_epsilon: float = CLAIM_EPSILON
         else:
             todo.append((s, path))
     parent = os.getpid()
+    if frames:  # said, so that a quick stage is not taken for a skipped one
+        substep("settings read from the store", len(frames), len(settings))
     if n_jobs == 1 or len(todo) <= 1:
         for s, path in todo:
+            substep("settings done", len(frames), len(settings))
             frames[s] = _run_and_store(s, claim_epsilon, n_pairs, family_alpha, path, parent)
     else:
         from joblib import delayed
 
+        substep("settings done", len(frames), len(settings))
         jobs = (delayed(_run_and_store)(s, claim_epsilon, n_pairs, family_alpha, path, parent)
                 for s, path in todo)
         for (s, _), frame in zip(todo, worker_pool(min(n_jobs, len(todo)),
                                                    return_as="generator")(jobs)):
             frames[s] = frame
+            substep("settings done", len(frames), len(settings))
+    substep("settings done", len(settings), len(settings))
     return pd.concat([frames[s] for s in settings], ignore_index=True)
 
 

@@ -29,6 +29,7 @@ from privlab.epsilon.runtime import auditor_threads
 from privlab.epsilon.store import exit_with_parent, read_stored, store_table, worker_pool
 from privlab.errors import invalid
 from privlab.hashing import bytes_hash
+from privlab.progress import substep
 
 #: Version of the code behind a stored reference table, part of its cache key: bump it
 #: when the Monte Carlo estimate or the table changes (2: tables carry a completion marker).
@@ -160,13 +161,19 @@ def laplace_reference_auc(geometry: str, epsilons: Sequence[float] = EPSILON_GRI
         "Laplace reference table")
     if table is None:
         args = [(geometry, e, pairs, draws, pair_seeds) for e in epsilons]
+        chunks = []
+        substep(f"ε values of the {geometry} reference", 0, len(args))
         if n_jobs == 1 or len(args) == 1:
-            chunks = [_laplace_reference_rows(*a) for a in args]
+            for a in args:
+                chunks.append(_laplace_reference_rows(*a))
+                substep(f"ε values of the {geometry} reference", len(chunks), len(args))
         else:
             from joblib import delayed
 
-            chunks = worker_pool(min(n_jobs, len(args)))(
-                delayed(_laplace_reference_rows)(*a, os.getpid()) for a in args)
+            for chunk in worker_pool(min(n_jobs, len(args)), return_as="generator")(
+                    delayed(_laplace_reference_rows)(*a, os.getpid()) for a in args):
+                chunks.append(chunk)
+                substep(f"ε values of the {geometry} reference", len(chunks), len(args))
         table = pd.DataFrame([row for chunk in chunks for row in chunk])
         if path is not None:
             store_table(table, path)

@@ -7,7 +7,9 @@ caller's own check passes; a damaged table (cut short, emptied, overwritten, or 
 without its marker by a killed process) is reported with a ``RuntimeWarning`` naming the
 file, and the caller recomputes it. :func:`exit_with_parent` makes a pool worker exit
 when the process that started the sweep dies; :func:`worker_pool` starts workers that
-run it first thing, before any task reaches them.
+run it first thing, before any task reaches them. :func:`ticked_results` lets the
+sweep's process report the work its workers count with :func:`tick_file` (a pair
+audited) while it waits for their results.
 """
 
 from __future__ import annotations
@@ -15,10 +17,14 @@ from __future__ import annotations
 import io
 import json
 import os
+import queue
+import shutil
+import tempfile
 import threading
 import warnings
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable, Iterator
 
 import pandas as pd
 
@@ -206,4 +212,70 @@ def worker_pool(n_jobs: int, **options) -> "joblib.Parallel":
                     initargs=(_watch_source(os.getpid(), 0.1), {}), **options)
 
 
-__all__ = ["exit_with_parent", "marker_path", "read_stored", "store_table", "worker_pool"]
+def tick_file(path: str) -> None:
+    """Count one unit of work done (in a worker process): one byte appended to ``path``."""
+    with open(path, "ab") as out:
+        out.write(b".")
+
+
+@contextmanager
+def tick_folder() -> Iterator[Path]:
+    """A temporary folder for the :func:`tick_file` counts of one sweep (removed after)."""
+    folder = Path(tempfile.mkdtemp(prefix="privlab-ticks-"))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def ticked_results(produce: Callable[[], Iterable], folder: Path,
+                   report: Callable[[int], None], every: float = 0.5) -> Iterator:
+    """Yield what ``produce()`` yields, while waiting calling ``report(units)`` with the
+    units counted so far in ``folder``'s files (each time the count changes, at most
+    every ``every`` seconds).
+
+    ``produce`` runs in a thread (a worker pool's results, say); this process's thread
+    keeps reporting, so a listener set here (:mod:`privlab.progress`) hears the workers'
+    progress. An error raised by ``produce`` is raised here.
+
+    Example:
+        >>> import time
+        >>> with tick_folder() as folder:
+        ...     def produce():
+        ...         for k in range(2):
+        ...             tick_file(str(folder / "a")); time.sleep(0.3); yield k
+        ...     seen = []
+        ...     list(ticked_results(produce, folder, seen.append, every=0.05)), seen[-1]
+        ([0, 1], 2)
+    """
+    done = object()
+    results: queue.Queue = queue.Queue()
+
+    def pump() -> None:
+        try:
+            for item in produce():
+                results.put((True, item))
+            results.put((True, done))
+        except BaseException as exc:  # handed to the waiting thread
+            results.put((False, exc))
+
+    threading.Thread(target=pump, daemon=True, name="privlab-ticked-results").start()
+    counted = 0
+    while True:
+        try:
+            ok, item = results.get(timeout=every)
+        except queue.Empty:
+            now = sum(p.stat().st_size for p in folder.iterdir() if p.is_file())
+            if now != counted:
+                counted = now
+                report(now)
+            continue
+        if not ok:
+            raise item
+        if item is done:
+            return
+        yield item
+
+
+__all__ = ["exit_with_parent", "marker_path", "read_stored", "store_table", "tick_file",
+           "tick_folder", "ticked_results", "worker_pool"]

@@ -20,6 +20,7 @@ from typing import Any, Iterable, Sequence
 
 from privlab.errors import MissingDependencyError, invalid, require
 from privlab.fixes import download_command, install_arguments
+from privlab.progress import note
 from privlab.sanitizers.base import Sanitizer, registry
 from privlab.sanitizers.text import BOX
 
@@ -101,6 +102,7 @@ class GLiNERSanitizer(Sanitizer):
         """Load the model once (local folder or cached hub id)."""
         if self._model is None:
             gliner = require("gliner", install_arguments("gliner"), "GLiNER redaction")
+            note(f"loading GLiNER {self.model_ref} …")
             try:
                 self._model = gliner.GLiNER.from_pretrained(self.model_ref)
             except (OSError, ValueError) as exc:

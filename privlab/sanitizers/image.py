@@ -35,7 +35,7 @@ import numpy as np
 from privlab.errors import invalid, require, wrong_type
 from privlab.fixes import install_arguments
 from privlab.hashing import content_hash
-from privlab.progress import track
+from privlab.progress import note, track
 from privlab.sanitizers.base import Identity, Sanitizer, registry
 from privlab.sanitizers.fill import FILLS, fill_region
 from privlab.vision.faces import detect_faces
@@ -239,6 +239,7 @@ class CLIPSegRegions(Detector):
 
         transformers = require("transformers", "transformers", "CLIPSeg segmentation")
         if self._model is None:
+            note(f"loading CLIPSeg {self.model_id} …")
             self._processor = transformers.CLIPSegProcessor.from_pretrained(self.model_id)
             self._model = transformers.CLIPSegForImageSegmentation.from_pretrained(
                 self.model_id).to(self.device).eval()
@@ -277,6 +278,7 @@ class SAM3Regions(Detector):
 
         transformers = require("transformers", "transformers", "SAM 3 segmentation")
         if self._model is None:
+            note(f"loading SAM 3 {self.model_id} …")
             self._processor = transformers.Sam3Processor.from_pretrained(self.model_id)
             self._model = transformers.Sam3Model.from_pretrained(self.model_id).to(self.device).eval()
         image = Image.fromarray(rgb)

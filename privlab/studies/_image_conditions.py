@@ -17,6 +17,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from privlab.errors import invalid
+from privlab.progress import substep
 
 
 def _short_check(name: str) -> str:
@@ -119,16 +120,30 @@ def check_fidelity(images: Sequence[Any], sanitized: Mapping[str, Sequence[Any]]
     Returns:
         A :class:`Fidelity`.
     """
-    before = {c.name: [c.find(im) for im in images] for c in checks}
-    after = {}
     for name, outputs in sanitized.items():
         if len(outputs) != len(images):
             raise invalid("sanitized", "check_fidelity", f"one output per image ({len(images)})",
                           f"{len(outputs)} for {name!r}", given_is_text=True)
-        after[name] = {c.name: [None if not before[c.name][i] else
-                                (c.find_pair(images[i], out) if getattr(c, "paired", False)
-                                 else c.find(out))
-                                for i, out in enumerate(outputs)] for c in checks}
+    # Each image checked (an original, then each sanitizer's outputs) is one unit of
+    # progress within the caller's step.
+    total, done = len(images) * (1 + len(sanitized)), 0
+    before: dict = {c.name: [] for c in checks}
+    for im in images:
+        substep("images checked", done, total)
+        for c in checks:
+            before[c.name].append(c.find(im))
+        done += 1
+    after = {}
+    for name, outputs in sanitized.items():
+        after[name] = {c.name: [] for c in checks}
+        for i, out in enumerate(outputs):
+            substep("images checked", done, total)
+            for c in checks:
+                after[name][c.name].append(
+                    None if not before[c.name][i] else
+                    (c.find_pair(images[i], out) if getattr(c, "paired", False) else c.find(out)))
+            done += 1
+    substep("images checked", total, total)
     return Fidelity([c.name for c in checks], list(notes), before, after)
 
 

@@ -48,7 +48,7 @@ from typing import Any, ClassVar, Mapping, Sequence
 import numpy as np
 
 from privlab.errors import invalid, wrong_type
-from privlab.progress import step
+from privlab.progress import step, track
 from privlab.studies._image_setup import (CUE_PREFIX, GROUND_TRUTH_REASON, LOGO_GALLERY_HOWTO,
                                           LOGO_SANITIZERS, build_encoders, build_sanitizers,
                                           folder_reason, load_gallery, members_param,
@@ -281,7 +281,8 @@ def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping
         step(f"sanitizing and auditing {config.sanitizers[i]}", len(encoders) + i, stages)
         sanitized = sanitizer.sanitize(images)
         if readers:  # each output read once, near its marks
-            for x, out in zip(images, sanitized):
+            for x, out in track(list(zip(images, sanitized)), "outputs read (OCR)",
+                                detail=True):
                 read_rendering(x, out)
         twins.clear()
         audit = audit_many(images, [sanitizer], sanitized=sanitized, encoders=encoders,

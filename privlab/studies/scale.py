@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from privlab.errors import invalid
-from privlab.progress import step
+from privlab.progress import step, substep
 from privlab.resolution import resolution
 from privlab.scale import certified_resolution
 from privlab.scale.screen import INDEXES, screen_resolution
@@ -175,11 +175,15 @@ def _agree(a, b) -> bool:
 
 
 def _audit(config: Config, scenario: str) -> tuple[dict, object, object]:
+    substep("generating the embeddings", 0, 4)  # each way is timed apart from its report
     audit = synthetic_audit(config.m, config.n, config.d, scenario=scenario, seed=config.seed)
+    substep("the plain kernel", 1, 4)
     plain, plain_s = _timed(lambda: resolution(audit.S, audit.T, top_k=config.top_k,
                                                block_size=config.block_size, device="cpu"))
+    substep("certified pruning", 2, 4)
     fast, fast_s = _timed(lambda: certified_resolution(
         audit.S, audit.T, top_k=config.top_k, block_size=config.block_size, device="cpu"))
+    substep("the screen", 3, 4)
     screen, screen_s = _timed(lambda: screen_resolution(
         audit.S, audit.T, index=config.screen_index, k=config.screen_k, top_k=config.top_k))
     row = {"scenario": scenario, "planted": audit.planted, "resolution": plain.value,

@@ -26,6 +26,7 @@ import numpy as np
 
 from privlab.errors import invalid, require
 from privlab.fixes import install_arguments, install_command
+from privlab.progress import note
 from privlab.vision.faces import Face
 from privlab.vision.images import as_rgb
 
@@ -85,6 +86,7 @@ def _shape_predictor():
 
 @lru_cache(maxsize=1)
 def _resnet():
+    note("loading dlib's face recognition model …")
     return _dlib().face_recognition_model_v1(dlib_model_paths()["resnet"])
 
 

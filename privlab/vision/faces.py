@@ -21,6 +21,7 @@ import numpy as np
 
 from privlab.errors import invalid, require
 from privlab.hashing import content_hash
+from privlab.progress import note
 from privlab.vision.images import as_rgb
 from privlab.vision.marks import BLUR_DETAIL, detail
 
@@ -70,6 +71,7 @@ def face_model_paths() -> tuple[str, str]:
 
 @lru_cache(maxsize=1)
 def _recognizer():
+    note("loading the SFace face recogniser …")
     import cv2
 
     return cv2.FaceRecognizerSF.create(face_model_paths()[1], "")

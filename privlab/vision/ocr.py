@@ -30,6 +30,7 @@ import numpy as np
 
 from privlab.errors import require
 from privlab.hashing import content_hash
+from privlab.progress import note
 from privlab.vision.images import as_rgb
 
 
@@ -44,6 +45,7 @@ class OCRWord:
 
 @lru_cache(maxsize=1)
 def _rapidocr():
+    note("loading the OCR model (RapidOCR) …")
     module = require("rapidocr_onnxruntime", "--no-deps rapidocr-onnxruntime==1.4.4",
                      "Reading text in images (OCR)")
     return module.RapidOCR()

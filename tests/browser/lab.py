@@ -162,3 +162,94 @@ def screenshot(page, name: str, selector: str = PANEL, where: str = "start") -> 
     page.locator(selector).first.evaluate(f"e => e.scrollIntoView({{block: '{where}'}})")
     page.screenshot(path=str(path), full_page=False)
     return path
+
+
+#: What a table looks like on screen, measured in the page: for each table shown in the
+#: output area (closed folds are skipped: nothing of them is drawn), the numeric cells
+#: (a number, a count, a percentage, an interval, "—", "+∞": the rule of
+#: ``privlab.ui.tables.numeric_text``, whatever class the cell has) whose text takes more
+#: lines than it has line breaks, by the line boxes of its text; and whether the table is
+#: wider than the output area with no horizontally scrolling box around it.
+_TABLE_LAYOUT = r"""
+(table) => {
+  const area = table.closest('.privlab-output') || document.body;
+  const areaWidth = area.getBoundingClientRect().width;
+  const box = table.getBoundingClientRect();
+  const out = {shown: box.width > 0 && box.height > 0, numeric: 0, wrapped: [],
+               width: Math.round(box.width), area: Math.round(areaWidth), wide: false,
+               scrolls: false};
+  if (!out.shown) return out;
+  for (let el = table.parentElement; el && el !== area; el = el.parentElement) {
+    const overflow = getComputedStyle(el).overflowX;
+    if ((overflow === 'auto' || overflow === 'scroll')
+        && el.getBoundingClientRect().width <= areaWidth + 1) { out.scrolls = true; break; }
+  }
+  out.wide = box.width > areaWidth + 1 && !out.scrolls;
+  const numeric = /^[\s\d.,:;%/()+\-−–—→×·e∞xy<>=≤≥±*]+$/;
+  for (const cell of table.querySelectorAll('td, th')) {
+    const text = cell.innerText.trim();
+    if (!text || text.length > 32 || !numeric.test(text) || !/[\d—∞]/.test(text)) continue;
+    out.numeric += 1;
+    const style = getComputedStyle(cell);
+    const lineHeight = parseFloat(style.lineHeight) || 1.2 * parseFloat(style.fontSize);
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    const tops = [...range.getClientRects()].filter(r => r.width > 0 && r.height > 0)
+      .map(r => r.top).sort((a, b) => a - b);
+    let lines = tops.length ? 1 : 0;
+    for (let k = 1; k < tops.length; k++) if (tops[k] - tops[k - 1] > lineHeight / 2) lines++;
+    const breaks = text.split('\n').filter(t => t.trim()).length;
+    if (lines > breaks) out.wrapped.push(`${text} (${lines} lines, ${Math.round(
+      cell.getBoundingClientRect().width)} px wide)`);
+  }
+  return out;
+}
+"""
+
+
+def table_layout(page, root: str = f"{PANEL} .privlab-output") -> dict:
+    """How every table under ``root`` is drawn: each is scrolled into view first (so
+    JupyterLab lays it out) and measured in the page (:data:`_TABLE_LAYOUT`).
+
+    Returns:
+        ``{"tables": shown tables, "numeric": numeric cells measured, "wrapped": [cells
+        whose number wraps, with the table's index], "wide": [tables wider than the output
+        area outside a scrolling box, with their widths]}``.
+    """
+    found = {"tables": 0, "numeric": 0, "wrapped": [], "wide": []}
+    tables = page.locator(f"{root} table")
+    for k in range(tables.count()):
+        table = tables.nth(k)
+        if not table.evaluate("t => t.getBoundingClientRect().height > 0"):
+            continue  # in a closed fold: not drawn
+        table.scroll_into_view_if_needed()
+        seen = table.evaluate(_TABLE_LAYOUT)
+        if not seen["shown"]:
+            continue
+        found["tables"] += 1
+        found["numeric"] += seen["numeric"]
+        found["wrapped"] += [f"table {k}: {cell}" for cell in seen["wrapped"]]
+        if seen["wide"]:
+            found["wide"].append(f"table {k}: {seen['width']} px in a {seen['area']} px area")
+    return found
+
+
+def headline_in_view(page) -> bool:
+    """Whether the panel's headline, scrolled to, lies inside the window with its text."""
+    box = page.locator(f"{PANEL} .privlab-headline").first
+    box.scroll_into_view_if_needed()
+    return bool(box.is_visible() and box.evaluate(
+        "e => { const r = e.getBoundingClientRect();"
+        " return r.width > 0 && r.height > 0 && r.top >= 0 && r.left >= 0"
+        " && r.top < window.innerHeight && r.right <= window.innerWidth + 1"
+        " && e.innerText.trim().length > 0; }"))
+
+
+def assert_readable_layout(page, name: str) -> dict:
+    """The panel's headline is in view, no number in a table wraps and no table is wider
+    than the output area outside a scrolling box; returns what was measured."""
+    assert headline_in_view(page), f"{name}: the headline is not visible in the window"
+    found = table_layout(page)
+    assert not found["wrapped"], f"{name}: numbers wrap in their cells: {found['wrapped']}"
+    assert not found["wide"], f"{name}: tables wider than the output area: {found['wide']}"
+    return found

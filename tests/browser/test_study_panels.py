@@ -2,8 +2,10 @@
 
 For every notebook: Run All; change one choice and press Run, and the result changes;
 choose an entry that cannot run here and press Run, and a short message (no traceback)
-says how to fix it; choose a good entry again, Run All, and the choice is still there.
-Screenshots of each panel and each message are saved under ``test-artifacts/``.
+says how to fix it; choose a good entry again, Run All, and the choice is still there. After the first
+run, the panel is read as drawn: its headline is in view, no number wraps in its table
+cell and no table is wider than the output area outside a scrolling box
+(:func:`tests.browser.lab.assert_readable_layout`). Screenshots of each panel and each message are saved under ``test-artifacts/``.
 """
 
 from __future__ import annotations
@@ -100,6 +102,10 @@ def test_a_teacher_drives_the_notebook(lab, name):
             ui.headline(page)
             first = walk.reads(page)
             assert "Error displaying widget" not in ui.visible_text(page)
+            # As drawn: the headline in view, no number wrapping in its cell, no table
+            # wider than the output area outside its scrolling box.
+            drawn = ui.assert_readable_layout(page, name)
+            assert drawn["tables"] > 0 and drawn["numeric"] > 0, (name, drawn)
 
             # Change one choice, press Run: the headline (and the rest) change.
             walk.change(page)

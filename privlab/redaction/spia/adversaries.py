@@ -50,6 +50,7 @@ from privlab.redaction.spia.records import (
     Subject,
     write_spia,
 )
+from privlab.progress import note, substep
 from privlab.registry import Registry
 
 adversaries = Registry("SPIA adversary")
@@ -117,6 +118,7 @@ class Adversary(ABC):
             raise invalid("on_failure", caller, "'raise' or 'record'", on_failure)
         out = []
         for k, (text, data_id) in enumerate(zip(texts, data_ids)):
+            substep("documents attacked", k, len(texts))
             if not isinstance(text, str):
                 raise wrong_type(f"texts[{k}]", caller, "a str", text)
             try:
@@ -130,6 +132,7 @@ class Adversary(ABC):
                     f"{self.name} failed on document {data_id!r} after {k} of {len(texts)} "
                     f"documents; no profile was returned: {exc}") from exc
             out.append(SPIARecord(data_id, text, subjects, {"adversary": self.name}))
+        substep("documents attacked", len(texts), len(texts))
         return out
 
     def infer_to_file(self, texts: Sequence[str], data_ids: Sequence[str],
@@ -196,6 +199,7 @@ def spacy_pipeline(model: str):
     from privlab.errors import require
 
     spacy = require("spacy", "spacy", "The NER adversary")
+    note(f"loading spaCy {Path(str(model)).name} …")
     try:
         return spacy.load(model, disable=["lemmatizer"])
     except OSError as exc:

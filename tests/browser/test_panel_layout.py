@@ -1,0 +1,41 @@
+"""Two table-heavy notebooks read as drawn in JupyterLab, in the default suite.
+
+Run All, then: the headline is in view, no number wraps in its table cell and no table is
+wider than the output area outside a scrolling box
+(:func:`tests.browser.lab.assert_readable_layout`). The quickstart is read so in
+``tests/test_browser.py``; every notebook is, within its whole walk, in
+``tests/browser/test_study_panels.py`` (``-m browser_full``, off by default: about half
+an hour on two cores).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser import lab as ui
+from tests.test_browser import CHROMIUM
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (make browser-deps)"),
+]
+
+
+# 05: the widest tables (a column per auditor); 07: long text beside numbers.
+@pytest.mark.parametrize("name", ["05_known_epsilon", "07_redacbench"])
+def test_the_panel_is_drawn_readably(lab, name):
+    from playwright.sync_api import sync_playwright
+
+    base, token = lab
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                    args=ui.CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        try:
+            ui.open_notebook(page, base, token, f"{name}.ipynb")
+            ui.run_all(page, base, token)
+            ui.headline(page)
+            drawn = ui.assert_readable_layout(page, name)
+        finally:
+            browser.close()
+    assert drawn["tables"] >= 2 and drawn["numeric"] >= 10, drawn
