@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import time
+from contextlib import contextmanager
 import urllib.request
 from pathlib import Path
 
@@ -61,6 +62,24 @@ def run_all(page, base: str, token: str, timeout: float = 600) -> None:
         page.wait_for_timeout(100)
     page.wait_for_function(f"() => !({busy})()", timeout=timeout * 1000)
     wait_for_idle_kernel(base, token, timeout)
+
+
+@contextmanager
+def notebook_after_run_all(lab: tuple[str, str], name: str, chromium: str):
+    """A Chromium page on notebook ``name`` (no suffix) after Run All, its headline drawn."""
+    from playwright.sync_api import sync_playwright
+
+    base, token = lab
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        try:
+            open_notebook(page, base, token, f"{name}.ipynb")
+            run_all(page, base, token)
+            headline(page)
+            yield page
+        finally:
+            browser.close()
 
 
 def kernel_busy(base: str, token: str) -> bool:

@@ -24,18 +24,6 @@ pytestmark = [
 # 05: the widest tables (a column per auditor); 07: long text beside numbers.
 @pytest.mark.parametrize("name", ["05_known_epsilon", "07_redacbench"])
 def test_the_panel_is_drawn_readably(lab, name):
-    from playwright.sync_api import sync_playwright
-
-    base, token = lab
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                    args=ui.CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        try:
-            ui.open_notebook(page, base, token, f"{name}.ipynb")
-            ui.run_all(page, base, token)
-            ui.headline(page)
-            drawn = ui.assert_readable_layout(page, name)
-        finally:
-            browser.close()
+    with ui.notebook_after_run_all(lab, name, CHROMIUM) as page:
+        drawn = ui.assert_readable_layout(page, name)
     assert drawn["tables"] >= 2 and drawn["numeric"] >= 10, drawn

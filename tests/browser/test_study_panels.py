@@ -88,55 +88,44 @@ WALKS = {
 
 @pytest.mark.parametrize("name", sorted(WALKS))
 def test_a_teacher_drives_the_notebook(lab, name):
-    from playwright.sync_api import sync_playwright
-
     base, token = lab
     walk = WALKS[name]
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                    args=ui.CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        try:
-            ui.open_notebook(page, base, token, f"{name}.ipynb")
-            ui.run_all(page, base, token)
-            ui.headline(page)
-            first = walk.reads(page)
-            assert "Error displaying widget" not in ui.visible_text(page)
-            # As drawn: the headline in view, no number wrapping in its cell, no table
-            # wider than the output area outside its scrolling box.
-            drawn = ui.assert_readable_layout(page, name)
-            assert drawn["tables"] > 0 and drawn["numeric"] > 0, (name, drawn)
+    with ui.notebook_after_run_all(lab, name, CHROMIUM) as page:
+        first = walk.reads(page)
+        assert "Error displaying widget" not in ui.visible_text(page)
+        # As drawn: the headline in view, no number wrapping in its cell, no table
+        # wider than the output area outside its scrolling box.
+        drawn = ui.assert_readable_layout(page, name)
+        assert drawn["tables"] > 0 and drawn["numeric"] > 0, (name, drawn)
 
-            # Change one choice, press Run: the headline (and the rest) change.
-            walk.change(page)
-            picked = walk.kept(page)
+        # Change one choice, press Run: the headline (and the rest) change.
+        walk.change(page)
+        picked = walk.kept(page)
+        status = ui.press_run(page)
+        assert "done in" in status, status
+        second = walk.reads(page)
+        assert second != first, "the result did not change with the choice"
+
+        # An entry that cannot run here: a short message with the fix, no traceback.
+        if walk.unavailable is not None:
+            walk.unavailable(page)
             status = ui.press_run(page)
-            assert "done in" in status, status
-            second = walk.reads(page)
-            assert second != first, "the result did not change with the choice"
+            assert "✗" in status, status
+            problem = page.locator(f"{ui.PANEL} .privlab-problem").first
+            problem.wait_for(state="visible")
+            text = problem.inner_text()
+            assert walk.message in text and "Fix:" in text, text
+            assert "Traceback" not in text and len(text.splitlines()) < 12
+            assert "Traceback" not in ui.visible_text(page)
+            ui.screenshot(page, f"{name}-message.png", f"{ui.PANEL} .privlab-problem",
+                          "center")
+            walk.restore(page)
 
-            # An entry that cannot run here: a short message with the fix, no traceback.
-            if walk.unavailable is not None:
-                walk.unavailable(page)
-                status = ui.press_run(page)
-                assert "✗" in status, status
-                problem = page.locator(f"{ui.PANEL} .privlab-problem").first
-                problem.wait_for(state="visible")
-                text = problem.inner_text()
-                assert walk.message in text and "Fix:" in text, text
-                assert "Traceback" not in text and len(text.splitlines()) < 12
-                assert "Traceback" not in ui.visible_text(page)
-                ui.screenshot(page, f"{name}-message.png", f"{ui.PANEL} .privlab-problem",
-                              "center")
-                walk.restore(page)
-
-            # Run All: the panel comes back with the choice made in it, and its result.
-            ui.run_all(page, base, token)
-            ui.headline(page)
-            after = walk.reads(page)
-            assert walk.kept(page) == picked
-            assert after == second, "Run All did not keep the choice made in the panel"
-            shot = ui.screenshot(page, f"{name}-panel.png")
-        finally:
-            browser.close()
+        # Run All: the panel comes back with the choice made in it, and its result.
+        ui.run_all(page, base, token)
+        ui.headline(page)
+        after = walk.reads(page)
+        assert walk.kept(page) == picked
+        assert after == second, "Run All did not keep the choice made in the panel"
+        shot = ui.screenshot(page, f"{name}-panel.png")
     assert shot.stat().st_size > 10_000
