@@ -200,10 +200,19 @@ def fit_logo_finder(gallery: Any, photos: Mapping[str, Sequence[tuple[Any, Seque
         path = cache_dir() / "logo_finders" / f"{key}.npz"
         if path.exists():
             return _load(path, checked)
-    positives = {b: [labelled_windows(p, bx) for p, bx in rows] for b, rows in own.items()}
-    negatives = [labelled_windows(b, []) for b in bgs]
+    from privlab.progress import note, track
+
+    # The first fit takes minutes: say so, then count photos described and heads fitted.
+    note(f"fitting the logo finder on {len(bgs)} {source} (once per gallery)")
+    sources = [(p, bx) for rows in own.values() for p, bx in rows]
+    described = [labelled_windows(p, bx) for p, bx in track(
+        sources + [(b, []) for b in bgs], "logo finder: photos described", detail=True)]
+    positives, start = {}, 0
+    for b, rows in own.items():
+        positives[b], start = described[start:start + len(rows)], start + len(rows)
+    negatives = described[len(sources):]
     best = {b: [] for b in checked}
-    for k in range(folds):
+    for k in track(range(folds), "logo finder: held-out folds fitted", detail=True):
         head = _fit(checked, positives, [n for i, n in enumerate(negatives) if i % folds != k],
                     strength=strength, max_negatives=max_negatives, seed=k)
         for i, (feats, _) in enumerate(negatives):

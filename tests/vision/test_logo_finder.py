@@ -31,23 +31,42 @@ def _backgrounds():
             load_sample_image("china.jpg")]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def fitted(tmp_path_factory):
-    import os
-
     from skimage import data
 
+    from privlab.progress import recording, step
     from privlab.vision.images import as_rgb
     from privlab.vision.logo_finder import fit_logo_finder
 
-    os.environ["PRIVLAB_CACHE"] = str(tmp_path_factory.mktemp("cache"))
-    source, box = _pasted(_backgrounds()[3], 100, 60, 250)
-    gallery = {"scikit-image": [as_rgb(data.logo())]}
-    finder = fit_logo_finder(gallery, {"scikit-image": [(source, [box])]}, _backgrounds()[:3],
-                             folds=3, max_negatives=3000)
-    again = fit_logo_finder(gallery, {"scikit-image": [(source, [box])]}, _backgrounds()[:3],
-                            folds=3, max_negatives=3000)
-    return finder, again
+    patch = pytest.MonkeyPatch()
+    patch.setenv("PRIVLAB_CACHE", str(tmp_path_factory.mktemp("cache")))
+    try:
+        source, box = _pasted(_backgrounds()[3], 100, 60, 250)
+        gallery = {"scikit-image": [as_rgb(data.logo())]}
+        with recording() as first:
+            step("auditing", 0, 1)  # a study's step, which the fit reports within
+            finder = fit_logo_finder(gallery, {"scikit-image": [(source, [box])]},
+                                     _backgrounds()[:3], folds=3, max_negatives=3000)
+        with recording() as second:
+            step("auditing", 0, 1)
+            again = fit_logo_finder(gallery, {"scikit-image": [(source, [box])]},
+                                    _backgrounds()[:3], folds=3, max_negatives=3000)
+    finally:
+        patch.undo()
+    return finder, again, first, second
+
+
+def test_the_first_fit_says_what_it_does_and_counts_photos_and_folds(fitted):
+    *_, first, second = fitted
+    labels = [s.label() for _, s in first.ticks]
+    assert any("fitting the logo finder on 3 given backgrounds" in label for label in labels)
+    details = [s.detail for _, s in first.ticks if s.detail is not None]
+    photos = [d for d in details if d.stage == "logo finder: photos described"]
+    assert [(d.done, d.total) for d in photos] == [(i, 4) for i in range(5)]  # 1 source + 3
+    folds = [d for d in details if d.stage == "logo finder: held-out folds fitted"]
+    assert [(d.done, d.total) for d in folds] == [(i, 3) for i in range(4)]
+    assert len(second.ticks) == 1  # read from the cache: nothing fitted, nothing to report
 
 
 def test_the_finder_finds_the_logo_elsewhere_far_above_anything_in_the_clean_photo(fitted):
@@ -58,7 +77,7 @@ def test_the_finder_finds_the_logo_elsewhere_far_above_anything_in_the_clean_pho
     photos' false finds are measured in benchmarks/logos.py.)"""
     from sklearn.datasets import load_sample_image
 
-    finder, _ = fitted
+    finder = fitted[0]
     flower = load_sample_image("flower.jpg")
     photo, truth = _pasted(flower, 130, 420, 120)
     found = finder.find(photo)
@@ -72,7 +91,7 @@ def test_the_finder_finds_the_logo_elsewhere_far_above_anything_in_the_clean_pho
 
 
 def test_the_threshold_is_chosen_on_held_out_backgrounds_and_the_fit_is_cached(fitted):
-    finder, again = fitted
+    finder, again = fitted[:2]
     p = finder.provenance
     assert set(p["thresholds"]) == {"scikit-image"} and np.isfinite(p["thresholds"]["scikit-image"])
     assert "0.9 quantile" in p["threshold_rule"] and "3-fold cross-validation" in p["threshold_rule"]
@@ -110,7 +129,7 @@ def test_the_sanitizer_blacks_out_what_the_finder_finds(fitted):
 
     from privlab.sanitizers.logos import LogoRegions, logo_blackout
 
-    finder, _ = fitted
+    finder = fitted[0]
     photo, truth = _pasted(load_sample_image("flower.jpg"), 130, 420, 120)
     sanitizer = logo_blackout(logos=dict(finder.gallery), finder=finder)
     [out] = sanitizer.sanitize([photo])
