@@ -39,7 +39,33 @@ def _isolated_cache(_session_cache, monkeypatch):
     sanitized.clear()  # sanitizer outputs kept in memory: none carried from another test
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
+    _mark_groups(config, items)
+    _skip_gpu(items)
+
+
+def _mark_groups(config, items) -> None:
+    """Give each ``xdist_group`` test its group in its node id, as ``--dist loadgroup`` needs.
+
+    pytest-xdist 3.8 writes the ``@group`` suffix to an attribute that pytest 9.2 no longer
+    reads, so without this every group was split across the workers and a module's
+    expensive session fixtures were built once per worker.
+    """
+    if not getattr(config.option, "loadgroup", False):
+        return
+    from _pytest.nodeid import NodeId
+
+    for item in items:
+        if "@" in item.nodeid:
+            continue  # already suffixed (an older pytest)
+        names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                        for m in item.iter_markers("xdist_group")})
+        if names:
+            item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(names)}")
+
+
+def _skip_gpu(items) -> None:
     try:
         import torch
 

@@ -48,7 +48,7 @@ from typing import Any, ClassVar, Mapping, Sequence
 import numpy as np
 
 from privlab.errors import invalid, wrong_type
-from privlab.progress import step, track
+from privlab.progress import step, track, within
 from privlab.studies._image_setup import (CUE_PREFIX, GROUND_TRUTH_REASON, LOGO_GALLERY_HOWTO,
                                           LOGO_SANITIZERS, build_encoders, build_sanitizers,
                                           folder_reason, load_gallery, members_param,
@@ -279,14 +279,18 @@ def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping
     audits, outputs, placements = [], {}, {}
     for i, sanitizer in enumerate(sanitizers):
         step(f"sanitizing and auditing {config.sanitizers[i]}", len(encoders) + i, stages)
-        sanitized = sanitizer.sanitize(images)
-        if readers:  # each output read once, near its marks
-            for x, out in track(list(zip(images, sanitized)), "outputs read (OCR)",
-                                detail=True):
-                read_rendering(x, out)
-        twins.clear()
-        audit = audit_many(images, [sanitizer], sanitized=sanitized, encoders=encoders,
-                           top_k=config.top_k, placebo=twin).audits[0]
+        phases = 2 + int(bool(readers))  # one after the other, so the bar never goes back
+        with within():
+            step("sanitizing", 0, phases)
+            sanitized = sanitizer.sanitize(images)
+            if readers:  # each output read once, near its marks
+                step("reading the outputs (OCR)", 1, phases)
+                for x, out in track(list(zip(images, sanitized)), "read", detail=True):
+                    read_rendering(x, out)
+            step("auditing", phases - 1, phases)
+            twins.clear()
+            audit = audit_many(images, [sanitizer], sanitized=sanitized, encoders=encoders,
+                               top_k=config.top_k, placebo=twin).audits[0]
         audits.append(audit)
         outputs[audit.name] = sanitized
         if twins:
