@@ -104,7 +104,7 @@ def resolve_logos(logos: Any, corpus: Any | None = None, default: Any = None
         return dict(default(corpus)) if default is not None and corpus is not None else {}
     if isinstance(logos, (str, Path)):
         gallery = load_gallery(logos, parameter="logos", what="logo crops")
-        _, _, folders = logo_training(logos)
+        folders = _finder_spec(logos)[2]  # paths only: the photos are read by the fit
         return {k: v for k, v in gallery.items() if k not in folders}
     out = {}
     for brand, images in dict(logos).items():
@@ -131,15 +131,28 @@ def logo_training(folder: str | Path) -> tuple[dict, list | None, set[str]]:
     Raises:
         ValueError: an unreadable or malformed finder.json, or a missing file (named).
     """
+    from privlab.datasets.images import read_image
+
+    rows, background_files, used = _finder_spec(folder)
+    photos: dict[str, list] = {}
+    for path, brand, boxes in rows:
+        photos.setdefault(brand, []).append((read_image(path), boxes))
+    backgrounds = None if background_files is None else [read_image(f) for f in background_files]
+    return photos, backgrounds, used
+
+
+def _finder_spec(folder: str | Path) -> tuple[list, list | None, set[str]]:
+    """What ``<folder>/finder.json`` names, checked, as paths (nothing read):
+    ``([(photo path, brand, boxes)], [background paths] or None, {sub-folders used})``."""
     import json
 
-    from privlab.datasets.images import IMAGE_SUFFIXES, read_image
+    from privlab.datasets.images import IMAGE_SUFFIXES
 
     root = Path(folder)
     spec = root / FINDER_FILE
     if not spec.is_file():
-        return {}, None, set()
-    where = f"{spec}"
+        return [], None, set()
+    where = str(spec)
     try:
         doc = json.loads(spec.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
@@ -148,7 +161,7 @@ def logo_training(folder: str | Path) -> tuple[dict, list | None, set[str]]:
     if not isinstance(doc, dict) or set(doc) - {"photos", "backgrounds"}:
         raise invalid("logos", "logo_training", f'{{"photos": [...], "backgrounds": [...]}} in '
                       f"{FINDER_FILE}", where, given_is_text=True)
-    photos: dict[str, list] = {}
+    rows: list = []
     used: set[str] = set()
     for row in doc.get("photos", []):
         if not isinstance(row, dict) or not {"file", "brand", "boxes"} <= set(row):
@@ -160,7 +173,7 @@ def logo_training(folder: str | Path) -> tuple[dict, list | None, set[str]]:
                           str(path), given_is_text=True, fix="Check the path (relative to "
                           "the gallery folder).")
         used.add(Path(row["file"]).parts[0])
-        photos.setdefault(row["brand"], []).append((read_image(path), row["boxes"]))
+        rows.append((path, row["brand"], row["boxes"]))
     backgrounds = None
     if "backgrounds" in doc:
         backgrounds = []
@@ -173,8 +186,8 @@ def logo_training(folder: str | Path) -> tuple[dict, list | None, set[str]]:
                 if not f.is_file():
                     raise invalid("logos", "logo_training", f"existing background photos in "
                                   f"{where}", str(f), given_is_text=True)
-                backgrounds.append(read_image(f))
-    return photos, backgrounds, used
+                backgrounds.append(f)
+    return rows, backgrounds, used
 
 
 def resolve_logo_finder(logos_setting: Any, logos: Mapping[str, Sequence[Any]],
