@@ -7,7 +7,7 @@ that keeps a study's tests and its contract test on one worker.
 
 from __future__ import annotations
 
-import os
+import importlib
 from functools import lru_cache
 
 #: Study slug -> the xdist group of the test module that shares its smoke run.
@@ -20,20 +20,14 @@ GROUPS = {"finetune": "studies.test_finetune", "spia": "studies.redaction",
 def smoke_result(slug: str):
     """The result of study (or sub-study) ``slug`` on ``Config.smoke()``, run once per process
     under ``PRIVLAB_SMOKE=1`` as the notebooks' smoke runs are."""
+    import pytest
+
     from privlab.studies import registry, sub_studies
 
-    before = os.environ.get("PRIVLAB_SMOKE")
-    os.environ["PRIVLAB_SMOKE"] = "1"
-    try:
-        subs = sub_studies()
+    subs = sub_studies()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PRIVLAB_SMOKE", "1")
         if slug in subs:
             return subs[slug].run(subs[slug].Config.smoke())
-        module = registry.entry(slug).factory.__module__
-        import importlib
-
-        return registry.create(slug, config=importlib.import_module(module).Config.smoke())
-    finally:
-        if before is None:
-            os.environ.pop("PRIVLAB_SMOKE", None)
-        else:
-            os.environ["PRIVLAB_SMOKE"] = before
+        module = importlib.import_module(registry.entry(slug).factory.__module__)
+        return registry.create(slug, config=module.Config.smoke())
