@@ -182,6 +182,20 @@ class Rendering:
 # Renderings read by read_rendering, by content hash (bounded; oldest forgotten first).
 _RENDERINGS: dict[str, Rendering] = {}
 _RENDERINGS_LIMIT = 4096
+# Readings of crops by their pixels and scale: two sanitizers that mark the same region
+# (a face blackout and a faces-and-text blackout) give the same crop, read once.
+_CROP_MEMO: dict[tuple[str, float], list[OCRWord]] = {}
+_CROP_MEMO_LIMIT = 8192
+
+
+def _read_crop(crop: np.ndarray, scale: float) -> list[OCRWord]:
+    """:func:`_read_pixels` of a crop at ``scale``, memoised by the crop's pixels."""
+    key = (content_hash(crop), float(scale))
+    if key not in _CROP_MEMO:
+        if len(_CROP_MEMO) >= _CROP_MEMO_LIMIT:
+            _CROP_MEMO.pop(next(iter(_CROP_MEMO)))
+        _CROP_MEMO[key] = _read_pixels(crop, scale)
+    return _CROP_MEMO[key]
 
 
 def rendering_of(image: Any) -> Rendering | None:
@@ -299,7 +313,7 @@ def read_rendering(original: Any, rendering: Any, marks: np.ndarray | None = Non
         # the scale the whole-image reading had, so text is read at the same size
         scale = max(1.0, DET_SHORT_SIDE / min(rgb.shape[:2]))
         for x0, y0, x1, y1 in crops:
-            for word in _read_pixels(out[y0:y1, x0:x1], scale):
+            for word in _read_crop(np.ascontiguousarray(out[y0:y1, x0:x1]), scale):
                 b = word.box
                 box = (b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0)
                 if any(_inside(box, k.box) >= 0.5 for k in kept):

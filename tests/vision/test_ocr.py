@@ -39,3 +39,26 @@ def test_filter_words_thresholds():
     assert [w.text for w in ocr.filter_words(words)] == ["EILEEN"]
     assert [w.text for w in ocr.filter_words(words, 0.4)] == ["EILEEN", "COLLINS"]
     assert [w.text for w in ocr.filter_words(words, 0.0, 1)] == ["EILEEN", "COLLINS", "a-1", "l"]
+
+
+def test_two_renderings_with_the_same_marked_region_read_its_crop_once(celebrity, monkeypatch):
+    """A face blackout and a faces-and-text blackout mark the same face: its crop is read
+    once, and both renderings get the same reading of it."""
+    scene = celebrity.scenes[0]
+    rgb = np.asarray(scene.image).copy()
+    marked = rgb.copy()
+    marked[10:40, 10:40] = 0
+    other_text = marked.copy()
+    other_text[-20:, -30:] = 0  # a second mark far from the first: its own crop
+    calls = []
+    real = ocr._read_pixels
+    monkeypatch.setattr(ocr, "_read_pixels", lambda px, scale=None: calls.append(px.shape) or real(px, scale))
+    ocr._CROP_MEMO.clear()
+    ocr.read_text(rgb)  # the original's reading (from the disk cache or OCR)
+    calls.clear()
+    first = ocr.read_rendering(rgb, marked)
+    assert len(calls) == 1
+    second = ocr.read_rendering(rgb, other_text)
+    assert len(calls) == 2  # the shared crop from the memo, only the new one read
+    near_first = [w for w in second if w.box[1] < 60 and w.box[0] < 60]
+    assert [w.text for w in near_first] == [w.text for w in first if w.box[1] < 60 and w.box[0] < 60]
