@@ -134,6 +134,33 @@ def smoke() -> bool:
     return profile() == "smoke"
 
 
+def threads() -> int | None:
+    """How many threads one model may use, or None for each library's own choice.
+
+    Read from ``PRIVLAB_THREADS``, else ``OMP_NUM_THREADS`` (which torch and the BLAS
+    libraries read themselves); privlab passes it to the OCR engine (onnxruntime, whose
+    threads wait by spinning). Set it to 1 when several processes share few cores
+    (``make test`` runs two workers on two cores): each then computes on its own core
+    instead of spinning on the other's.
+
+    Example:
+        >>> import os; os.environ["PRIVLAB_THREADS"] = "1"; threads()
+        1
+        >>> del os.environ["PRIVLAB_THREADS"]
+    """
+    from privlab.errors import invalid
+
+    for name in ("PRIVLAB_THREADS", "OMP_NUM_THREADS"):
+        value = os.environ.get(name, "").strip()
+        if not value:
+            continue
+        if not value.isdigit() or int(value) < 1:
+            raise invalid(name, "privlab.config.threads", "a positive whole number", value,
+                          f"Unset {name} (each library's own choice) or set it to e.g. 1.")
+        return int(value)
+    return None
+
+
 def default_device() -> str:
     """``"cuda"`` when a CUDA GPU is visible to torch, else ``"cpu"``.
 

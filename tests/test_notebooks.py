@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from privlab.cli.run_notebooks import notebook_paths, run_notebook
+from privlab.cli.run_notebooks import SharedKernel, notebook_paths, run_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = notebook_paths(ROOT / "notebooks")
@@ -37,10 +37,18 @@ def test_notebook_is_paired_stripped_and_has_no_definitions(path):
         f"{path.name} is out of sync with {source.name}: run `make notebooks`"
 
 
+@pytest.fixture(scope="session")
+def shared_kernel():
+    """One kernel per worker for the smoke runs, as ``privlab demo`` runs its notebooks:
+    modules and models load once, and each notebook starts from an empty namespace."""
+    with SharedKernel() as kernel:
+        yield kernel
+
+
 @pytest.mark.notebook
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
-def test_notebook_runs_headless_on_smoke_settings(path, tmp_path):
-    run = run_notebook(path, tmp_path, smoke=True, timeout=600)
+def test_notebook_runs_headless_on_smoke_settings(path, tmp_path, shared_kernel):
+    run = run_notebook(path, tmp_path, smoke=True, timeout=600, kernel=shared_kernel)
     assert run.ok, run.error
     assert run.headlines, f"{path.name} printed no headline"
     for headline in run.headlines:

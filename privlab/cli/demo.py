@@ -31,6 +31,9 @@ def register(subparsers) -> None:
     # At least one value: "--only" alone would otherwise select nothing and run everything.
     parser.add_argument("--only", nargs="+", default=None, metavar="NN",
                         help="notebook number prefixes to run, e.g. 00 05")
+    parser.add_argument("--fresh-kernels", action="store_true",
+                        help="a kernel of its own for each notebook (default: one kernel runs "
+                             "them in turn, each from an empty namespace, models loaded once)")
     parser.set_defaults(handler=run)
 
 
@@ -50,7 +53,7 @@ def _check_folders(args) -> None:
 
 def run(args) -> int:
     """Execute the notebooks in order; exit status 1 if any failed."""
-    from privlab.cli.run_notebooks import notebook_paths, run_notebook
+    from privlab.cli.run_notebooks import SharedKernel, notebook_paths, run_notebook
 
     _check_folders(args)
     paths = notebook_paths(args.notebooks)
@@ -72,28 +75,12 @@ def run(args) -> int:
     print(f"Running {len(paths)} notebooks headless on {wording}...", flush=True)
     times: list[tuple[str, float, bool]] = []
     runs: list[dict] = []
-    for path in paths:
-        result = run_notebook(path, args.out, profile=profile)
-        times.append((path.stem, result.seconds, result.ok))
-        runs.append({"notebook": path.stem, "seconds": round(result.seconds, 1), "ok": result.ok,
-                     "headlines": [dataclasses.asdict(h) for h in result.headlines]})
-        if not result.ok:
-            failed += 1
-            last = re.sub(r"\x1b\[[0-9;]*m", "", result.error or "").strip().splitlines()
-            print(f"FAILED  {path.name} after {result.seconds:.0f}s: {last[-1] if last else ''} "
-                  f"(see {result.executed})", flush=True)
-            continue
-        if not result.headlines:
-            print(f"{path.stem:<18} ran (no headline printed)   [{result.seconds:.0f}s, "
-                  f"{result.html}]", flush=True)
-        for headline in result.headlines:
-            print(f"{headline.study:<18} {headline.text}   [{result.seconds:.0f}s, {result.html}]",
-                  flush=True)
-            if headline.details:
-                print(f"{'':<18} details: {'; '.join(headline.details)}", flush=True)
-            print(f"{'':<18} status: {headline.status_line}", flush=True)
-            if headline.caveats:
-                print(f"{'':<18} rests on: {'; '.join(headline.caveats)}", flush=True)
+    with SharedKernel() as shared:
+        for path in paths:
+            result = run_notebook(path, args.out, profile=profile,
+                                  kernel=None if getattr(args, "fresh_kernels", False) else shared)
+            _report(path, result, times, runs)
+            failed += not result.ok
     print(wall_times(times), flush=True)
     from privlab.cli.quote import write_record
     from privlab.config import reports_dir
@@ -105,6 +92,29 @@ def run(args) -> int:
 
     print(f"Executed notebooks and HTML reports are in {args.out or reports_dir()}")
     return 1 if failed else 0
+
+
+def _report(path: Path, result, times: list, runs: list) -> None:
+    """Print one notebook's headlines (or its failure) and record its time."""
+    times.append((path.stem, result.seconds, result.ok))
+    runs.append({"notebook": path.stem, "seconds": round(result.seconds, 1), "ok": result.ok,
+                 "headlines": [dataclasses.asdict(h) for h in result.headlines]})
+    if not result.ok:
+        last = re.sub(r"\x1b\[[0-9;]*m", "", result.error or "").strip().splitlines()
+        print(f"FAILED  {path.name} after {result.seconds:.0f}s: {last[-1] if last else ''} "
+              f"(see {result.executed})", flush=True)
+        return
+    if not result.headlines:
+        print(f"{path.stem:<18} ran (no headline printed)   [{result.seconds:.0f}s, "
+              f"{result.html}]", flush=True)
+    for headline in result.headlines:
+        print(f"{headline.study:<18} {headline.text}   [{result.seconds:.0f}s, {result.html}]",
+              flush=True)
+        if headline.details:
+            print(f"{'':<18} details: {'; '.join(headline.details)}", flush=True)
+        print(f"{'':<18} status: {headline.status_line}", flush=True)
+        if headline.caveats:
+            print(f"{'':<18} rests on: {'; '.join(headline.caveats)}", flush=True)
 
 
 def wall_times(times: list[tuple[str, float, bool]]) -> str:

@@ -3,6 +3,10 @@
 Each notebook runs top to bottom with its widgets at their plain defaults; the
 executed copy and an HTML rendering go to ``reports/``, and the study's headline
 (:meth:`privlab.studies.contract.Headline.show`) is read back from the outputs.
+
+Several notebooks may share one kernel (:class:`SharedKernel`): privlab, torch and the
+models are then imported and loaded once, and each notebook starts from an empty
+namespace, so a name one notebook defined is never seen by the next.
 """
 
 from __future__ import annotations
@@ -50,9 +54,112 @@ def notebook_paths(folder: str | Path | None = None) -> list[Path]:
     return sorted(p for p in folder.glob("[0-9][0-9]_*.ipynb"))
 
 
+#: Run in a shared kernel before each notebook: the last notebook's names and figures go.
+RESET_SOURCE = "%reset -f\nimport matplotlib.pyplot\nmatplotlib.pyplot.close('all')\n%reset -f"
+
+
+class SharedKernel:
+    """One kernel that runs notebooks in turn (``run_notebook(..., kernel=shared)``).
+
+    The first notebook starts it; each later one first clears the namespace
+    (:data:`RESET_SOURCE`), so only imported modules and loaded models carry over. A
+    kernel that died, or was started for another profile, is replaced. Use it as a
+    context manager, or call :meth:`close`.
+
+    Example:
+        >>> with SharedKernel() as shared:
+        ...     shared.runs
+        0
+    """
+
+    def __init__(self) -> None:
+        self.km = None
+        self.profile: str | None = None
+        self.runs = 0
+
+    def usable(self, profile: str) -> bool:
+        """True when the kernel is running, alive and on ``profile``."""
+        if self.km is None:
+            return False
+        try:
+            alive = bool(_wait(self.km.is_alive()))
+        except Exception:  # a manager whose process is gone
+            alive = False
+        if alive and self.profile == profile:
+            return True
+        self.close()
+        return False
+
+    def close(self) -> None:
+        """Shut the kernel down (nothing if none is running)."""
+        km, self.km, self.profile = self.km, None, None
+        if km is not None:
+            try:
+                _wait(km.shutdown_kernel(now=True))
+            except Exception:  # already gone
+                pass
+
+    def __enter__(self) -> "SharedKernel":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _wait(value):
+    """The value of a kernel manager's call, awaited when the manager is asynchronous."""
+    import inspect
+
+    if not inspect.isawaitable(value):
+        return value
+    from jupyter_core.utils import run_sync
+
+    async def wait():
+        return await value
+
+    return run_sync(wait)()
+
+
+def _clear_namespace(kernel: SharedKernel, path: Path, timeout: int) -> None:
+    import nbformat
+    from nbclient import NotebookClient
+
+    reset = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(RESET_SOURCE)])
+    client = NotebookClient(reset, km=kernel.km, timeout=timeout, kernel_name="python3",
+                            resources={"metadata": {"path": str(path.parent)}})
+    client.execute()
+    client.kc.stop_channels()
+
+
+def _execute(nb, path: Path, kernel: SharedKernel | None, profile: str, timeout: int,
+             kernel_log) -> None:
+    """Run every cell of ``nb``, in ``kernel`` when given (started by this call when it is
+    not running), else in a kernel of its own."""
+    from nbclient import NotebookClient
+
+    reuse = kernel is not None and kernel.usable(profile)
+    if reuse:
+        _clear_namespace(kernel, path, timeout)
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                            km=kernel.km if reuse else None,
+                            resources={"metadata": {"path": str(path.parent)}})
+    if kernel is None:
+        client.execute(stdout=kernel_log, stderr=kernel_log)
+        return
+    try:
+        # kept running for the next notebook (the kernel process's own output goes on
+        # to the log of the notebook that started it)
+        client.execute(stdout=kernel_log, stderr=kernel_log, cleanup_kc=False)
+    finally:
+        kernel.km, kernel.profile = client.km, profile
+        kernel.runs += 1
+        if client.kc is not None:
+            client.kc.stop_channels()
+
+
 def run_notebook(path: str | Path, out_dir: str | Path | None = None, *, smoke: bool = False,
                  profile: str | None = None, timeout: int = 1800,
-                 html: bool = True) -> NotebookRun:
+                 html: bool = True, kernel: SharedKernel | None = None) -> NotebookRun:
     """Execute one notebook in its own folder and save the executed copy (and HTML).
 
     Args:
@@ -63,6 +170,8 @@ def run_notebook(path: str | Path, out_dir: str | Path | None = None, *, smoke: 
             ``"full"`` (:func:`privlab.config.profile`); default ``"demo"``.
         timeout: seconds allowed per cell.
         html: also write an HTML copy.
+        kernel: a :class:`SharedKernel` to run in (None: a kernel of its own, shut down
+            after).
 
     Returns:
         A :class:`NotebookRun`; a failing cell is reported in ``error``, not raised.
@@ -73,7 +182,6 @@ def run_notebook(path: str | Path, out_dir: str | Path | None = None, *, smoke: 
     if profile not in PROFILES:
         raise invalid("profile", "run_notebook", f"one of {list(PROFILES)}", profile)
     import nbformat
-    from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
 
     from privlab.config import reports_dir
@@ -93,13 +201,23 @@ def run_notebook(path: str | Path, out_dir: str | Path | None = None, *, smoke: 
     start = time.time()
     kernel_log = open(out_dir / f"{path.stem}.kernel.log", "w")  # the kernel's own chatter
     try:
-        client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                                resources={"metadata": {"path": str(path.parent)}})
-        client.execute(stdout=kernel_log, stderr=kernel_log)
+        for attempt in (1, 2):
+            try:
+                _execute(nb, path, kernel, profile, timeout, kernel_log)
+                break
+            except RuntimeError as exc:
+                # a new kernel that dies before its first reply (two kernels starting at
+                # once can race for a port) is started once more; nothing ran in it
+                if attempt == 2 or "before replying to kernel_info" not in str(exc):
+                    raise
+                if kernel is not None:
+                    kernel.close()
     except CellExecutionError as exc:
         run.error = str(exc)[-3000:]
     except Exception as exc:  # a dead kernel or a timeout is a failed run, reported
         run.error = f"{type(exc).__name__}: {exc}"[-3000:]
+        if kernel is not None:
+            kernel.close()  # it may still be busy with the cell that timed out
     finally:
         kernel_log.close()
         for key, value in saved.items():

@@ -48,7 +48,11 @@ def _rapidocr():
     note("loading the OCR model (RapidOCR) …")
     module = require("rapidocr_onnxruntime", "--no-deps rapidocr-onnxruntime==1.4.4",
                      "Reading text in images (OCR)")
-    return module.RapidOCR()
+    from privlab.config import threads
+
+    n = threads()
+    return module.RapidOCR() if n is None else module.RapidOCR(
+        intra_op_num_threads=n, inter_op_num_threads=1)
 
 
 # Readings already made in this process, by content hash (the disk cache's front).
