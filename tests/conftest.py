@@ -45,6 +45,23 @@ def pytest_collection_modifyitems(config, items):
     _skip_gpu(items)
 
 
+@pytest.fixture(autouse=True)
+def _timeline(request):
+    """With ``PRIVLAB_TEST_TIMELINE=<file>``, each test's worker, start and end are
+    appended there (to see where a worker waits alone)."""
+    path = os.environ.get("PRIVLAB_TEST_TIMELINE")
+    if not path:
+        yield
+        return
+    import time
+
+    start = time.time()
+    yield
+    with open(path, "a") as out:
+        out.write(f"{os.environ.get('PYTEST_XDIST_WORKER', 'gw0')} {start:.2f} {time.time():.2f} "
+                  f"{request.node.nodeid}\n")
+
+
 def _mark_groups(config, items) -> None:
     """Give each ``xdist_group`` test its group in its node id, as ``--dist loadgroup`` needs.
 
