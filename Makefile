@@ -46,13 +46,14 @@ browser-deps:
 
 # Two workers (one per core); a file's expensive fixtures stay on one worker where they
 # are grouped; the ten slowest tests are printed at the end.
-# Each worker (and the kernels it starts) computes on one thread: two workers on two
-# cores then never wait on each other's spinning thread pools (measured in README).
+# Each worker (and the kernels it starts) computes on one thread (privlab's OCR engine
+# reads OMP_NUM_THREADS too): two workers on two cores then never wait on each other's
+# spinning thread pools (measured in README).
 PYTEST_WORKERS ?= 2
 TEST_THREADS ?= 1
 test: $(STAMP) browser-deps
 	OMP_NUM_THREADS=$(TEST_THREADS) OPENBLAS_NUM_THREADS=$(TEST_THREADS) MKL_NUM_THREADS=$(TEST_THREADS) \
-	PRIVLAB_THREADS=$(TEST_THREADS) $(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup --durations=10
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup --durations=10
 
 test-all: $(STAMP) browser-deps
 	$(PY) -m pytest -m ""

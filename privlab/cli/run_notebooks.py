@@ -114,7 +114,7 @@ def _wait(value):
         return value
     from jupyter_core.utils import run_sync
 
-    async def wait():
+    async def wait():  # run_sync takes a coroutine function, not an awaitable
         return await value
 
     return run_sync(wait)()
