@@ -24,6 +24,9 @@ For each split (``dev``: where the method was chosen; ``test``: held out) this p
   - after blacking out the found boxes, the share of found photos where a second search
     still finds the arches;
   - seconds per photo (features and search; the gallery is described beforehand);
+  - on dev only, where the arches have hand-drawn boxes: the share of those boxes that a
+    blackout of the found boxes covers (at least 80% of the box's area). Unlike the
+    second search, this does not ask the detector to judge its own blackout;
 
 for the study's finder, the cosine finder (unless ``--no-cosine``) and the keypoint
 matcher (SIFT + RANSAC, the baseline; unless ``--no-baseline``). Nothing is asserted:
@@ -150,6 +153,32 @@ def evaluate(detect, positives, negatives) -> dict[str, float]:
             "seconds_per_photo": seconds / max(1, len(positives) + len(negatives))}
 
 
+def coverage(detect, examples, *, share: float = 0.8) -> dict[str, float]:
+    """How much of the hand-labelled arches a blackout of the found boxes covers.
+
+    Args:
+        detect: ``rgb -> list of LogoMatch``.
+        examples: ``[(path, boxes)]`` with the arches' boxes (the dev photos).
+        share: the part of a labelled box that must be black for it to count as covered.
+
+    Returns:
+        ``{"boxes", "covered", "photos", "photos_covered"}``: labelled boxes, those covered,
+        photos, and photos with every labelled box covered.
+    """
+    from privlab.datasets.images import read_image
+
+    boxes = covered = photos_covered = 0
+    for path, labelled in examples:
+        rgb = read_image(path)
+        marks = np.zeros(rgb.shape[:2], bool)
+        for m in detect(rgb):
+            x0, y0, x1, y1 = m.box
+            marks[y0:y1, x0:x1] = True
+        hits = [marks[int(y0):int(y1), int(x0):int(x1)].mean() >= share for x0, y0, x1, y1 in labelled]
+        boxes, covered, photos_covered = boxes + len(hits), covered + sum(hits), photos_covered + all(hits)
+    return {"boxes": boxes, "covered": covered, "photos": len(examples), "photos_covered": photos_covered}
+
+
 def main() -> None:
     from privlab.vision.logos import DEFAULT_THRESHOLD, find_logos, match_logos
 
@@ -195,6 +224,11 @@ def main() -> None:
                   f"({r['negatives_with_a_find']} of {r['negatives']} with a find); found again "
                   f"after blackout {r['found_again_after_blackout']:.2f}; "
                   f"{r['seconds_per_photo']:.2f} s per photo", flush=True)
+            if split == "dev":
+                c = coverage(detect, data["examples"]["dev"])
+                print(f"[dev] {name}: a blackout of the found boxes covers {c['covered']} of the "
+                      f"{c['boxes']} hand-labelled arches (>= 80% of the box), every one in "
+                      f"{c['photos_covered']} of {c['photos']} photos", flush=True)
 
 
 if __name__ == "__main__":
