@@ -64,9 +64,15 @@ def run_all(page, base: str, token: str, timeout: float = 600) -> None:
     wait_for_idle_kernel(base, token, timeout)
 
 
+#: ``{notebook: longest_still(...)}`` of each notebook's first Run All in this session.
+FIRST_RUN_STILL: dict[str, dict] = {}
+
+
 @contextmanager
 def notebook_after_run_all(lab: tuple[str, str], name: str, chromium: str):
-    """A Chromium page on notebook ``name`` (no suffix) after Run All, its headline drawn."""
+    """A Chromium page on notebook ``name`` (no suffix) after Run All, its headline drawn;
+    how long the panel's progress stood still during that Run All goes to
+    :data:`FIRST_RUN_STILL`."""
     from playwright.sync_api import sync_playwright
 
     base, token = lab
@@ -75,8 +81,10 @@ def notebook_after_run_all(lab: tuple[str, str], name: str, chromium: str):
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         try:
             open_notebook(page, base, token, f"{name}.ipynb")
+            watch_progress(page)
             run_all(page, base, token)
             headline(page)
+            FIRST_RUN_STILL[name] = longest_still(page)
             yield page
         finally:
             browser.close()
@@ -160,6 +168,60 @@ def press_run(page, timeout: float = 300_000) -> str:
         " && (p.innerText.includes('done in') || p.innerText.includes('✗')); }",
         arg=[PANEL, before], timeout=timeout)
     return status.first.inner_text()
+
+
+#: A clock in the page that times how long the progress of a running panel stands still:
+#: every 200 ms, while any panel's Run button says "Running…", it reads what the panels
+#: show of their progress (status line and bar); a change is a progress report. The
+#: longest stretch without one (from the run's start, between reports, up to its end) is
+#: kept with the text shown during it.
+_WATCH_PROGRESS = r"""
+(sel) => {
+  if (window.__privlabWatch) clearInterval(window.__privlabWatch.timer);
+  const w = {last: null, text: null, longest: 0, during: '', reports: 0, runs: 0};
+  const read = () => {
+    const panels = [...document.querySelectorAll(sel)];
+    const running = panels.some(p => [...p.querySelectorAll('button')]
+      .some(b => b.innerText.includes('Running')));
+    const text = panels.map(p => [...p.querySelectorAll('.widget-html, .progress-bar')]
+      .map(e => (e.innerText || '') + '|' + (e.getAttribute('style') || '')).join('
+')).join('
+');
+    return [running, text];
+  };
+  const close = (now) => {
+    const still = now - w.last;
+    if (still > w.longest) { w.longest = still; w.during = w.text.slice(0, 300); }
+  };
+  w.tick = () => {
+    const now = performance.now();
+    const [running, text] = read();
+    if (!running) { if (w.last !== null) { close(now); w.last = null; } return; }
+    if (w.last === null) { w.last = now; w.text = text; w.runs += 1; return; }
+    if (text !== w.text) { close(now); w.text = text; w.last = now; w.reports += 1; }
+  };
+  w.timer = setInterval(w.tick, 200);
+  window.__privlabWatch = w;
+}
+"""
+
+
+def watch_progress(page) -> None:
+    """Start timing how long a running panel's progress stands still (see
+    :data:`_WATCH_PROGRESS`); :func:`longest_still` reads the result."""
+    page.evaluate(_WATCH_PROGRESS, PANEL)
+
+
+def longest_still(page) -> dict:
+    """Stop the clock of :func:`watch_progress` and return ``{"seconds": the longest
+    stretch a running panel showed no new progress, "during": what it showed then,
+    "reports": progress changes seen, "runs": runs seen}``."""
+    return page.evaluate(
+        "() => { const w = window.__privlabWatch; if (!w) return null; w.tick();"
+        " clearInterval(w.timer); if (w.last !== null) { const s = performance.now() - w.last;"
+        " if (s > w.longest) { w.longest = s; w.during = w.text.slice(0, 300); } }"
+        " window.__privlabWatch = null;"
+        " return {seconds: w.longest / 1000, during: w.during, reports: w.reports, runs: w.runs}; }")
 
 
 def visible_text(page) -> str:

@@ -24,6 +24,10 @@ pytestmark = [
 ]
 
 
+#: The longest a class may look at a progress bar that does not move, in seconds.
+PROGRESS_LIMIT = 10.0
+
+
 @dataclass
 class Walk:
     """What a teacher does in one notebook."""
@@ -97,12 +101,19 @@ def test_a_teacher_drives_the_notebook(lab, name):
         # wider than the output area outside its scrolling box.
         drawn = ui.assert_readable_layout(page, name)
         assert drawn["tables"] > 0 and drawn["numeric"] > 0, (name, drawn)
+        # The progress moved at least every PROGRESS_LIMIT seconds while the panel ran.
+        still = ui.FIRST_RUN_STILL[name]
+        assert still["runs"] >= 1, f"{name}: no run of the panel was seen during Run All"
+        assert still["seconds"] <= PROGRESS_LIMIT, f"{name}: Run All: {still}"
 
         # Change one choice, press Run: the headline (and the rest) change.
         walk.change(page)
         picked = walk.kept(page)
+        ui.watch_progress(page)
         status = ui.press_run(page)
+        still = ui.longest_still(page)
         assert "done in" in status, status
+        assert still["seconds"] <= PROGRESS_LIMIT, f"{name}: Run after a change: {still}"
         second = walk.reads(page)
         assert second != first, "the result did not change with the choice"
 
