@@ -184,9 +184,7 @@ _WATCH_PROGRESS = r"""
     const running = panels.some(p => [...p.querySelectorAll('button')]
       .some(b => b.innerText.includes('Running')));
     const text = panels.map(p => [...p.querySelectorAll('.widget-html, .progress-bar')]
-      .map(e => (e.innerText || '') + '|' + (e.getAttribute('style') || '')).join('
-')).join('
-');
+      .map(e => (e.innerText || '') + '|' + (e.getAttribute('style') || '')).join('\n')).join('\n');
     return [running, text];
   };
   const close = (now) => {
