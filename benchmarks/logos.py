@@ -153,7 +153,7 @@ def evaluate(detect, positives, negatives) -> dict[str, float]:
             "seconds_per_photo": seconds / max(1, len(positives) + len(negatives))}
 
 
-def coverage(detect, examples, *, share: float = 0.8) -> dict[str, float]:
+def coverage(detect, examples, *, share: float = 0.8) -> dict[str, int]:
     """How much of the hand-labelled arches a blackout of the found boxes covers.
 
     Args:

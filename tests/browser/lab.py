@@ -187,16 +187,16 @@ _WATCH_PROGRESS = r"""
       .map(e => (e.innerText || '') + '|' + (e.getAttribute('style') || '')).join('\n')).join('\n');
     return [running, text];
   };
-  const close = (now) => {
+  w.close = (now) => {
     const still = now - w.last;
     if (still > w.longest) { w.longest = still; w.during = w.text.slice(0, 300); }
   };
   w.tick = () => {
     const now = performance.now();
     const [running, text] = read();
-    if (!running) { if (w.last !== null) { close(now); w.last = null; } return; }
+    if (!running) { if (w.last !== null) { w.close(now); w.last = null; } return; }
     if (w.last === null) { w.last = now; w.text = text; w.runs += 1; return; }
-    if (text !== w.text) { close(now); w.text = text; w.last = now; w.reports += 1; }
+    if (text !== w.text) { w.close(now); w.text = text; w.last = now; w.reports += 1; }
   };
   w.timer = setInterval(w.tick, 200);
   window.__privlabWatch = w;
@@ -216,8 +216,7 @@ def longest_still(page) -> dict:
     "reports": progress changes seen, "runs": runs seen}``."""
     return page.evaluate(
         "() => { const w = window.__privlabWatch; if (!w) return null; w.tick();"
-        " clearInterval(w.timer); if (w.last !== null) { const s = performance.now() - w.last;"
-        " if (s > w.longest) { w.longest = s; w.during = w.text.slice(0, 300); } }"
+        " clearInterval(w.timer); if (w.last !== null) w.close(performance.now());"
         " window.__privlabWatch = null;"
         " return {seconds: w.longest / 1000, during: w.during, reports: w.reports, runs: w.runs}; }")
 
