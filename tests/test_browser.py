@@ -49,7 +49,11 @@ def lab(tmp_path):
     news = settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
     news.parent.mkdir(parents=True)
     news.write_text('{"fetchNews": "false"}')
-    env = {**os.environ, "PRIVLAB_SMOKE": "1", "JUPYTER_CONFIG_DIR": str(tmp_path / "jcfg"),
+    # Smoke settings by default; PRIVLAB_WALK_PROFILE=demo walks what a class sees (the
+    # settings a notebook opened in JupyterLab runs on).
+    walk_profile = os.environ.get("PRIVLAB_WALK_PROFILE", "smoke")
+    env = {**os.environ, "PRIVLAB_SMOKE": "1" if walk_profile == "smoke" else "0",
+           "PRIVLAB_PROFILE": walk_profile, "JUPYTER_CONFIG_DIR": str(tmp_path / "jcfg"),
            "JUPYTER_RUNTIME_DIR": str(tmp_path / "jrt"), "JUPYTERLAB_SETTINGS_DIR": str(settings)}
     log = open(tmp_path / "lab.log", "w")
     proc = subprocess.Popen(
