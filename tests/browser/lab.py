@@ -174,17 +174,21 @@ def press_run(page, timeout: float = 300_000) -> str:
 #: every 200 ms, while any panel's Run button says "Running…", it reads what the panels
 #: show of their progress (status line and bar); a change is a progress report. The
 #: longest stretch without one (from the run's start, between reports, up to its end) is
-#: kept with the text shown during it.
+#: kept with the text shown during it. It reads the text nodes (not ``innerText``): the
+#: browser skips rendering a cell scrolled out of view, and ``innerText`` reads nothing there.
 _WATCH_PROGRESS = r"""
 (sel) => {
   if (window.__privlabWatch) clearInterval(window.__privlabWatch.timer);
   const w = {last: null, text: null, longest: 0, during: '', reports: 0, runs: 0};
+  // The text a person reads: textContent without the panel's <style> rules.
+  const words = (n) => n.nodeType === 3 ? n.nodeValue
+    : n.nodeName === 'STYLE' ? '' : [...n.childNodes].map(words).join('');
   const read = () => {
     const panels = [...document.querySelectorAll(sel)];
     const running = panels.some(p => [...p.querySelectorAll('button')]
-      .some(b => b.innerText.includes('Running')));
+      .some(b => words(b).includes('Running')));
     const text = panels.map(p => [...p.querySelectorAll('.widget-html, .progress-bar')]
-      .map(e => (e.innerText || '') + '|' + (e.getAttribute('style') || '')).join('\n')).join('\n');
+      .map(e => words(e) + '|' + (e.getAttribute('style') || '')).join('\n')).join('\n');
     return [running, text];
   };
   w.close = (now) => {
@@ -213,12 +217,27 @@ def watch_progress(page) -> None:
 def longest_still(page) -> dict:
     """Stop the clock of :func:`watch_progress` and return ``{"seconds": the longest
     stretch a running panel showed no new progress, "during": what it showed then,
-    "reports": progress changes seen, "runs": runs seen}``."""
+    "reports": progress changes seen, "runs": runs seen, "took": the longest run time a
+    panel's status line states ("done in 0.1 s"; None when none states one)}``. A run
+    shorter than the clock's 200 ms tick is not seen: ``took`` says how long it was."""
     return page.evaluate(
-        "() => { const w = window.__privlabWatch; if (!w) return null; w.tick();"
+        "([sel]) => { const w = window.__privlabWatch; if (!w) return null; w.tick();"
         " clearInterval(w.timer); if (w.last !== null) w.close(performance.now());"
         " window.__privlabWatch = null;"
-        " return {seconds: w.longest / 1000, during: w.during, reports: w.reports, runs: w.runs}; }")
+        " const took = [...document.querySelectorAll(sel)].map(p => {"
+        "   const m = (p.textContent || '').match(/done in ([0-9.]+) s/);"
+        "   return m ? parseFloat(m[1]) : null; }).filter(x => x !== null);"
+        " return {seconds: w.longest / 1000, during: w.during, reports: w.reports, runs: w.runs,"
+        "         took: took.length ? Math.max(...took) : null}; }", [PANEL])
+
+
+def record_progress(name: str, seen: dict) -> Path:
+    """Write what the progress clock saw in notebook ``name`` to
+    ``test-artifacts/<name>-progress.json``."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}-progress.json"
+    path.write_text(json.dumps(seen, indent=1, ensure_ascii=False))
+    return path
 
 
 def visible_text(page) -> str:
