@@ -51,9 +51,16 @@ def lab(tmp_path):
     news.write_text('{"fetchNews": "false"}')
     # Smoke settings by default; PRIVLAB_WALK_PROFILE=demo walks what a class sees (the
     # settings a notebook opened in JupyterLab runs on).
+    from privlab.config import PROFILES
+
     walk_profile = os.environ.get("PRIVLAB_WALK_PROFILE", "smoke")
-    env = {**os.environ, "PRIVLAB_SMOKE": "1" if walk_profile == "smoke" else "0",
-           "PRIVLAB_PROFILE": walk_profile, "JUPYTER_CONFIG_DIR": str(tmp_path / "jcfg"),
+    if walk_profile not in PROFILES:
+        pytest.fail(f"PRIVLAB_WALK_PROFILE={walk_profile!r}: use one of {', '.join(PROFILES)} "
+                    "(or unset it for smoke settings)")
+    # PRIVLAB_PROFILE alone picks the settings; PRIVLAB_SMOKE=0 keeps a caller's smoke
+    # switch from overriding it.
+    env = {**os.environ, "PRIVLAB_SMOKE": "0", "PRIVLAB_PROFILE": walk_profile,
+           "JUPYTER_CONFIG_DIR": str(tmp_path / "jcfg"),
            "JUPYTER_RUNTIME_DIR": str(tmp_path / "jrt"), "JUPYTERLAB_SETTINGS_DIR": str(settings)}
     log = open(tmp_path / "lab.log", "w")
     proc = subprocess.Popen(
