@@ -197,7 +197,7 @@ def resolve_logo_finder(logos_setting: Any, logos: Mapping[str, Sequence[Any]],
     On photos, the gallery is turned into a fitted
     :class:`~privlab.vision.logo_finder.LogoFinder` (cached by content): on the crops,
     the source photos and backgrounds a ``finder.json`` in the gallery folder names
-    (:func:`logo_training`), else the package backgrounds. Generated scenes print the
+    (:func:`logo_training`) and the package backgrounds. Generated scenes print the
     brand's artwork itself, which keypoint matching finds exactly, so they keep it.
     """
     if corpus is not None or not logos:

@@ -14,7 +14,7 @@ condition and the placebo. On the generated corpus it defaults to the brand's gl
 (:func:`default_logos`). Make one for photos from a crop of the logo in a photo that is
 not audited. On photos every one of them uses the same finder, fitted on the gallery
 (:func:`privlab.vision.logo_finder.fit_logo_finder`; the source photos and backgrounds
-named by the gallery folder's ``finder.json``, else the package backgrounds), never on
+named by the gallery folder's ``finder.json``, and the package backgrounds), never on
 the audited photos; the result's provenance ``logo_finder`` names it.
 
     from privlab.studies import mcdonalds

@@ -15,8 +15,12 @@ import numpy as np
 
 from privlab.errors import invalid
 from privlab.vision.images import as_rgb
-from privlab.vision.logos import (LogoHead, feature_maps, gallery_prototypes, load_logo_gallery,
+from privlab.vision.logos import (COLOUR_BINS, COLOUR_WEIGHT, FEATURES, HEAD_CELLS, LogoHead,
+                                  feature_maps, gallery_prototypes, load_logo_gallery,
                                   window_features)
+
+#: The width of a head's window features: the network's channels and the colour histogram.
+HEAD_FEATURES = FEATURES + COLOUR_BINS
 
 
 def labelled_windows(image: Any, boxes: Sequence[Sequence[float]],
@@ -34,11 +38,13 @@ def labelled_windows(image: Any, boxes: Sequence[Sequence[float]],
         ignore: regions whose windows are neither (e.g. a reflection of the logo).
 
     Returns:
-        ``(features (n, 1280), labels (n,))``.
+        ``(features (n, HEAD_FEATURES), labels (n,))``: the windows a
+        :class:`~privlab.vision.logos.LogoHead` scores (sizes ``HEAD_CELLS``, with their
+        colour).
     """
     caller = "labelled_windows"
     rgb = as_rgb(image, "image", caller)
-    feats, wins = window_features(feature_maps(rgb))
+    feats, wins = window_features(feature_maps(rgb), HEAD_CELLS, COLOUR_WEIGHT)
     area = (wins[:, 2] - wins[:, 0]) * (wins[:, 3] - wins[:, 1])
     labels = np.zeros(len(wins))
 
@@ -82,16 +88,22 @@ def fit_logo_head(gallery: Any, examples: Mapping[str, Sequence[tuple[np.ndarray
 
     Raises:
         ValueError: a brand with no examples or no positive window, or one not in the
-            gallery.
+            gallery; features that are not :func:`labelled_windows`' (another width).
     """
     from sklearn.linear_model import LogisticRegression
 
     caller = "fit_logo_head"
-    prototypes = gallery_prototypes(load_logo_gallery(gallery))
+    prototypes = gallery_prototypes(load_logo_gallery(gallery), HEAD_CELLS, COLOUR_WEIGHT)
     weights, counts = {}, (0, 0)
     for name, items in examples.items():
         if name not in prototypes:
             raise invalid("examples", caller, f"brands of the gallery ({sorted(prototypes)})", name)
+        for f, _ in items:
+            if np.ndim(f) != 2 or np.shape(f)[1] != HEAD_FEATURES:
+                raise invalid("examples", caller, f"window features of width {HEAD_FEATURES} "
+                              "from labelled_windows", f"features of shape {np.shape(f)}",
+                              given_is_text=True,
+                              fix="Describe each photo with labelled_windows(photo, boxes).")
         feats = np.concatenate([f for f, y in items] + [prototypes[name]])
         labels = np.concatenate([y for f, y in items] + [np.ones(len(prototypes[name]))])
         keep = labels >= 0
@@ -110,7 +122,7 @@ def fit_logo_head(gallery: Any, examples: Mapping[str, Sequence[tuple[np.ndarray
         model.fit(feats, labels)
         weights[name] = (model.coef_[0].astype(np.float32), float(model.intercept_[0]))
         counts = (counts[0] + int(labels.sum()), counts[1] + int((labels == 0).sum()))
-    return LogoHead(weights, float(threshold), counts)
+    return LogoHead(weights, float(threshold), counts, HEAD_CELLS, COLOUR_WEIGHT)
 
 
-__all__ = ["fit_logo_head", "labelled_windows"]
+__all__ = ["HEAD_FEATURES", "fit_logo_head", "labelled_windows"]

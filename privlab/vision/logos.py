@@ -436,9 +436,14 @@ def load_logo_gallery(source: Any) -> LogoGallery:
 # window of the grid often covers one arch of a mark, and a blackout of it alone leaves
 # the rest to be found again). Nothing is
 # trained: a new gallery costs a few small forward passes. A :class:`LogoHead` (logistic
-# regression on the same window features, fitted by
-# :func:`~privlab.vision.logo_head.fit_logo_head` on labelled photos)
-# replaces the cosine similarity with its decision value where one is given.
+# regression fitted by :func:`~privlab.vision.logo_head.fit_logo_head` on labelled
+# photos) replaces the cosine similarity with its decision value where one is given. A
+# head sees larger windows (HEAD_CELLS) and, beside the network's features, the window's
+# colour: a histogram of its pixels over COLOUR_BINS hue/saturation/value bins, square
+# rooted (so it has unit length) and weighted by COLOUR_WEIGHT. ImageNet features alone
+# confuse the arches with other signs and posters; the same mark in the same colours
+# is what a brand's logo is. Both were chosen on the development photos (see
+# privlab/vision/logo_finder.py); the cosine finder keeps the network's features alone.
 
 FEATURE_SIDES = (768, 384)  # (1024, 512) costs 2.5 times as much and scored no better on dev
 WINDOW_CELLS = (1, 2, 3)
@@ -447,6 +452,14 @@ CELL = 32
 # earlier (1024, 512) sides; see benchmarks/logos.py.
 DEFAULT_THRESHOLD = 0.46
 MAX_FINDS = 8  # boxes per brand and photo
+HEAD_CELLS = (2, 3, 4)  # window sizes a LogoHead scores (chosen on dev; (1, 2, 3) covered fewer arches)
+COLOUR_WEIGHT = 0.5  # weight of the colour histogram beside the unit network features
+HUE_BINS = 12
+SATURATION_SPLIT = 0.5  # coloured pixels fall in a pale (up to this) or a deep saturation bin
+#: Colour histogram bins: 12 hues x 2 saturations for coloured pixels (saturation over
+#: 0.3 and value over 0.2), and 3 value bins (dark, mid, light) for the rest.
+COLOUR_BINS = HUE_BINS * 2 + 3
+FEATURES = 1280  # EfficientNet-Lite0's channels
 PAD = 0.25  # a found window is widened by this share of its width and height on each side
 _MEAN = np.array([0.485, 0.456, 0.406], dtype=np.float32)
 _STD = np.array([0.229, 0.224, 0.225], dtype=np.float32)
@@ -477,18 +490,42 @@ def _forward(rgb: np.ndarray) -> np.ndarray:
     return out[0].numpy().astype(np.float32)
 
 
-_MAPS: dict[str, list[tuple[np.ndarray, float, float]]] = {}
+def colour_cells(rgb: np.ndarray) -> np.ndarray:
+    """Per 32 x 32 cell, the share of its pixels in each of :data:`COLOUR_BINS` bins.
+
+    Args:
+        rgb: a uint8 array whose sides are multiples of 32 (as the network sees it).
+
+    Returns:
+        ``(COLOUR_BINS, H/32, W/32)`` float32; each cell's shares sum to 1.
+    """
+    from PIL import Image
+
+    hsv = np.asarray(Image.fromarray(rgb).convert("HSV")).astype(np.int32)
+    hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    coloured = (sat > 0.3 * 255) & (val > 0.2 * 255)
+    bins = np.where(coloured, (hue * HUE_BINS // 256) * 2 + (sat > SATURATION_SPLIT * 255),
+                    HUE_BINS * 2 + np.minimum(val * 3 // 256, 2))
+    h, w = rgb.shape[0] // CELL, rgb.shape[1] // CELL
+    rows, cols = np.mgrid[0:h * CELL, 0:w * CELL] // CELL
+    counts = np.bincount(((rows * w + cols) * COLOUR_BINS + bins[:h * CELL, :w * CELL]).ravel(),
+                         minlength=h * w * COLOUR_BINS)
+    return (counts.reshape(h, w, COLOUR_BINS).transpose(2, 0, 1) / CELL ** 2).astype(np.float32)
+
+
+_MAPS: dict[str, list[tuple[np.ndarray, np.ndarray, float, float]]] = {}
 _MAPS_LIMIT = 4
 
 
 def feature_maps(rgb: np.ndarray, sides: Sequence[int] = FEATURE_SIDES
-                 ) -> list[tuple[np.ndarray, float, float]]:
-    """The photo's feature map at each longest side in ``sides``.
+                 ) -> list[tuple[np.ndarray, np.ndarray, float, float]]:
+    """The photo's feature map and colour cells at each longest side in ``sides``.
 
     Returns:
-        One ``(map (1280, h, w), x pixels per cell, y pixels per cell)`` per side, the
-        pixels being the original photo's; the last few photos are kept in memory (the
-        sanitizer and a member searching one photo pay for one pass).
+        One ``(map (1280, h, w), colour (COLOUR_BINS, h, w), x pixels per cell, y pixels
+        per cell)`` per side, the pixels being the original photo's (colour:
+        :func:`colour_cells`); the last few photos are kept in memory (the sanitizer
+        and a member searching one photo pay for one pass).
     """
     key = f"{content_hash(rgb)}-{','.join(map(str, sides))}"
     if key in _MAPS:
@@ -496,7 +533,7 @@ def feature_maps(rgb: np.ndarray, sides: Sequence[int] = FEATURE_SIDES
     out = []
     for side in sides:
         small = _resized_for(rgb, side)
-        out.append((_forward(small), rgb.shape[1] / small.shape[1] * CELL,
+        out.append((_forward(small), colour_cells(small), rgb.shape[1] / small.shape[1] * CELL,
                     rgb.shape[0] / small.shape[0] * CELL))
     if len(_MAPS) >= _MAPS_LIMIT:
         _MAPS.pop(next(iter(_MAPS)))
@@ -519,11 +556,17 @@ def _unit(rows: np.ndarray) -> np.ndarray:
     return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-12)
 
 
-def _windows(maps: list[tuple[np.ndarray, float, float]], cells: Sequence[int] = WINDOW_CELLS
+def _windows(maps: list[tuple[np.ndarray, np.ndarray, float, float]],
+             cells: Sequence[int] = WINDOW_CELLS, colour_weight: float = 0.0
              ) -> tuple[np.ndarray, np.ndarray]:
-    """Normalised window features ``(n, 1280)`` and their boxes ``(n, 4)`` in photo pixels."""
-    feats, boxes = [], []
-    for fmap, px, py in maps:
+    """Window features and their boxes ``(n, 4)`` in photo pixels.
+
+    Features are ``(n, 1280)`` normalised network features, followed when
+    ``colour_weight`` > 0 by ``colour_weight`` times the square root of the window's
+    colour histogram (``(n, 1280 + COLOUR_BINS)``).
+    """
+    feats, colours, boxes = [], [], []
+    for fmap, cmap, px, py in maps:
         for k in cells:
             means = _window_means(fmap, k)
             if means is None:
@@ -531,41 +574,56 @@ def _windows(maps: list[tuple[np.ndarray, float, float]], cells: Sequence[int] =
             c, h, w = means.shape
             rows, cols = np.mgrid[0:h, 0:w]
             feats.append(means.reshape(c, -1).T)
+            if colour_weight:
+                colours.append(_window_means(cmap, k).reshape(COLOUR_BINS, -1).T)
             boxes.append(np.stack([cols.ravel() * px, rows.ravel() * py,
                                    (cols.ravel() + k) * px, (rows.ravel() + k) * py], axis=1))
+    width = FEATURES + (COLOUR_BINS if colour_weight else 0)
     if not feats:
-        return np.zeros((0, 1280), np.float32), np.zeros((0, 4))
-    return _unit(np.concatenate(feats)), np.concatenate(boxes)
+        return np.zeros((0, width), np.float32), np.zeros((0, 4))
+    out = _unit(np.concatenate(feats))
+    if colour_weight:
+        out = np.hstack([out, colour_weight * np.sqrt(np.maximum(np.concatenate(colours), 0))])
+    return out.astype(np.float32), np.concatenate(boxes)
 
 
-def crop_features(crop: np.ndarray, cells: Sequence[int] = WINDOW_CELLS) -> np.ndarray:
+def crop_features(crop: np.ndarray, cells: Sequence[int] = WINDOW_CELLS,
+                  colour_weight: float = 0.0) -> np.ndarray:
     """Normalised features of one gallery crop, one row per window size in ``cells``.
 
     The crop is squeezed into k x k cells in the middle of a (k + 2)-cell canvas of the
-    ImageNet mean colour and the k x k cells are averaged, as a window of a photo is.
+    ImageNet mean colour and the k x k cells are averaged, as a window of a photo is
+    (its colour histogram too, when ``colour_weight`` > 0; see :func:`_windows`).
     """
     from PIL import Image
 
-    rows = []
+    rows, colours = [], []
     for k in cells:
         canvas = np.empty(((k + 2) * CELL, (k + 2) * CELL, 3), np.uint8)
         canvas[:] = _CANVAS
         canvas[CELL:CELL + k * CELL, CELL:CELL + k * CELL] = np.asarray(
             Image.fromarray(crop).resize((k * CELL, k * CELL), Image.BILINEAR))
         rows.append(_forward(canvas)[:, 1:1 + k, 1:1 + k].mean(axis=(1, 2)))
-    return _unit(np.array(rows))
+        colours.append(colour_cells(canvas)[:, 1:1 + k, 1:1 + k].mean(axis=(1, 2)))
+    out = _unit(np.array(rows))
+    if colour_weight:
+        out = np.hstack([out, colour_weight * np.sqrt(np.array(colours))])
+    return out.astype(np.float32)
 
 
-_PROTOTYPES: dict[str, dict[str, np.ndarray]] = {}
+_PROTOTYPES: dict[tuple, dict[str, np.ndarray]] = {}
 
 
-def _prototypes(gallery: LogoGallery) -> dict[str, np.ndarray]:
-    """``{brand: (n crops * len(WINDOW_CELLS), 1280)}`` crop features, once per gallery."""
-    if gallery.fingerprint not in _PROTOTYPES:
-        _PROTOTYPES[gallery.fingerprint] = {
-            name: np.concatenate([crop_features(crop) for crop in crops])
+def _prototypes(gallery: LogoGallery, cells: Sequence[int] = WINDOW_CELLS,
+                colour_weight: float = 0.0) -> dict[str, np.ndarray]:
+    """``{brand: (n crops * len(cells), features)}`` crop features, once per gallery and
+    recipe (:func:`crop_features`)."""
+    key = (gallery.fingerprint, tuple(cells), float(colour_weight))
+    if key not in _PROTOTYPES:
+        _PROTOTYPES[key] = {
+            name: np.concatenate([crop_features(crop, cells, colour_weight) for crop in crops])
             for name, crops in gallery.items()}
-    return _PROTOTYPES[gallery.fingerprint]
+    return _PROTOTYPES[key]
 
 
 def _suppress(boxes: np.ndarray, scores: np.ndarray, limit: int) -> list[int]:
@@ -598,7 +656,8 @@ def find_logos(image: Any, gallery: Any, *, threshold: float | None = None,
 
     See the section comment above for the method: EfficientNet-Lite0 windows at two
     photo sizes and three window sizes compared with the gallery crops by cosine
-    similarity, or scored by a fitted :class:`LogoHead`. Robust to the logo's look on a
+    similarity, or scored by a fitted :class:`LogoHead` (on its own window sizes, with
+    the windows' colour). Robust to the logo's look on a
     real sign, cup or flag (lit, painted, printed, blurred), where keypoint matching
     finds too few matching points.
 
@@ -639,7 +698,10 @@ def find_logos(image: Any, gallery: Any, *, threshold: float | None = None,
         raise invalid("max_finds", caller, "a positive int", max_finds)
     checked = load_logo_gallery(gallery)
     rgb = as_rgb(image, "image", caller)
-    feats, boxes = _windows(feature_maps(rgb))
+    if head is not None:
+        feats, boxes = _windows(feature_maps(rgb), head.cells, head.colour_weight)
+    else:
+        feats, boxes = _windows(feature_maps(rgb))
     if head is not None:
         scorers = {name: (lambda f, w=w, b=b: f @ w + b) for name, (w, b) in head.weights.items()}
     else:
@@ -664,15 +726,20 @@ class LogoHead:
     :func:`~privlab.vision.logo_head.fit_logo_head`).
 
     Attributes:
-        weights: ``{brand: (w (1280,), b)}``; a window's decision value is ``f @ w + b``.
+        weights: ``{brand: (w, b)}``; a window's decision value is ``f @ w + b``, ``f``
+            its features from ``window_features(maps, cells, colour_weight)``.
         threshold: the decision value a window needs (a log-odds; chosen on labelled
             development photos by the caller, see benchmarks/logos.py).
         examples: how many positive and negative windows it was fitted on.
+        cells: the window sizes it scores, in cells of 32 pixels.
+        colour_weight: the weight of the colour histogram in its features (0: none).
     """
 
     weights: dict[str, tuple[np.ndarray, float]]
     threshold: float
     examples: tuple[int, int] = (0, 0)
+    cells: tuple[int, ...] = HEAD_CELLS
+    colour_weight: float = COLOUR_WEIGHT
 
 
 #: Public names for the window features and the gallery's prototypes (what
@@ -681,6 +748,6 @@ window_features = _windows
 gallery_prototypes = _prototypes
 
 
-__all__ = ["DEFAULT_MIN_INLIERS", "DEFAULT_THRESHOLD", "LogoGallery", "LogoHead", "LogoMatch",
-           "feature_maps", "find_logos", "gallery_prototypes", "load_logo_gallery", "match_logos",
+__all__ = ["COLOUR_BINS", "COLOUR_WEIGHT", "DEFAULT_MIN_INLIERS", "DEFAULT_THRESHOLD", "HEAD_CELLS",
+           "LogoGallery", "LogoHead", "LogoMatch", "colour_cells", "feature_maps", "find_logos", "gallery_prototypes", "load_logo_gallery", "match_logos",
            "window_features"]

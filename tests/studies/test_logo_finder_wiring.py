@@ -52,7 +52,8 @@ def test_every_part_of_a_photo_study_gets_the_same_fitted_finder(gallery_folder)
     finder = resolve_logo_finder(str(gallery_folder), logos)
     assert isinstance(finder, LogoFinder)
     assert finder.provenance["fitted_on"] == ("1 gallery crops, 1 source photos with boxes, "
-                                              "3 given backgrounds (no audited photo)")
+                                              "3 given backgrounds and 15 package backgrounds "
+                                              "(no audited photo)")  # the 3 given are package ones too
     [sanitizer] = build_sanitizers(["logo-blackout"], PRESETS, None, logos, finder)
     assert sanitizer.detectors[0].finder is finder
     [member] = build_encoders(["describe-then-embed"], {}, logos, finder)

@@ -60,34 +60,46 @@ def fitted(tmp_path_factory):
 def test_the_first_fit_says_what_it_does_and_counts_photos_and_folds(fitted):
     *_, first, second = fitted
     labels = [s.label() for _, s in first.ticks]
-    assert any("fitting the logo finder on 3 given backgrounds" in label for label in labels)
+    assert any("fitting the logo finder on 3 given backgrounds and 15 package backgrounds"
+               in label for label in labels)
     details = [s.detail for _, s in first.ticks if s.detail is not None]
     photos = [d for d in details if d.stage == "logo finder: photos described"]
-    assert [(d.done, d.total) for d in photos] == [(i, 4) for i in range(5)]  # 1 source + 3
+    # 1 source + 3 given + the 15 package photos not among the given ones
+    assert [(d.done, d.total) for d in photos] == [(i, 19) for i in range(20)]
     folds = [d for d in details if d.stage == "logo finder: held-out folds fitted"]
     assert [(d.done, d.total) for d in folds] == [(i, 3) for i in range(4)]
     assert len(second.ticks) == 1  # read from the cache: nothing fitted, nothing to report
 
 
 def test_the_finder_finds_the_logo_elsewhere_far_above_anything_in_the_clean_photo(fitted):
-    """Fitted on the China photo with the logo in one place and three package photos as
-    backgrounds: found at another place and size in the flower photo, box around it,
-    scoring far above the best window of the clean flower photo. (Three backgrounds
-    are too few to set the threshold: the clean photo still has weak finds; the real
-    photos' false finds are measured in benchmarks/logos.py.)"""
+    """Fitted on the China photo with the logo in one place and the package photos as
+    backgrounds: found at another place and size in the flower photo, boxes around it,
+    scoring far above the best window of the clean flower photo. (The threshold is set
+    on few backgrounds here; the real photos' false finds are measured in
+    benchmarks/logos.py.)"""
     from sklearn.datasets import load_sample_image
+
+    from privlab.vision.logos import find_logos
 
     finder = fitted[0]
     flower = load_sample_image("flower.jpg")
     photo, truth = _pasted(flower, 130, 420, 120)
     found = finder.find(photo)
     assert found and found[0].name == "scikit-image", found
-    x0, y0, x1, y1 = found[0].box  # the strongest box covers the mark (and some around it)
-    assert x0 <= truth[0] and y0 <= truth[1] and x1 >= truth[2] and y1 >= truth[3], found[0]
-    assert box_iou(found[0].box, truth) > 0.25, found[0]
+    # The strongest box holds most of the mark; the boxes together (what the blackout
+    # covers) hold all of it.
+    marks = np.zeros(photo.shape[:2], bool)
+    for m in found:
+        marks[m.box[1]:m.box[3], m.box[0]:m.box[2]] = True
+    x0, y0, x1, y1 = truth
+    assert marks[y0:y1, x0:x1].mean() > 0.99, found
+    strongest = np.zeros_like(marks)
+    strongest[found[0].box[1]:found[0].box[3], found[0].box[0]:found[0].box[2]] = True
+    assert strongest[y0:y1, x0:x1].mean() > 0.8 and box_iou(found[0].box, truth) > 0.25, found[0]
     assert found[0].score >= 0  # the threshold is folded into the intercept
-    clean = max((m.score for m in finder.find(flower)), default=-np.inf)
-    assert found[0].score > clean + 1.5, (found[0].score, clean)
+    assert finder.find(flower) == []
+    best_clean = find_logos(flower, finder.gallery, head=finder.head, threshold=-50.0)[0].score
+    assert found[0].score > best_clean + 1.5, (found[0].score, best_clean)
 
 
 def test_the_threshold_is_chosen_on_held_out_backgrounds_and_the_fit_is_cached(fitted):
@@ -96,7 +108,7 @@ def test_the_threshold_is_chosen_on_held_out_backgrounds_and_the_fit_is_cached(f
     assert set(p["thresholds"]) == {"scikit-image"} and np.isfinite(p["thresholds"]["scikit-image"])
     assert "0.9 quantile" in p["threshold_rule"] and "3-fold cross-validation" in p["threshold_rule"]
     assert p["fitted_on"] == ("1 gallery crops, 1 source photos with boxes, 3 given backgrounds "
-                              "(no audited photo)")
+                              "and 15 package backgrounds (no audited photo)")
     assert p["windows"]["positive"] >= 3 and p["windows"]["negative"] == 3000
     # No background photo it was fitted on has a find (the final head saw them all).
     for bg in _backgrounds()[:3]:
@@ -115,7 +127,9 @@ def test_fit_logo_finder_refuses_bad_input():
     with pytest.raises(ValueError, match="'folds' parameter of fit_logo_finder.*at least 2"):
         fit_logo_finder(gallery, None, bgs, folds=1)
     with pytest.raises(ValueError, match="'backgrounds' parameter of fit_logo_finder.*folds=3"):
-        fit_logo_finder(gallery, None, bgs[:2], folds=3)
+        fit_logo_finder(gallery, None, bgs[:2], folds=3, add_package_backgrounds=False)
+    with pytest.raises(TypeError, match="'add_package_backgrounds' parameter of fit_logo_finder"):
+        fit_logo_finder(gallery, None, bgs, add_package_backgrounds="yes")
     with pytest.raises(ValueError, match="'photos' parameter of fit_logo_finder.*brands of the gallery"):
         fit_logo_finder(gallery, {"globex": []}, bgs)
     with pytest.raises(ValueError, match=r"'photos' parameter of fit_logo_finder.*\(photo, boxes\)"):
