@@ -234,6 +234,7 @@ def fit_logo_finder(gallery: Any, photos: Mapping[str, Sequence[tuple[Any, Seque
     source = ("package backgrounds" if backgrounds is None else "given backgrounds" if not shipped
               else f"given backgrounds and {len(shipped)} package backgrounds")
     bgs = given + shipped
+    counted = len(given) or len(bgs)  # the number the source's wording counts
     if len(bgs) < folds:
         raise invalid("backgrounds", caller, f"at least folds={folds} photos without the logo",
                       f"{len(bgs)} photos", given_is_text=True,
@@ -255,7 +256,7 @@ def fit_logo_finder(gallery: Any, photos: Mapping[str, Sequence[tuple[Any, Seque
     from privlab.progress import note, track
 
     # The first fit takes minutes: say so, then count photos described and heads fitted.
-    note(f"fitting the logo finder on {len(given) if given else len(bgs)} {source} (once per gallery)")
+    note(f"fitting the logo finder on {counted} {source} (once per gallery)")
     sources = [(p, bx) for rows in own.values() for p, bx in rows]
     described = [labelled_windows(p, bx) for p, bx in track(
         sources + [(b, []) for b in bgs], "logo finder: photos described", detail=True)]
@@ -281,7 +282,7 @@ def fit_logo_finder(gallery: Any, photos: Mapping[str, Sequence[tuple[Any, Seque
         "recipe": RECIPE, "key": key,
         "fitted_on": (f"{sum(len(v) for v in checked.values())} gallery crops, "
                       f"{sum(len(v) for v in own.values())} source photos with boxes, "
-                      f"{len(given) if given else len(bgs)} {source} (no audited photo)"),
+                      f"{counted} {source} (no audited photo)"),
         "windows": {"positive": head.examples[0], "negative": head.examples[1]},
         "thresholds": {b: round(t, 3) for b, t in thresholds.items()},
         "threshold_rule": (f"per brand, {MARGIN} above the {QUANTILE} quantile of the best "

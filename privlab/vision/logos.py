@@ -604,7 +604,8 @@ def crop_features(crop: np.ndarray, cells: Sequence[int] = WINDOW_CELLS,
         canvas[CELL:CELL + k * CELL, CELL:CELL + k * CELL] = np.asarray(
             Image.fromarray(crop).resize((k * CELL, k * CELL), Image.BILINEAR))
         rows.append(_forward(canvas)[:, 1:1 + k, 1:1 + k].mean(axis=(1, 2)))
-        colours.append(colour_cells(canvas)[:, 1:1 + k, 1:1 + k].mean(axis=(1, 2)))
+        if colour_weight:
+            colours.append(colour_cells(canvas)[:, 1:1 + k, 1:1 + k].mean(axis=(1, 2)))
     out = _unit(np.array(rows))
     if colour_weight:
         out = np.hstack([out, colour_weight * np.sqrt(np.array(colours))])
@@ -700,11 +701,9 @@ def find_logos(image: Any, gallery: Any, *, threshold: float | None = None,
     rgb = as_rgb(image, "image", caller)
     if head is not None:
         feats, boxes = _windows(feature_maps(rgb), head.cells, head.colour_weight)
-    else:
-        feats, boxes = _windows(feature_maps(rgb))
-    if head is not None:
         scorers = {name: (lambda f, w=w, b=b: f @ w + b) for name, (w, b) in head.weights.items()}
     else:
+        feats, boxes = _windows(feature_maps(rgb))
         scorers = {name: (lambda f, p=p: (f @ p.T).max(axis=1))
                    for name, p in _prototypes(checked).items()}
     found = []
@@ -749,5 +748,5 @@ gallery_prototypes = _prototypes
 
 
 __all__ = ["COLOUR_BINS", "COLOUR_WEIGHT", "DEFAULT_MIN_INLIERS", "DEFAULT_THRESHOLD", "HEAD_CELLS",
-           "LogoGallery", "LogoHead", "LogoMatch", "colour_cells", "feature_maps", "find_logos", "gallery_prototypes", "load_logo_gallery", "match_logos",
-           "window_features"]
+           "LogoGallery", "LogoHead", "LogoMatch", "colour_cells", "feature_maps", "find_logos",
+           "gallery_prototypes", "load_logo_gallery", "match_logos", "window_features"]
