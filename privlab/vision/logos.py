@@ -314,7 +314,8 @@ CELL = 32
 # Chosen on the development photos of benchmarks/data/mcdonalds_arches.json with the
 # earlier (1024, 512) sides; see benchmarks/logos.py.
 DEFAULT_THRESHOLD = 0.46
-MAX_FINDS = 8  # boxes per brand and photo
+MAX_FINDS = 8  # boxes per brand and photo (cosine finder)
+HEAD_MAX_FINDS = 16  # with a head's extension, the other copies of the mark need room (chosen on dev)
 HEAD_CELLS = (2, 3, 4)  # window sizes a LogoHead scores (chosen on dev; (1, 2, 3) covered fewer arches)
 COLOUR_WEIGHT = 0.5  # weight of the colour histogram beside the unit network features
 HUE_BINS = 12
@@ -515,7 +516,7 @@ def _suppress(boxes: np.ndarray, scores: np.ndarray, limit: int) -> list[int]:
 
 
 def find_logos(image: Any, gallery: Any, *, threshold: float | None = None,
-               max_finds: int = MAX_FINDS, head: "LogoHead | None" = None) -> list[LogoMatch]:
+               max_finds: int | None = None, head: "LogoHead | None" = None) -> list[LogoMatch]:
     """Every gallery brand found in ``image`` by learned features, strongest first.
 
     See the section comment above for the method: EfficientNet-Lite0 windows at two
@@ -525,6 +526,11 @@ def find_logos(image: Any, gallery: Any, *, threshold: float | None = None,
     real sign, cup or flag (lit, painted, printed, blurred), where keypoint matching
     finds too few matching points.
 
+    With a head whose ``extend`` is above 0, a brand is found in the photo when one
+    window reaches the threshold, and then every window down to ``extend`` below the
+    threshold is marked too (hysteresis): the photo is decided on its strongest window, while the
+    other, weaker copies of the mark (a second sign, a cup) are marked with it.
+
     Args:
         image: the photo, a PIL image or uint8 array.
         gallery: a :class:`LogoGallery` or anything :func:`load_logo_gallery` reads (a
@@ -532,14 +538,16 @@ def find_logos(image: Any, gallery: Any, *, threshold: float | None = None,
         threshold: the cosine similarity a window needs, in (0, 1) (None:
             :data:`DEFAULT_THRESHOLD`, chosen on development photos); with ``head``, the
             decision value a window needs (None: the head's own threshold).
-        max_finds: at most this many boxes per brand.
+        max_finds: at most this many boxes per brand (None: :data:`MAX_FINDS`, with a
+            head :data:`HEAD_MAX_FINDS`).
         head: a :class:`LogoHead` from
             :func:`~privlab.vision.logo_head.fit_logo_head`; its brands are scored
             by it, and ``gallery`` is then only checked.
 
     Returns:
         :class:`LogoMatch` es, highest score first, with ``score`` the cosine
-        similarity (or the head's decision value) and ``inliers`` 0; each box
+        similarity (or the head's decision value, below the threshold for the marks of
+        an extension) and ``inliers`` 0; each box
         ``(x0, y0, x1, y1)``, in the photo's pixels, is a window of the grid widened
         by :data:`PAD` of its size on each side (it covers the mark and some of its
         surroundings).
@@ -558,8 +566,10 @@ def find_logos(image: Any, gallery: Any, *, threshold: float | None = None,
             head is None and not 0 < threshold < 1) or not np.isfinite(threshold):
         raise invalid("threshold", caller, "a cosine similarity in (0, 1) (any finite "
                       "decision value with a head)", threshold)
-    if isinstance(max_finds, bool) or not isinstance(max_finds, (int, np.integer)) or max_finds < 1:
-        raise invalid("max_finds", caller, "a positive int", max_finds)
+    if max_finds is None:
+        max_finds = MAX_FINDS if head is None else HEAD_MAX_FINDS
+    elif isinstance(max_finds, bool) or not isinstance(max_finds, (int, np.integer)) or max_finds < 1:
+        raise invalid("max_finds", caller, "a positive int, or None", max_finds)
     checked = load_logo_gallery(gallery)
     rgb = as_rgb(image, "image", caller)
     if head is not None:
@@ -573,6 +583,8 @@ def find_logos(image: Any, gallery: Any, *, threshold: float | None = None,
     for name, score in scorers.items():
         scores = score(feats) if len(feats) else np.zeros(0)
         hit = np.flatnonzero(scores >= threshold)
+        if len(hit) and head is not None and head.extend > 0:
+            hit = np.flatnonzero(scores >= threshold - head.extend)
         for i in _suppress(boxes[hit], scores[hit], max_finds):
             x0, y0, x1, y1 = boxes[hit][i]
             px, py = PAD * (x1 - x0), PAD * (y1 - y0)
@@ -595,6 +607,8 @@ class LogoHead:
         examples: how many positive and negative windows it was fitted on.
         cells: the window sizes it scores, in cells of 32 pixels.
         colour_weight: the weight of the colour histogram in its features (0: none).
+        extend: once a window of a brand reaches the threshold, windows down to this
+            much below it are marked too (log-odds; 0: none; see :func:`find_logos`).
     """
 
     weights: dict[str, tuple[np.ndarray, float]]
@@ -602,6 +616,7 @@ class LogoHead:
     examples: tuple[int, int] = (0, 0)
     cells: tuple[int, ...] = HEAD_CELLS
     colour_weight: float = COLOUR_WEIGHT
+    extend: float = 0.0
 
 
 #: Public names for the window features and the gallery's prototypes (what
@@ -611,5 +626,6 @@ gallery_prototypes = _prototypes
 
 
 __all__ = ["COLOUR_BINS", "COLOUR_WEIGHT", "DEFAULT_MIN_INLIERS", "DEFAULT_THRESHOLD", "HEAD_CELLS",
+           "HEAD_MAX_FINDS",
            "LogoGallery", "LogoHead", "LogoMatch", "colour_cells", "feature_maps", "find_logos",
            "gallery_prototypes", "load_logo_gallery", "match_logos", "window_features"]

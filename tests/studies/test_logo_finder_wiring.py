@@ -10,6 +10,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
+# One worker runs the module: the second test reads the finder the first one cached.
+pytestmark = pytest.mark.xdist_group("studies.test_logo_finder_wiring")
+
 
 @pytest.fixture(scope="module")
 def gallery_folder(tmp_path_factory):

@@ -102,6 +102,44 @@ def test_the_finder_finds_the_logo_elsewhere_far_above_anything_in_the_clean_pho
     assert found[0].score > best_clean + 1.5, (found[0].score, best_clean)
 
 
+def test_once_a_photo_has_a_find_its_weaker_copies_of_the_mark_are_marked_too(fitted):
+    """The extension: a photo is decided on its strongest window; once it has a find, the
+    windows down to EXTEND below the threshold are marked as well (a second sign, a cup),
+    and a photo with no window at the threshold gets nothing however close it comes."""
+    from dataclasses import replace
+
+    from sklearn.datasets import load_sample_image
+
+    from privlab.vision.logo_finder import EXTEND
+    from privlab.vision.logos import find_logos
+
+    finder = fitted[0]
+    assert finder.head.extend == EXTEND == 2.0 and fitted[1].head.extend == EXTEND  # cached too
+    flower = load_sample_image("flower.jpg")
+    photo, _ = _pasted(flower, 130, 420, 120)
+    # A second, fainter copy of the mark elsewhere in the photo.
+    second, faint = _pasted(photo, 70, 60, 300)
+    photo = (0.6 * second + 0.4 * photo).astype(np.uint8)
+
+    def covered(matches):
+        marks = np.zeros(photo.shape[:2], bool)
+        for m in matches:
+            marks[m.box[1]:m.box[3], m.box[0]:m.box[2]] = True
+        return marks[faint[1]:faint[3], faint[0]:faint[2]].mean()
+
+    strict = find_logos(photo, finder.gallery, head=replace(finder.head, extend=0.0))
+    extended = finder.find(photo)
+    assert strict and all(m.score >= 0 for m in strict)
+    assert {m.box for m in strict} <= {m.box for m in extended}
+    weaker = [m for m in extended if m.score < 0]
+    assert weaker and all(m.score >= -EXTEND for m in weaker), extended
+    # Today: 78% of the faint copy under the boxes at the threshold, 99% with the extension.
+    assert covered(strict) < 0.9 < 0.95 < covered(extended), (covered(strict), covered(extended))
+    assert len(extended) <= 16
+    # Without a window at the threshold, nothing is marked.
+    assert finder.find(flower) == []
+
+
 def test_the_threshold_is_chosen_on_held_out_backgrounds_and_the_fit_is_cached(fitted):
     finder, again = fitted[:2]
     p = finder.provenance
@@ -136,6 +174,9 @@ def test_fit_logo_finder_refuses_bad_input():
         fit_logo_finder(gallery, {"acme": [np.zeros((8, 8, 3), np.uint8)]}, bgs)
     with pytest.raises(TypeError, match="'photos' parameter of fit_logo_finder"):
         fit_logo_finder(gallery, [1], bgs)
+    for bad in (0, 1.5, True, "0.9"):
+        with pytest.raises(ValueError, match=r"'quantile' parameter of fit_logo_finder.*\(0, 1\]"):
+            fit_logo_finder(gallery, None, bgs, quantile=bad)
 
 
 def test_the_sanitizer_blacks_out_what_the_finder_finds(fitted):

@@ -64,14 +64,24 @@ def _held_out_coverage():
     return bench.coverage(finder.find, data["scoring_boxes"]["test"])
 
 
-@pytest.mark.xfail(strict=True, reason="not reached: 5 false finds in 3 of the 29 held-out "
-                   "photos without a logo (0.172 per photo: two event photos of the actor and a "
-                   "paper-clip photo) at the threshold the finder's rule chose on its backgrounds "
-                   "(the rule gave 0 of 30 on dev); the target is 0.05")
+@pytest.mark.xfail(strict=True, reason="not reached: a find in 3 of the 29 held-out photos "
+                   "without a logo (0.103) at the threshold the finder's rule chose on its "
+                   "backgrounds (4 of 78 development photos, 0.051); the target is 0.05")
 def test_at_most_one_false_find_per_20_photos_without_a_logo():
+    """Counted in photos (a photo wrongly said to show the logo): the finder marks several
+    boxes around one decision (its extension), so boxes are not separate finds; the
+    boxes per photo are asserted below so they stay in view."""
     result = _held_out()
     assert result["negatives"] == 29
-    assert result["false_finds_per_photo"] <= 1 / 20, result
+    assert result["photos_with_a_false_find"] <= 1 / 20, result
+
+
+def test_false_finds_are_counted_in_photos_and_boxes():
+    """Today: 3 of 29 photos, 31 boxes (the extension marks up to 16 around a find)."""
+    result = _held_out()
+    assert result["negatives_with_a_find"] == round(result["photos_with_a_false_find"] * 29)
+    assert result["false_finds_per_photo"] * 29 >= result["negatives_with_a_find"]
+    assert result["negatives_with_a_find"] <= 3, result
 
 
 def test_finds_the_arches_in_80_percent_of_held_out_photos():
@@ -84,16 +94,18 @@ def test_finds_the_arches_in_80_percent_of_held_out_photos():
 def test_a_blackout_of_the_found_boxes_covers_an_arch_in_80_percent_of_photos():
     """Scored on the arches' boxes drawn in the held-out photos after the method was
     chosen (eval_boxes, never fitted on): at least 80% of a box blacked out counts as
-    covered. Today 15 of 18 photos have at least one arch covered, 21 of the 38 arches."""
+    covered. Today 15 of 18 photos have at least one arch covered, 27 of the 38 arches,
+    every one in 12 (without the extension, logo-finder-3: 21 arches, every one in 7)."""
     c = _held_out_coverage()
     assert c["photos"] == 18 and c["boxes"] == 38
     assert c["photos_any"] >= 0.8 * c["photos"], c
-    assert c["covered"] >= 21, c
+    assert c["covered"] >= 27, c
+    assert c["photos_covered"] >= 12, c
 
 
 @pytest.mark.xfail(strict=True, reason="not reached: a blackout of the found boxes covers every "
-                   "drawn arch in 7 of the 18 held-out photos (21 of the 38 arches); the target "
-                   "is 80% of photos")
+                   "drawn arch in 12 of the 18 held-out photos (27 of the 38 arches); the "
+                   "target is 80% of photos")
 def test_a_blackout_of_the_found_boxes_removes_every_arch_in_80_percent_of_photos():
     c = _held_out_coverage()
     assert c["photos_covered"] >= 0.8 * c["photos"], c
