@@ -30,7 +30,9 @@ For each split (``dev``: where the method was chosen; ``test``: held out) this p
   - the hand-drawn boxes of the arches (dev: ``boxes``; test: ``eval_boxes``, drawn
     after the method was chosen) that a blackout of the found boxes covers (at least
     80% of the box's area), and the photos where it covers every one. Unlike the second
-    search, this does not ask the detector to judge its own blackout;
+    search, this does not ask the detector to judge its own blackout; beside it, how
+    often the second search (the study's logo check) flags the photos with an arch left
+    and the photos with every arch covered;
 
 for the study's finder, the cosine finder (unless ``--no-cosine``) and the keypoint
 matcher (SIFT + RANSAC, the baseline; unless ``--no-baseline``). Nothing is asserted:
@@ -174,7 +176,9 @@ def evaluate(detect, positives, negatives) -> dict[str, float]:
 
 
 def coverage(detect, examples, *, share: float = 0.8) -> dict[str, int]:
-    """How much of the hand-labelled arches a blackout of the found boxes covers.
+    """How much of the hand-labelled arches a blackout of the found boxes covers, and
+    whether a second search (what the study's logo check does) tells the photos where
+    some arch is left from those where every one is covered.
 
     Args:
         detect: ``rgb -> list of LogoMatch``.
@@ -182,24 +186,36 @@ def coverage(detect, examples, *, share: float = 0.8) -> dict[str, int]:
         share: the part of a labelled box that must be black for it to count as covered.
 
     Returns:
-        ``{"boxes", "covered", "photos", "photos_covered", "photos_any"}``: labelled boxes,
-        those covered, photos, photos with every labelled box covered and photos with at
-        least one covered.
+        ``{"boxes", "covered", "photos", "photos_covered", "photos_any", "left",
+        "left_flagged", "cleared", "cleared_flagged"}``: labelled boxes, those covered,
+        photos, photos with every labelled box covered and photos with at least one
+        covered; among the photos with a find, those with an arch left and how many of
+        them a second search on the blacked-out photo flags, and those with every arch
+        covered and how many of them it flags all the same.
     """
     from privlab.datasets.images import read_image
 
-    boxes = covered = photos_covered = photos_any = 0
+    out = dict.fromkeys(("boxes", "covered", "photos_covered", "photos_any", "left",
+                         "left_flagged", "cleared", "cleared_flagged"), 0)
     for path, labelled in examples:
         rgb = read_image(path)
+        found = detect(rgb)
         marks = np.zeros(rgb.shape[:2], bool)
-        for m in detect(rgb):
+        black = rgb.copy()
+        for m in found:
             x0, y0, x1, y1 = m.box
             marks[y0:y1, x0:x1] = True
+            black[y0:y1, x0:x1] = 0
         hits = [marks[int(y0):int(y1), int(x0):int(x1)].mean() >= share for x0, y0, x1, y1 in labelled]
-        boxes, covered, photos_covered = boxes + len(hits), covered + sum(hits), photos_covered + all(hits)
-        photos_any += any(hits)
-    return {"boxes": boxes, "covered": covered, "photos": len(examples),
-            "photos_covered": photos_covered, "photos_any": photos_any}
+        out["boxes"] += len(hits)
+        out["covered"] += sum(hits)
+        out["photos_covered"] += all(hits)
+        out["photos_any"] += any(hits)
+        if found:
+            kind = "cleared" if all(hits) else "left"
+            out[kind] += 1
+            out[f"{kind}_flagged"] += bool(detect(black))
+    return {**out, "photos": len(examples)}
 
 
 def main() -> None:
@@ -253,7 +269,9 @@ def main() -> None:
                 print(f"[{split}] {name}: a blackout of the found boxes covers {c['covered']} of the "
                       f"{c['boxes']} hand-labelled arches (>= 80% of the box), at least one in "
                       f"{c['photos_any']} and every one in {c['photos_covered']} of "
-                      f"{c['photos']} photos", flush=True)
+                      f"{c['photos']} photos; a second search flags {c['left_flagged']} of the "
+                      f"{c['left']} found photos with an arch left and {c['cleared_flagged']} of the "
+                      f"{c['cleared']} with every arch covered", flush=True)
 
 
 if __name__ == "__main__":

@@ -114,7 +114,10 @@
 # has a find, the finder also marks the weaker copies of the mark (a second sign, a
 # cup; up to 16 boxes): a blackout of its boxes covers 27 of the 38 arches drawn in
 # those photos (every one in 12 of
-# the 18 photos), so "no logo found after sanitizing" is weak evidence of removal. On the generated scenes
+# the 18 photos). A second search by the same finder after that blackout — what the logo
+# check does — flags 1 of the 3 found photos with an arch left and 2 of the 12 with every
+# arch covered, so "no logo found after sanitizing" is weak evidence of removal: on
+# photos the headline says "as far as the checks see". On the generated scenes
 # the gallery defaults to the fictional brand's glyph, which keypoint matching (SIFT)
 # finds exactly.
 

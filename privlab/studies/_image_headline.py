@@ -40,8 +40,10 @@ def image_headline(result: Any, per_member: Callable[[Any], str]) -> Headline:
         lead = (f"{len(failed)} of {len(rows)} {kinds} {leave} the concept in some {noun}; "
                 "among the others, ")
     else:
+        # On photos the checks are detectors: what they miss is nobody's find.
+        seen = " (as far as the checks see)" if result.folder_mode else ""
         lead = (f"all {len(rows)} {kinds} remove" if len(rows) > 1 else f"the one {kind} "
-                "removes") + f" the concept from every {noun}; "
+                "removes") + f" the concept from every {noun}{seen}; "
     if failed:
         scope = "; ".join(p for p in (
             f"over {len(over)} that met the condition" if over != rows else

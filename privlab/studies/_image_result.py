@@ -367,6 +367,17 @@ class ImageStudyResult(ConditionsMixin, StudyResult):
             notes.append("operational condition: " + ", ".join(fid.checks) + " checked on every "
                          "sanitized image whose original showed the concept; a sanitizer that "
                          "leaves it in any image fails, and its rows are conditional")
+        if fid is not None and isinstance(self.provenance.get("logo_finder"), dict) and any(
+                c.startswith("logo") for c in fid.checks):
+            # The check and the sanitizer share the finder: its misses are nobody's finds.
+            notes.append("logo check: it looks with the study's logo finder, the one "
+                         "logo-blackout marks with (and with keypoint matching), so a copy of "
+                         "the mark that finder does not see is neither removed nor flagged, and "
+                         "an image where it finds nothing before is not checked; after a "
+                         "blackout it can also flag images whose marks are all gone. Meeting the "
+                         "logo condition means the finder sees no logo left: read "
+                         "result.fidelity_evidence(sanitizer) before relying on it "
+                         "(benchmarks/logos.py measures both errors on real photos)")
         notes += [f"operational condition: {n}" for n in self.fidelity_notes()]
         if self.has_placebo:
             audits = list(self.table)

@@ -89,3 +89,35 @@ def test_the_finder_finds_the_mark_in_a_new_photo_and_the_sanitizer_removes_it(g
     [sanitizer] = build_sanitizers(["logo-blackout"], PRESETS, None, logos, finder)
     [out] = sanitizer.sanitize([photo])
     assert (out[120:250, 420:550] == 0).mean() > 0.9
+
+
+def test_a_photo_study_with_a_logo_gallery_checks_the_logo_and_says_what_the_check_rests_on(
+        gallery_folder, tmp_path):
+    """The whole study, as notebook 02 runs it on a folder: the gallery's finder reaches
+    the sanitizer and the logo check; the check's verdict is in the fidelity table, and
+    the headline and caveats say that it is the finder's view."""
+    import skimage.data
+    from sklearn.datasets import load_sample_image
+
+    from privlab.studies import mcdonalds
+    from privlab.studies._image_setup import resolve_logo_finder, resolve_logos
+    from privlab.vision.images import as_rgb
+
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    flower = load_sample_image("flower.jpg").copy()
+    flower[120:250, 420:550] = np.asarray(Image.fromarray(as_rgb(skimage.data.logo())).resize((130, 130)))
+    Image.fromarray(flower).save(photos / "flower.png")
+    Image.fromarray(skimage.data.astronaut()).save(photos / "astronaut.png")
+    result = mcdonalds.run(mcdonalds.Config(data=str(photos), logos=str(gallery_folder),
+                                            encoders=("efficientnet-lite0",),
+                                            sanitizers=("logo-blackout",)))
+    finder = resolve_logo_finder(str(gallery_folder), resolve_logos(str(gallery_folder)))
+    assert result.provenance["logo_finder"]["key"] == finder.provenance["key"]
+    table = result.fidelity().set_index("check")
+    logo = table.loc["logo · matched (scikit-image)"]
+    assert (logo["present before"], logo["still present"]) == (1, 0)  # the flower, blacked out
+    assert result.headline().text.startswith(
+        "the one sanitizer removes the concept from every photo (as far as the checks see); ")
+    [note] = [c for c in result.caveats() if c.startswith("logo check:")]
+    assert "neither removed nor flagged" in note and "fidelity_evidence" in note

@@ -111,6 +111,16 @@ def test_a_blackout_of_the_found_boxes_removes_every_arch_in_80_percent_of_photo
     assert c["photos_covered"] >= 0.8 * c["photos"], c
 
 
+@pytest.mark.xfail(strict=True, reason="not reached: after a blackout of the found boxes, a "
+                   "second search by the same finder (the study's logo check) flags 1 of the 3 "
+                   "found held-out photos with an arch left, and 2 of the 12 with every arch "
+                   "covered")
+def test_the_logo_check_flags_every_found_photo_with_an_arch_left():
+    c = _held_out_coverage()
+    assert c["left"] + c["cleared"] == 15, c
+    assert c["left_flagged"] == c["left"], c
+
+
 def test_finds_the_arches_in_far_more_held_out_photos_than_keypoint_matching():
     """Keypoint matching (SIFT + RANSAC, the baseline) with the same gallery finds far
     fewer."""
