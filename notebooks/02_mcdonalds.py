@@ -95,7 +95,8 @@
 # cross-validation. Name the source photos and backgrounds in a `finder.json` in the
 # gallery folder — `{"photos": [{"file": "photos/a.jpg", "brand": "McDonald's", "boxes":
 # [[x0, y0, x1, y1]]}], "backgrounds": ["backgrounds"]}` (paths relative to the folder;
-# those sub-folders are not brands). None of them may be an audited photo. Without it the
+# those sub-folders are not brands; an optional `"quantile": 0.95` sets a stricter
+# threshold: fewer false finds, more missed logos). None of them may be an audited photo. Without it the
 # finder is fitted on the crops and the photos that ship with scikit-image and
 # scikit-learn (they join given backgrounds too; alone they are not measured on real
 # photos, and on the development photos real photos without the logo as negatives

@@ -123,7 +123,9 @@ def logo_training(folder: str | Path) -> tuple[dict, list | None, set[str]]:
     "brand": "acme", "boxes": [[x0, y0, x1, y1], ...]}], "backgrounds": ["backgrounds"]}``:
     photos the crops were cut from with the box of every mark in them, and photos (or
     folders of photos) without any gallery brand; none of them may be an audited photo.
-    Paths are relative to the folder; the sub-folders they name are not brands.
+    Paths are relative to the folder; the sub-folders they name are not brands. An
+    optional ``"quantile"`` is the finder's threshold rule (``fit_logo_finder(quantile=)``,
+    read by :func:`finder_options`).
 
     Returns:
         ``({brand: [(photo, boxes)]}, [background photos] or None, {sub-folders used})``.
@@ -158,9 +160,15 @@ def _finder_spec(folder: str | Path) -> tuple[list, list | None, set[str]]:
     except (OSError, ValueError) as exc:
         raise invalid("logos", "logo_training", f"a readable JSON file {FINDER_FILE}", where,
                       f"Fix it ({exc}) or remove it.") from None
-    if not isinstance(doc, dict) or set(doc) - {"photos", "backgrounds"}:
-        raise invalid("logos", "logo_training", f'{{"photos": [...], "backgrounds": [...]}} in '
-                      f"{FINDER_FILE}", where, given_is_text=True)
+    if not isinstance(doc, dict) or set(doc) - {"photos", "backgrounds", "quantile"}:
+        raise invalid("logos", "logo_training", f'{{"photos": [...], "backgrounds": [...], '
+                      f'"quantile": q}} (each optional) in {FINDER_FILE}', where,
+                      given_is_text=True)
+    quantile = doc.get("quantile")
+    if quantile is not None and (isinstance(quantile, bool) or not isinstance(
+            quantile, (int, float)) or not 0 < quantile <= 1):
+        raise invalid("logos", "logo_training", f'a "quantile" in (0, 1] in {where}', quantile,
+                      "Remove it for the default (0.9), or raise it for fewer false finds.")
     rows: list = []
     used: set[str] = set()
     for row in doc.get("photos", []):
@@ -190,6 +198,23 @@ def _finder_spec(folder: str | Path) -> tuple[list, list | None, set[str]]:
     return rows, backgrounds, used
 
 
+def finder_options(folder: str | Path) -> dict[str, Any]:
+    """The fit settings ``<folder>/finder.json`` gives (``{"quantile": q}`` or nothing).
+
+    Example:
+        >>> finder_options("no such folder")
+        {}
+    """
+    import json
+
+    spec = Path(folder) / FINDER_FILE
+    if not spec.is_file():
+        return {}
+    _finder_spec(folder)  # checked: a bad quantile is named with its file
+    quantile = json.loads(spec.read_text(encoding="utf-8")).get("quantile")
+    return {} if quantile is None else {"quantile": float(quantile)}
+
+
 def resolve_logo_finder(logos_setting: Any, logos: Mapping[str, Sequence[Any]],
                         corpus: Any | None = None):
     """The logo finder a run on photos uses (None on a generated corpus or without logos).
@@ -204,10 +229,11 @@ def resolve_logo_finder(logos_setting: Any, logos: Mapping[str, Sequence[Any]],
         return None
     from privlab.vision.logo_finder import fit_logo_finder
 
-    photos, backgrounds = {}, None
+    photos, backgrounds, options = {}, None, {}
     if isinstance(logos_setting, (str, Path)):
         photos, backgrounds, _ = logo_training(logos_setting)
-    return fit_logo_finder(dict(logos), photos or None, backgrounds)
+        options = finder_options(logos_setting)
+    return fit_logo_finder(dict(logos), photos or None, backgrounds, **options)
 
 
 def build_encoders(names: Sequence[str], gallery: Mapping[str, Sequence[Any]] | None,
@@ -301,6 +327,6 @@ def members_param(default: tuple[str, ...]) -> Any:
 
 
 __all__ = ["CUE_PREFIX", "FINDER_FILE", "GROUND_TRUTH_REASON", "LOGO_GALLERY_HOWTO",
-           "LOGO_SANITIZERS", "build_encoders", "build_sanitizers", "folder_reason",
-           "load_gallery", "logo_training", "members_param", "resolve_gallery", "resolve_logo_finder",
-           "resolve_logos", "sanitizers_param"]
+           "LOGO_SANITIZERS", "build_encoders", "build_sanitizers", "finder_options",
+           "folder_reason", "load_gallery", "logo_training", "members_param", "resolve_gallery",
+           "resolve_logo_finder", "resolve_logos", "sanitizers_param"]

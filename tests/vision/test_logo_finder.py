@@ -223,3 +223,31 @@ def test_a_gallery_folder_names_its_source_photos_and_backgrounds(tmp_path):
     (tmp_path / "finder.json").write_text("{not json")
     with pytest.raises(ValueError, match="'logos' parameter of logo_training.*finder.json"):
         logo_training(tmp_path)
+
+
+def test_a_gallery_folder_can_set_the_finder_quantile(tmp_path, monkeypatch):
+    """finder.json's "quantile" reaches fit_logo_finder (the study's finder for the
+    folder); a bad one is refused naming the file, before anything is fitted."""
+    import skimage.data
+
+    from privlab.studies._image_setup import finder_options, resolve_logo_finder, resolve_logos
+
+    monkeypatch.setenv("PRIVLAB_CACHE", str(tmp_path / "cache"))
+    (tmp_path / "acme").mkdir()
+    Image.fromarray(skimage.data.logo()[..., :3]).save(tmp_path / "acme" / "1.png")
+    (tmp_path / "backgrounds").mkdir()
+    for name in ("coffee", "chelsea", "rocket"):
+        Image.fromarray(getattr(skimage.data, name)()).save(tmp_path / "backgrounds" / f"{name}.png")
+    spec = tmp_path / "finder.json"
+    spec.write_text(json.dumps({"backgrounds": ["backgrounds"], "quantile": 0.95}))
+    assert finder_options(tmp_path) == {"quantile": 0.95}
+    finder = resolve_logo_finder(str(tmp_path), resolve_logos(str(tmp_path)))
+    assert "0.95 quantile" in finder.provenance["threshold_rule"]
+    for bad in (0, 1.5, "high", True):
+        spec.write_text(json.dumps({"backgrounds": ["backgrounds"], "quantile": bad}))
+        with pytest.raises(ValueError, match=r"'logos' parameter of logo_training.*quantile.*"
+                                             r"finder\.json.*fewer false finds"):
+            finder_options(tmp_path)
+    spec.write_text(json.dumps({"threshold": 0.5}))
+    with pytest.raises(ValueError, match="'logos' parameter of logo_training.*quantile"):
+        finder_options(tmp_path)
