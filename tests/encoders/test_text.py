@@ -126,7 +126,8 @@ def _tiny_sentence_transformer(folder):
     BertModel(config).save_pretrained(folder / "hf")
     tokenizer.save_pretrained(folder / "hf")
     word = models.Transformer(str(folder / "hf"), max_seq_length=32)
-    dim = getattr(word, "get_embedding_dimension", word.get_word_embedding_dimension)()
+    # The old name is looked up only where the new one is missing (it warns when touched).
+    dim = (getattr(word, "get_embedding_dimension", None) or word.get_word_embedding_dimension)()
     pooling = models.Pooling(dim, pooling_mode="mean")
     SentenceTransformer(modules=[word, pooling]).save(str(folder / "st"))
     return folder / "st"
