@@ -17,8 +17,9 @@ The threshold is chosen on the backgrounds alone, by cross-validation: the backg
 photos are dealt into :data:`FOLDS` folds; each fold is scored by a head fitted without
 it; a brand's threshold is :data:`MARGIN` above the :data:`QUANTILE` quantile of the
 held-out backgrounds' best windows (so about one background photo in ten has a find
-at the default 0.9; the study's photos are scored by the head fitted on all backgrounds). It is folded into the head's intercepts (the head's threshold is then 0),
-so one head serves several brands. Nothing audited is used: the audited photos are
+at the default 0.9; the study's photos are scored by the head fitted on all
+backgrounds). It is folded into the head's intercepts (the head's threshold is then
+0), so one head serves several brands. Nothing audited is used: the audited photos are
 never passed here.
 
 How it was chosen (``python benchmarks/logos.py``, development photos of the
@@ -261,7 +262,8 @@ def fit_logo_finder(gallery: Any, photos: Mapping[str, Sequence[tuple[Any, Seque
     checked = load_logo_gallery(gallery)
     if isinstance(folds, bool) or not isinstance(folds, (int, np.integer)) or folds < 2:
         raise invalid("folds", caller, "an int of at least 2", folds)
-    if isinstance(quantile, bool) or not isinstance(quantile, (int, float)) or not 0 < quantile <= 1:
+    if isinstance(quantile, bool) or not isinstance(quantile, (int, float)) or not (
+            0 < quantile <= 1):
         raise invalid("quantile", caller, "a number in (0, 1]", quantile,
                       f"Use {QUANTILE} (the default) or higher for fewer false finds.")
     own = _check_photos(photos, checked, caller)

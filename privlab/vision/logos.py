@@ -528,8 +528,8 @@ def find_logos(image: Any, gallery: Any, *, threshold: float | None = None,
 
     With a head whose ``extend`` is above 0, a brand is found in the photo when one
     window reaches the threshold, and then every window down to ``extend`` below the
-    threshold is marked too (hysteresis): the photo is decided on its strongest window, while the
-    other, weaker copies of the mark (a second sign, a cup) are marked with it.
+    threshold is marked too (hysteresis): the photo is decided on its strongest window,
+    while the other, weaker copies of the mark (a second sign, a cup) are marked with it.
 
     Args:
         image: the photo, a PIL image or uint8 array.
@@ -626,6 +626,6 @@ gallery_prototypes = _prototypes
 
 
 __all__ = ["COLOUR_BINS", "COLOUR_WEIGHT", "DEFAULT_MIN_INLIERS", "DEFAULT_THRESHOLD", "HEAD_CELLS",
-           "HEAD_MAX_FINDS",
-           "LogoGallery", "LogoHead", "LogoMatch", "colour_cells", "feature_maps", "find_logos",
-           "gallery_prototypes", "load_logo_gallery", "match_logos", "window_features"]
+           "HEAD_MAX_FINDS", "LogoGallery", "LogoHead", "LogoMatch", "colour_cells",
+           "feature_maps", "find_logos", "gallery_prototypes", "load_logo_gallery",
+           "match_logos", "window_features"]
