@@ -38,7 +38,7 @@ for the study's finder, the cosine finder (unless ``--no-cosine``) and the keypo
 matcher (SIFT + RANSAC, the baseline; unless ``--no-baseline``). Nothing is asserted:
 tests/vision/test_logos_real.py holds the pass/fail lines.
 
-    python benchmarks/logos.py --split both --no-baseline --no-cosine   # 15 min at a load of 13 (the fit 9 min)
+    python benchmarks/logos.py --split both --no-baseline --no-cosine   # about 90 s on two cores (the fit 35 s)
     python benchmarks/logos.py --split test --threshold 0.9             # cosine finder at another threshold
 """
 
