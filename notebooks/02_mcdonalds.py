@@ -109,20 +109,20 @@
 # on the contrastive-privacy paper's held-out restaurant photos (`python
 # benchmarks/logos.py`): the finder fitted on four crops, the five photos they were cut
 # from, 72 concept photos without the logo and the package photos finds the Golden
-# Arches in 15 of 18 held-out photos (0.83; target 0.8, reached) with a find in 3 of
-# 29 photos without a logo (0.10; target 0.05, not reached), where the cosine
+# Arches in 15 of 18 held-out photos (0.83; target 0.8, reached) with a find in 2 of
+# 29 photos without a logo (0.07; target 0.05, not reached), where the cosine
 # similarity to the crops alone found 8 of 18 and keypoint matching none. Once a photo
 # has a find, the finder also marks the weaker copies of the mark (a second sign, a
 # cup; up to 16 boxes): a blackout of its boxes covers 27 of the 38 arches drawn in
 # those photos (every one in 12 of
 # the 18 photos). A second search by the same finder after that blackout — what the logo
-# check does — flags 1 of the 3 found photos with an arch left and 2 of the 12 with every
-# arch covered, so "no logo found after sanitizing" is weak evidence of removal: on
+# check does — flags none of the 3 found photos with an arch left and 4 of the 12 with
+# every arch covered, so "no logo found after sanitizing" is weak evidence of removal: on
 # photos the headline says "as far as the checks see". The default folder audit of those
 # 18 photos with this gallery (`python benchmarks/image_audit.py FOLDER --study
 # mcdonalds --logos GALLERY`) reports every sanitizer failing the condition; the logo
-# blackout leaves the name (read by OCR) in 3 photos and a logo the finder still sees
-# in 5. On the generated scenes
+# blackout leaves the name (read by OCR) in 4 photos and a logo the finder still sees
+# in 4. On the generated scenes
 # the gallery defaults to the fictional brand's glyph, which keypoint matching (SIFT)
 # finds exactly.
 

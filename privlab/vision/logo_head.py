@@ -15,12 +15,13 @@ import numpy as np
 
 from privlab.errors import invalid
 from privlab.vision.images import as_rgb
-from privlab.vision.logos import (COLOUR_BINS, COLOUR_WEIGHT, FEATURES, HEAD_CELLS, LogoHead,
-                                  feature_maps, gallery_prototypes, load_logo_gallery,
-                                  window_features)
+from privlab.vision.logos import (COLOUR_BINS, COLOUR_WEIGHT, FEATURES, HEAD_CELLS, MID_CHANNELS,
+                                  MID_WEIGHT, LogoHead, feature_maps, gallery_prototypes,
+                                  load_logo_gallery, window_features)
 
-#: The width of a head's window features: the network's channels and the colour histogram.
-HEAD_FEATURES = FEATURES + COLOUR_BINS
+#: The width of a head's window features: the network's last and mid-level channels and
+#: the colour histogram.
+HEAD_FEATURES = FEATURES + MID_CHANNELS + COLOUR_BINS
 
 
 def labelled_windows(image: Any, boxes: Sequence[Sequence[float]],
@@ -40,11 +41,11 @@ def labelled_windows(image: Any, boxes: Sequence[Sequence[float]],
     Returns:
         ``(features (n, HEAD_FEATURES), labels (n,))``: the windows a
         :class:`~privlab.vision.logos.LogoHead` scores (sizes ``HEAD_CELLS``, with their
-        colour).
+        mid-level features and colour).
     """
     caller = "labelled_windows"
     rgb = as_rgb(image, "image", caller)
-    feats, wins = window_features(feature_maps(rgb), HEAD_CELLS, COLOUR_WEIGHT)
+    feats, wins = window_features(feature_maps(rgb), HEAD_CELLS, COLOUR_WEIGHT, MID_WEIGHT)
     area = (wins[:, 2] - wins[:, 0]) * (wins[:, 3] - wins[:, 1])
     labels = np.zeros(len(wins))
 
@@ -93,7 +94,8 @@ def fit_logo_head(gallery: Any, examples: Mapping[str, Sequence[tuple[np.ndarray
     from sklearn.linear_model import LogisticRegression
 
     caller = "fit_logo_head"
-    prototypes = gallery_prototypes(load_logo_gallery(gallery), HEAD_CELLS, COLOUR_WEIGHT)
+    prototypes = gallery_prototypes(load_logo_gallery(gallery), HEAD_CELLS, COLOUR_WEIGHT,
+                                    MID_WEIGHT)
     weights, counts = {}, (0, 0)
     for name, items in examples.items():
         if name not in prototypes:
@@ -122,7 +124,8 @@ def fit_logo_head(gallery: Any, examples: Mapping[str, Sequence[tuple[np.ndarray
         model.fit(feats, labels)
         weights[name] = (model.coef_[0].astype(np.float32), float(model.intercept_[0]))
         counts = (counts[0] + int(labels.sum()), counts[1] + int((labels == 0).sum()))
-    return LogoHead(weights, float(threshold), counts, HEAD_CELLS, COLOUR_WEIGHT)
+    return LogoHead(weights, float(threshold), counts, HEAD_CELLS, COLOUR_WEIGHT,
+                    mid_weight=MID_WEIGHT)
 
 
 __all__ = ["HEAD_FEATURES", "fit_logo_head", "labelled_windows"]

@@ -303,10 +303,13 @@ def _merge(found: list[LogoMatch]) -> list[LogoMatch]:
 # photos) replaces the cosine similarity with its decision value where one is given. A
 # head sees larger windows (HEAD_CELLS) and, beside the network's features, the window's
 # colour: a histogram of its pixels over COLOUR_BINS hue/saturation/value bins, square
-# rooted (so it has unit length) and weighted by COLOUR_WEIGHT. ImageNet features alone
-# confuse the arches with other signs and posters; the same mark in the same colours
-# is what a brand's logo is. Both were chosen on the development photos (see
-# privlab/vision/logo_finder.py); the cosine finder keeps the network's features alone.
+# rooted (so it has unit length) and weighted by COLOUR_WEIGHT, and the network's
+# mid-level map (block MID_BLOCK, 112 channels at 16 pixels, pooled to the cells),
+# power-normalised to unit length and weighted by MID_WEIGHT. ImageNet's last features
+# alone confuse the arches with other signs and posters; the same mark in the same
+# colours and strokes is what a brand's logo is. All were chosen on the development
+# photos (see privlab/vision/logo_finder.py); the cosine finder keeps the network's
+# last features alone.
 
 FEATURE_SIDES = (768, 384)  # (1024, 512) costs 2.5 times as much and scored no better on dev
 WINDOW_CELLS = (1, 2, 3)
@@ -318,6 +321,9 @@ MAX_FINDS = 8  # boxes per brand and photo (cosine finder)
 HEAD_MAX_FINDS = 16  # with a head's extension, the other copies of the mark need room (chosen on dev)
 HEAD_CELLS = (2, 3, 4)  # window sizes a LogoHead scores (chosen on dev; (1, 2, 3) covered fewer arches)
 COLOUR_WEIGHT = 0.5  # weight of the colour histogram beside the unit network features
+MID_BLOCK = 10  # the block whose output (stride 16) a head also sees (chosen on dev)
+MID_CHANNELS = 112
+MID_WEIGHT = 1.0  # its weight beside the last features (dev: 0.5 and 1.5 did worse)
 HUE_BINS = 12
 SATURATION_SPLIT = 0.5  # coloured pixels fall in a pale (up to this) or a deep saturation bin
 #: Colour histogram bins: 12 hues x 2 saturations for coloured pixels (saturation over
@@ -341,17 +347,27 @@ def _resized_for(rgb: np.ndarray, side: int) -> np.ndarray:
     return np.asarray(Image.fromarray(rgb).resize((width, height), Image.BILINEAR))
 
 
-def _forward(rgb: np.ndarray) -> np.ndarray:
+def _forward(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """EfficientNet-Lite0's last feature map ``(1280, H/32, W/32)`` of an RGB array whose
-    sides are multiples of 32."""
+    sides are multiples of 32, and block :data:`MID_BLOCK`'s map averaged over the same
+    cells ``(MID_CHANNELS, H/32, W/32)``."""
     import torch
 
     from privlab.vision.imagenet import efficientnet
 
+    model = efficientnet()
+    grabbed = []
+    hook = model._blocks[MID_BLOCK].register_forward_hook(lambda _m, _i, out: grabbed.append(out))
     x = (rgb.astype(np.float32) / 255.0 - _MEAN) / _STD
-    with torch.inference_mode():
-        out = efficientnet().extract_features(torch.from_numpy(x.transpose(2, 0, 1)[None].copy()))
-    return out[0].numpy().astype(np.float32)
+    try:
+        with torch.inference_mode():
+            out = model.extract_features(torch.from_numpy(x.transpose(2, 0, 1)[None].copy()))
+    finally:
+        hook.remove()
+    mid = grabbed[0][0].numpy().astype(np.float32)
+    c, h, w = mid.shape
+    mid = mid[:, :h // 2 * 2, :w // 2 * 2].reshape(c, h // 2, 2, w // 2, 2).mean(axis=(2, 4))
+    return out[0].numpy().astype(np.float32), mid
 
 
 def colour_cells(rgb: np.ndarray) -> np.ndarray:
@@ -377,19 +393,19 @@ def colour_cells(rgb: np.ndarray) -> np.ndarray:
     return (counts.reshape(h, w, COLOUR_BINS).transpose(2, 0, 1) / CELL ** 2).astype(np.float32)
 
 
-_MAPS: dict[str, list[tuple[np.ndarray, np.ndarray, float, float]]] = {}
+_MAPS: dict[str, list[tuple[np.ndarray, np.ndarray, float, float, np.ndarray]]] = {}
 _MAPS_LIMIT = 4
 
 
 def feature_maps(rgb: np.ndarray, sides: Sequence[int] = FEATURE_SIDES
-                 ) -> list[tuple[np.ndarray, np.ndarray, float, float]]:
-    """The photo's feature map and colour cells at each longest side in ``sides``.
+                 ) -> list[tuple[np.ndarray, np.ndarray, float, float, np.ndarray]]:
+    """The photo's feature maps and colour cells at each longest side in ``sides``.
 
     Returns:
         One ``(map (1280, h, w), colour (COLOUR_BINS, h, w), x pixels per cell, y pixels
-        per cell)`` per side, the pixels being the original photo's (colour:
-        :func:`colour_cells`); the last few photos are kept in memory (the sanitizer
-        and a member searching one photo pay for one pass).
+        per cell, mid-level map (MID_CHANNELS, h, w))`` per side, the pixels being the
+        original photo's (colour: :func:`colour_cells`); the last few photos are kept in
+        memory (the sanitizer and a member searching one photo pay for one pass).
     """
     key = f"{content_hash(rgb)}-{','.join(map(str, sides))}"
     if key in _MAPS:
@@ -397,8 +413,9 @@ def feature_maps(rgb: np.ndarray, sides: Sequence[int] = FEATURE_SIDES
     out = []
     for side in sides:
         small = _resized_for(rgb, side)
-        out.append((_forward(small), colour_cells(small), rgb.shape[1] / small.shape[1] * CELL,
-                    rgb.shape[0] / small.shape[0] * CELL))
+        last, mid = _forward(small)
+        out.append((last, colour_cells(small), rgb.shape[1] / small.shape[1] * CELL,
+                    rgb.shape[0] / small.shape[0] * CELL, mid))
     if len(_MAPS) >= _MAPS_LIMIT:
         _MAPS.pop(next(iter(_MAPS)))
     _MAPS[key] = out
@@ -420,17 +437,19 @@ def _unit(rows: np.ndarray) -> np.ndarray:
     return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-12)
 
 
-def _windows(maps: list[tuple[np.ndarray, np.ndarray, float, float]],
-             cells: Sequence[int] = WINDOW_CELLS, colour_weight: float = 0.0
-             ) -> tuple[np.ndarray, np.ndarray]:
+def _windows(maps: list[tuple[np.ndarray, np.ndarray, float, float, np.ndarray]],
+             cells: Sequence[int] = WINDOW_CELLS, colour_weight: float = 0.0,
+             mid_weight: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Window features and their boxes ``(n, 4)`` in photo pixels.
 
     Features are ``(n, 1280)`` normalised network features, followed when
-    ``colour_weight`` > 0 by ``colour_weight`` times the square root of the window's
-    colour histogram (``(n, 1280 + COLOUR_BINS)``).
+    ``mid_weight`` > 0 by ``mid_weight`` times the window's normalised mid-level
+    features (``MID_CHANNELS`` more) and when ``colour_weight`` > 0 by
+    ``colour_weight`` times the square root of the window's colour histogram
+    (``COLOUR_BINS`` more).
     """
-    feats, colours, boxes = [], [], []
-    for fmap, cmap, px, py in maps:
+    feats, mids, colours, boxes = [], [], [], []
+    for fmap, cmap, px, py, mmap in maps:
         for k in cells:
             means = _window_means(fmap, k)
             if means is None:
@@ -438,55 +457,65 @@ def _windows(maps: list[tuple[np.ndarray, np.ndarray, float, float]],
             c, h, w = means.shape
             rows, cols = np.mgrid[0:h, 0:w]
             feats.append(means.reshape(c, -1).T)
+            if mid_weight:
+                mids.append(_window_means(mmap, k).reshape(MID_CHANNELS, -1).T)
             if colour_weight:
                 colours.append(_window_means(cmap, k).reshape(COLOUR_BINS, -1).T)
             boxes.append(np.stack([cols.ravel() * px, rows.ravel() * py,
                                    (cols.ravel() + k) * px, (rows.ravel() + k) * py], axis=1))
-    width = FEATURES + (COLOUR_BINS if colour_weight else 0)
+    width = FEATURES + (MID_CHANNELS if mid_weight else 0) + (COLOUR_BINS if colour_weight else 0)
     if not feats:
         return np.zeros((0, width), np.float32), np.zeros((0, 4))
-    out = _unit(np.concatenate(feats))
+    parts = [_unit(np.concatenate(feats))]
+    if mid_weight:
+        parts.append(mid_weight * _unit(np.concatenate(mids)))
     if colour_weight:
-        out = np.hstack([out, colour_weight * np.sqrt(np.maximum(np.concatenate(colours), 0))])
-    return out.astype(np.float32), np.concatenate(boxes)
+        parts.append(colour_weight * np.sqrt(np.maximum(np.concatenate(colours), 0)))
+    return np.hstack(parts).astype(np.float32), np.concatenate(boxes)
 
 
 def crop_features(crop: np.ndarray, cells: Sequence[int] = WINDOW_CELLS,
-                  colour_weight: float = 0.0) -> np.ndarray:
+                  colour_weight: float = 0.0, mid_weight: float = 0.0) -> np.ndarray:
     """Normalised features of one gallery crop, one row per window size in ``cells``.
 
     The crop is squeezed into k x k cells in the middle of a (k + 2)-cell canvas of the
     ImageNet mean colour and the k x k cells are averaged, as a window of a photo is
-    (its colour histogram too, when ``colour_weight`` > 0; see :func:`_windows`).
+    (its mid-level features and colour histogram too, when their weights are above 0;
+    see :func:`_windows`).
     """
     from PIL import Image
 
-    rows, colours = [], []
+    rows, mids, colours = [], [], []
     for k in cells:
         canvas = np.empty(((k + 2) * CELL, (k + 2) * CELL, 3), np.uint8)
         canvas[:] = _CANVAS
         canvas[CELL:CELL + k * CELL, CELL:CELL + k * CELL] = np.asarray(
             Image.fromarray(crop).resize((k * CELL, k * CELL), Image.BILINEAR))
-        rows.append(_forward(canvas)[:, 1:1 + k, 1:1 + k].mean(axis=(1, 2)))
+        last, mid = _forward(canvas)
+        rows.append(last[:, 1:1 + k, 1:1 + k].mean(axis=(1, 2)))
+        mids.append(mid[:, 1:1 + k, 1:1 + k].mean(axis=(1, 2)))
         if colour_weight:
             colours.append(colour_cells(canvas)[:, 1:1 + k, 1:1 + k].mean(axis=(1, 2)))
-    out = _unit(np.array(rows))
+    parts = [_unit(np.array(rows))]
+    if mid_weight:
+        parts.append(mid_weight * _unit(np.array(mids)))
     if colour_weight:
-        out = np.hstack([out, colour_weight * np.sqrt(np.array(colours))])
-    return out.astype(np.float32)
+        parts.append(colour_weight * np.sqrt(np.array(colours)))
+    return np.hstack(parts).astype(np.float32)
 
 
 _PROTOTYPES: dict[tuple, dict[str, np.ndarray]] = {}
 
 
 def _prototypes(gallery: LogoGallery, cells: Sequence[int] = WINDOW_CELLS,
-                colour_weight: float = 0.0) -> dict[str, np.ndarray]:
+                colour_weight: float = 0.0, mid_weight: float = 0.0) -> dict[str, np.ndarray]:
     """``{brand: (n crops * len(cells), features)}`` crop features, once per gallery and
     recipe (:func:`crop_features`)."""
-    key = (gallery.fingerprint, tuple(cells), float(colour_weight))
+    key = (gallery.fingerprint, tuple(cells), float(colour_weight), float(mid_weight))
     if key not in _PROTOTYPES:
         _PROTOTYPES[key] = {
-            name: np.concatenate([crop_features(crop, cells, colour_weight) for crop in crops])
+            name: np.concatenate([crop_features(crop, cells, colour_weight, mid_weight)
+                                  for crop in crops])
             for name, crops in gallery.items()}
     return _PROTOTYPES[key]
 
@@ -573,7 +602,8 @@ def find_logos(image: Any, gallery: Any, *, threshold: float | None = None,
     checked = load_logo_gallery(gallery)
     rgb = as_rgb(image, "image", caller)
     if head is not None:
-        feats, boxes = _windows(feature_maps(rgb), head.cells, head.colour_weight)
+        feats, boxes = _windows(feature_maps(rgb), head.cells, head.colour_weight,
+                                head.mid_weight)
         scorers = {name: (lambda f, w=w, b=b: f @ w + b) for name, (w, b) in head.weights.items()}
     else:
         feats, boxes = _windows(feature_maps(rgb))
@@ -609,6 +639,7 @@ class LogoHead:
         colour_weight: the weight of the colour histogram in its features (0: none).
         extend: once a window of a brand reaches the threshold, windows down to this
             much below it are marked too (log-odds; 0: none; see :func:`find_logos`).
+        mid_weight: the weight of the mid-level features in its features (0: none).
     """
 
     weights: dict[str, tuple[np.ndarray, float]]
@@ -617,6 +648,7 @@ class LogoHead:
     cells: tuple[int, ...] = HEAD_CELLS
     colour_weight: float = COLOUR_WEIGHT
     extend: float = 0.0
+    mid_weight: float = MID_WEIGHT
 
 
 #: Public names for the window features and the gallery's prototypes (what
@@ -626,6 +658,6 @@ gallery_prototypes = _prototypes
 
 
 __all__ = ["COLOUR_BINS", "COLOUR_WEIGHT", "DEFAULT_MIN_INLIERS", "DEFAULT_THRESHOLD", "HEAD_CELLS",
-           "HEAD_MAX_FINDS", "LogoGallery", "LogoHead", "LogoMatch", "colour_cells",
+           "HEAD_MAX_FINDS", "MID_CHANNELS", "MID_WEIGHT", "LogoGallery", "LogoHead", "LogoMatch", "colour_cells",
            "feature_maps", "find_logos", "gallery_prototypes", "load_logo_gallery",
            "match_logos", "window_features"]

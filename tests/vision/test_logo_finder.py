@@ -119,7 +119,7 @@ def test_once_a_photo_has_a_find_its_weaker_copies_of_the_mark_are_marked_too(fi
     photo, _ = _pasted(flower, 130, 420, 120)
     # A second, fainter copy of the mark elsewhere in the photo.
     second, faint = _pasted(photo, 70, 60, 300)
-    photo = (0.6 * second + 0.4 * photo).astype(np.uint8)
+    photo = (0.25 * second + 0.75 * photo).astype(np.uint8)
 
     def covered(matches):
         marks = np.zeros(photo.shape[:2], bool)
@@ -133,8 +133,8 @@ def test_once_a_photo_has_a_find_its_weaker_copies_of_the_mark_are_marked_too(fi
     assert {m.box for m in strict} <= {m.box for m in extended}
     weaker = [m for m in extended if m.score < 0]
     assert weaker and all(m.score >= -EXTEND for m in weaker), extended
-    # Today: 78% of the faint copy under the boxes at the threshold, 99% with the extension.
-    assert covered(strict) < 0.9 < 0.95 < covered(extended), (covered(strict), covered(extended))
+    # Today: none of the faint copy under the boxes at the threshold, 99% with the extension.
+    assert covered(strict) < 0.5 < 0.95 < covered(extended), (covered(strict), covered(extended))
     assert len(extended) <= 16
     # Without a window at the threshold, nothing is marked.
     assert finder.find(flower) == []

@@ -147,7 +147,7 @@ def test_a_head_refuses_bad_examples_and_find_logos_a_bad_head():
     with pytest.raises(ValueError, match="'examples' parameter of fit_logo_head.*brands of the gallery"):
         fit_logo_head(gallery, {"globex": [none_positive]}, threshold=0.0)
     # features of another width (the cosine finder's, without colour) are refused
-    with pytest.raises(ValueError, match="'examples' parameter of fit_logo_head.*width 1307.*labelled_windows"):
+    with pytest.raises(ValueError, match="'examples' parameter of fit_logo_head.*width 1419.*labelled_windows"):
         fit_logo_head(gallery, {"acme": [none_positive]}, threshold=0.0)
     with pytest.raises(ValueError, match="'boxes' parameter of labelled_windows"):
         from privlab.vision.logo_head import labelled_windows
@@ -179,18 +179,23 @@ def test_colour_cells_share_each_cell_out_between_hue_and_value_bins():
     assert cells[amber, 1, 1] == 0.5 and cells[HUE_BINS * 2, 1, 1] == 0.5  # half dark
 
 
-def test_a_head_scores_windows_with_their_colour():
-    """The head's windows carry the colour histogram (1280 + 27 features; the colour
-    part has length COLOUR_WEIGHT), the cosine finder's do not."""
+def test_a_head_scores_windows_with_their_mid_level_features_and_colour():
+    """The head's windows carry the mid-level features and the colour histogram
+    (1280 + 112 + 27 features; those parts have lengths MID_WEIGHT and COLOUR_WEIGHT),
+    the cosine finder's do not."""
     from sklearn.datasets import load_sample_image
 
     from privlab.vision.logo_head import HEAD_FEATURES, labelled_windows
-    from privlab.vision.logos import COLOUR_WEIGHT, feature_maps, window_features
+    from privlab.vision.logos import COLOUR_WEIGHT, MID_WEIGHT, feature_maps, window_features
 
     photo = load_sample_image("china.jpg")
     feats, labels = labelled_windows(photo, [])
-    assert feats.shape[1] == HEAD_FEATURES == 1307 and (labels == 0).all()
-    assert np.allclose(np.linalg.norm(feats[:, 1280:], axis=1), COLOUR_WEIGHT, atol=1e-4)
+    assert feats.shape[1] == HEAD_FEATURES == 1419 and (labels == 0).all()
     assert np.allclose(np.linalg.norm(feats[:, :1280], axis=1), 1.0, atol=1e-4)
+    assert np.allclose(np.linalg.norm(feats[:, 1280:1392], axis=1), MID_WEIGHT, atol=1e-4)
+    assert np.allclose(np.linalg.norm(feats[:, 1392:], axis=1), COLOUR_WEIGHT, atol=1e-4)
+    # The mid-level part is not a copy of the last one: its own 112 channels, at 16 pixels.
+    [(last, _, _, _, mid), _] = feature_maps(photo)
+    assert mid.shape == (112,) + last.shape[1:] and last.shape[0] == 1280
     plain, _ = window_features(feature_maps(photo))
     assert plain.shape[1] == 1280

@@ -64,9 +64,9 @@ def _held_out_coverage():
     return bench.coverage(finder.find, data["scoring_boxes"]["test"])
 
 
-@pytest.mark.xfail(strict=True, reason="not reached: a find in 3 of the 29 held-out photos "
-                   "without a logo (0.103) at the threshold the finder's rule chose on its "
-                   "backgrounds (4 of 78 development photos, 0.051); the target is 0.05")
+@pytest.mark.xfail(strict=True, reason="not reached: a find in 2 of the 29 held-out photos "
+                   "without a logo (0.069) at the threshold the finder's rule chose on its "
+                   "backgrounds (2 of 78 development photos, 0.026); the target is 0.05")
 def test_at_most_one_false_find_per_20_photos_without_a_logo():
     """Counted in photos (a photo wrongly said to show the logo): the finder marks several
     boxes around one decision (its extension), so boxes are not separate finds; the
@@ -77,11 +77,11 @@ def test_at_most_one_false_find_per_20_photos_without_a_logo():
 
 
 def test_false_finds_are_counted_in_photos_and_boxes():
-    """Today: 3 of 29 photos, 31 boxes (the extension marks up to 16 around a find)."""
+    """Today: 2 of 29 photos, 7 boxes (the extension marks up to 16 around a find)."""
     result = _held_out()
     assert result["negatives_with_a_find"] == round(result["photos_with_a_false_find"] * 29)
     assert result["false_finds_per_photo"] * 29 >= result["negatives_with_a_find"]
-    assert result["negatives_with_a_find"] <= 3, result
+    assert result["negatives_with_a_find"] <= 2, result
 
 
 def test_finds_the_arches_in_80_percent_of_held_out_photos():
@@ -112,8 +112,8 @@ def test_a_blackout_of_the_found_boxes_removes_every_arch_in_80_percent_of_photo
 
 
 @pytest.mark.xfail(strict=True, reason="not reached: after a blackout of the found boxes, a "
-                   "second search by the same finder (the study's logo check) flags 1 of the 3 "
-                   "found held-out photos with an arch left, and 2 of the 12 with every arch "
+                   "second search by the same finder (the study's logo check) flags 0 of the 3 "
+                   "found held-out photos with an arch left, and 4 of the 12 with every arch "
                    "covered")
 def test_the_logo_check_flags_every_found_photo_with_an_arch_left():
     c = _held_out_coverage()
