@@ -140,6 +140,26 @@ def test_once_a_photo_has_a_find_its_weaker_copies_of_the_mark_are_marked_too(fi
     assert finder.find(flower) == []
 
 
+def test_the_finder_remembers_each_image_it_searched(fitted, monkeypatch):
+    """An audit asks about the same image from the sanitizer, the members, the placebo
+    and the check: the network runs once per image, and a changed pixel is a new image."""
+    from sklearn.datasets import load_sample_image
+
+    import privlab.vision.logo_finder as module
+
+    finder = fitted[0]
+    photo, _ = _pasted(load_sample_image("flower.jpg"), 130, 420, 120)
+    first = finder.find(photo)
+    calls = []
+    real = module.find_logos
+    monkeypatch.setattr(module, "find_logos", lambda *a, **k: calls.append(1) or real(*a, **k))
+    again = finder.find(photo.copy())
+    assert again == first and again is not first and calls == []
+    changed = photo.copy()
+    changed[0, 0] = 255 - changed[0, 0]
+    assert finder.find(changed) and calls == [1]
+
+
 def test_the_threshold_is_chosen_on_held_out_backgrounds_and_the_fit_is_cached(fitted):
     finder, again = fitted[:2]
     p = finder.provenance
