@@ -135,7 +135,7 @@ def logo_training(folder: str | Path) -> tuple[dict, list | None, set[str]]:
     """
     from privlab.datasets.images import read_image
 
-    rows, background_files, used = _finder_spec(folder)
+    rows, background_files, used, _ = _finder_spec(folder)
     photos: dict[str, list] = {}
     for path, brand, boxes in rows:
         photos.setdefault(brand, []).append((read_image(path), boxes))
@@ -143,9 +143,10 @@ def logo_training(folder: str | Path) -> tuple[dict, list | None, set[str]]:
     return photos, backgrounds, used
 
 
-def _finder_spec(folder: str | Path) -> tuple[list, list | None, set[str]]:
+def _finder_spec(folder: str | Path) -> tuple[list, list | None, set[str], float | None]:
     """What ``<folder>/finder.json`` names, checked, as paths (nothing read):
-    ``([(photo path, brand, boxes)], [background paths] or None, {sub-folders used})``."""
+    ``([(photo path, brand, boxes)], [background paths] or None, {sub-folders used},
+    quantile or None)``."""
     import json
 
     from privlab.datasets.images import IMAGE_SUFFIXES
@@ -153,7 +154,7 @@ def _finder_spec(folder: str | Path) -> tuple[list, list | None, set[str]]:
     root = Path(folder)
     spec = root / FINDER_FILE
     if not spec.is_file():
-        return [], None, set()
+        return [], None, set(), None
     where = str(spec)
     try:
         doc = json.loads(spec.read_text(encoding="utf-8"))
@@ -195,7 +196,7 @@ def _finder_spec(folder: str | Path) -> tuple[list, list | None, set[str]]:
                     raise invalid("logos", "logo_training", f"existing background photos in "
                                   f"{where}", str(f), given_is_text=True)
                 backgrounds.append(f)
-    return rows, backgrounds, used
+    return rows, backgrounds, used, quantile
 
 
 def finder_options(folder: str | Path) -> dict[str, Any]:
@@ -205,13 +206,7 @@ def finder_options(folder: str | Path) -> dict[str, Any]:
         >>> finder_options("no such folder")
         {}
     """
-    import json
-
-    spec = Path(folder) / FINDER_FILE
-    if not spec.is_file():
-        return {}
-    _finder_spec(folder)  # checked: a bad quantile is named with its file
-    quantile = json.loads(spec.read_text(encoding="utf-8")).get("quantile")
+    quantile = _finder_spec(folder)[3]  # checked there: a bad one is named with its file
     return {} if quantile is None else {"quantile": float(quantile)}
 
 

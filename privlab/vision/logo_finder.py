@@ -269,9 +269,9 @@ def fit_logo_finder(gallery: Any, photos: Mapping[str, Sequence[tuple[Any, Seque
         quantile: the threshold sits :data:`MARGIN` above this quantile of the held-out
             backgrounds' best windows, in (0, 1]: about ``1 - quantile`` of photos like
             the backgrounds get a find. Higher: fewer false finds, more missed marks (on
-            the held-out restaurant photos 0.93 found the arches in 13 of 18 photos
-            against 15 at 0.9, with the same 3 of 29 photos without a logo with a find;
-            see the module docstring).
+            the held-out restaurant photos, with logo-finder-4, 0.93 found the arches in
+            13 of 18 photos against 15 at 0.9, with the same 3 of 29 photos without a
+            logo with a find; see the module docstring).
         add_package_backgrounds: add :func:`package_backgrounds` to the given
             backgrounds (chosen on the development photos: with them no development
             photo without the logo had a find, without them 1 of 30).

@@ -437,6 +437,19 @@ def _unit(rows: np.ndarray) -> np.ndarray:
     return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-12)
 
 
+def _joined(last: np.ndarray, mid: np.ndarray | None, colour: np.ndarray | None,
+            mid_weight: float, colour_weight: float) -> np.ndarray:
+    """Rows of features as a window or a crop carries them: the unit last-layer features,
+    then (when weighted) the weighted unit mid-level features and the weighted square
+    root of the colour histogram."""
+    parts = [_unit(last)]
+    if mid_weight:
+        parts.append(mid_weight * _unit(mid))
+    if colour_weight:
+        parts.append(colour_weight * np.sqrt(np.maximum(colour, 0)))
+    return np.hstack(parts).astype(np.float32)
+
+
 def _windows(maps: list[tuple[np.ndarray, np.ndarray, float, float, np.ndarray]],
              cells: Sequence[int] = WINDOW_CELLS, colour_weight: float = 0.0,
              mid_weight: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
@@ -466,12 +479,9 @@ def _windows(maps: list[tuple[np.ndarray, np.ndarray, float, float, np.ndarray]]
     width = FEATURES + (MID_CHANNELS if mid_weight else 0) + (COLOUR_BINS if colour_weight else 0)
     if not feats:
         return np.zeros((0, width), np.float32), np.zeros((0, 4))
-    parts = [_unit(np.concatenate(feats))]
-    if mid_weight:
-        parts.append(mid_weight * _unit(np.concatenate(mids)))
-    if colour_weight:
-        parts.append(colour_weight * np.sqrt(np.maximum(np.concatenate(colours), 0)))
-    return np.hstack(parts).astype(np.float32), np.concatenate(boxes)
+    return (_joined(np.concatenate(feats), np.concatenate(mids) if mids else None,
+                    np.concatenate(colours) if colours else None, mid_weight, colour_weight),
+            np.concatenate(boxes))
 
 
 def crop_features(crop: np.ndarray, cells: Sequence[int] = WINDOW_CELLS,
@@ -496,12 +506,8 @@ def crop_features(crop: np.ndarray, cells: Sequence[int] = WINDOW_CELLS,
         mids.append(mid[:, 1:1 + k, 1:1 + k].mean(axis=(1, 2)))
         if colour_weight:
             colours.append(colour_cells(canvas)[:, 1:1 + k, 1:1 + k].mean(axis=(1, 2)))
-    parts = [_unit(np.array(rows))]
-    if mid_weight:
-        parts.append(mid_weight * _unit(np.array(mids)))
-    if colour_weight:
-        parts.append(colour_weight * np.sqrt(np.array(colours)))
-    return np.hstack(parts).astype(np.float32)
+    return _joined(np.array(rows), np.array(mids), np.array(colours) if colours else None,
+                   mid_weight, colour_weight)
 
 
 _PROTOTYPES: dict[tuple, dict[str, np.ndarray]] = {}
@@ -551,7 +557,7 @@ def find_logos(image: Any, gallery: Any, *, threshold: float | None = None,
     See the section comment above for the method: EfficientNet-Lite0 windows at two
     photo sizes and three window sizes compared with the gallery crops by cosine
     similarity, or scored by a fitted :class:`LogoHead` (on its own window sizes, with
-    the windows' colour). Robust to the logo's look on a
+    the windows' mid-level features and colour). Robust to the logo's look on a
     real sign, cup or flag (lit, painted, printed, blurred), where keypoint matching
     finds too few matching points.
 
@@ -631,7 +637,7 @@ class LogoHead:
 
     Attributes:
         weights: ``{brand: (w, b)}``; a window's decision value is ``f @ w + b``, ``f``
-            its features from ``window_features(maps, cells, colour_weight)``.
+            its features from ``window_features(maps, cells, colour_weight, mid_weight)``.
         threshold: the decision value a window needs (a log-odds; chosen on labelled
             development photos by the caller, see benchmarks/logos.py).
         examples: how many positive and negative windows it was fitted on.
@@ -658,6 +664,6 @@ gallery_prototypes = _prototypes
 
 
 __all__ = ["COLOUR_BINS", "COLOUR_WEIGHT", "DEFAULT_MIN_INLIERS", "DEFAULT_THRESHOLD", "HEAD_CELLS",
-           "HEAD_MAX_FINDS", "MID_CHANNELS", "MID_WEIGHT", "LogoGallery", "LogoHead", "LogoMatch", "colour_cells",
-           "feature_maps", "find_logos", "gallery_prototypes", "load_logo_gallery",
+           "HEAD_MAX_FINDS", "MID_CHANNELS", "MID_WEIGHT", "LogoGallery", "LogoHead", "LogoMatch",
+           "colour_cells", "feature_maps", "find_logos", "gallery_prototypes", "load_logo_gallery",
            "match_logos", "window_features"]
