@@ -273,7 +273,8 @@ _TABLE_LAYOUT = r"""
   const areaWidth = area.getBoundingClientRect().width;
   const box = table.getBoundingClientRect();
   const out = {shown: box.width > 0 && box.height > 0, numeric: 0, wrapped: [],
-               width: Math.round(box.width), area: Math.round(areaWidth), wide: false,
+               width: Math.round(box.width), height: Math.round(box.height),
+               area: Math.round(areaWidth), wide: false,
                scrolls: false};
   if (!out.shown) return out;
   for (let el = table.parentElement; el && el !== area; el = el.parentElement) {
@@ -304,6 +305,21 @@ _TABLE_LAYOUT = r"""
 """
 
 
+# Whether a table is drawn. A closed <details> hides its content with content-visibility,
+# and a layout query can still give that content a height, so the DOM is asked first.
+_DRAWN = r"""
+(t) => {
+  for (let fold = t.closest('details:not([open])'); fold;
+       fold = fold.parentElement && fold.parentElement.closest('details:not([open])')) {
+    const summary = fold.querySelector(':scope > summary');
+    if (!summary || !summary.contains(t)) return false;
+  }
+  const r = t.getBoundingClientRect();
+  return r.width > 0 && r.height > 0;
+}
+"""
+
+
 def table_layout(page, root: str = f"{PANEL} .privlab-output") -> dict:
     """How every table under ``root`` is drawn: each is scrolled into view first (so
     JupyterLab lays it out) and measured in the page (:data:`_TABLE_LAYOUT`).
@@ -311,19 +327,21 @@ def table_layout(page, root: str = f"{PANEL} .privlab-output") -> dict:
     Returns:
         ``{"tables": shown tables, "numeric": numeric cells measured, "wrapped": [cells
         whose number wraps, with the table's index], "wide": [tables wider than the output
-        area outside a scrolling box, with their widths]}``.
+        area outside a scrolling box, with their widths], "drawn": [each table measured,
+        with its index and size]}``.
     """
-    found = {"tables": 0, "numeric": 0, "wrapped": [], "wide": []}
+    found = {"tables": 0, "numeric": 0, "wrapped": [], "wide": [], "drawn": []}
     tables = page.locator(f"{root} table")
     for k in range(tables.count()):
         table = tables.nth(k)
-        if not table.evaluate("t => t.getBoundingClientRect().height > 0"):
+        if not table.evaluate(_DRAWN):
             continue  # in a closed fold: not drawn
         table.scroll_into_view_if_needed()
         seen = table.evaluate(_TABLE_LAYOUT)
         if not seen["shown"]:
             continue
         found["tables"] += 1
+        found["drawn"].append(f"table {k}: {seen['width']} x {seen['height']} px")
         found["numeric"] += seen["numeric"]
         found["wrapped"] += [f"table {k}: {cell}" for cell in seen["wrapped"]]
         if seen["wide"]:
