@@ -43,12 +43,22 @@ class Fidelity:
         before: ``{check: evidence per original}`` (an empty tuple: not found).
         after: ``{sanitizer: {check: evidence per sanitized image}}``, None where the
             concept was not found in the original (a sanitizer does not add it).
+        shared: ``{sanitizer: checks that look with the detector the sanitizer removes
+            by}`` (the logo check and logo-blackout on photos share the study's logo
+            finder). What such a check finds after the sanitizer is still a find, but its
+            silence is no evidence: a copy the detector misses is neither removed nor
+            flagged.
     """
 
     checks: list[str]
     notes: list[str]
     before: dict[str, list[tuple[str, ...]]] = field(repr=False)
     after: dict[str, dict[str, list[tuple[str, ...] | None]]] = field(repr=False)
+    shared: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def dependent(self, sanitizer: str) -> tuple[str, ...]:
+        """The checks that look with the detector ``sanitizer`` removes by."""
+        return tuple(c for c in self.shared.get(sanitizer, ()) if c in self.checks)
 
     def left(self, sanitizer: str) -> list[int]:
         """Indices of the images in which some check still finds the concept."""
@@ -104,7 +114,8 @@ class CueCheck:
 
 
 def check_fidelity(images: Sequence[Any], sanitized: Mapping[str, Sequence[Any]],
-                   checks: Sequence[Any], notes: Sequence[str] = ()) -> Fidelity:
+                   checks: Sequence[Any], notes: Sequence[str] = (),
+                   shared: Mapping[str, Sequence[str]] | None = None) -> Fidelity:
     """Run the concept checks on the originals and on every sanitizer's outputs.
 
     Each check runs on every original; on a sanitized image only where it found the
@@ -116,6 +127,8 @@ def check_fidelity(images: Sequence[Any], sanitized: Mapping[str, Sequence[Any]]
         sanitized: ``{sanitizer name: outputs, one per original}``.
         checks: :class:`privlab.vision.concepts.ConceptCheck` objects.
         notes: carried into :attr:`Fidelity.notes`.
+        shared: ``{sanitizer name: names of the checks that look with its detector}``
+            (:attr:`Fidelity.shared`).
 
     Returns:
         A :class:`Fidelity`.
@@ -144,7 +157,14 @@ def check_fidelity(images: Sequence[Any], sanitized: Mapping[str, Sequence[Any]]
                     (c.find_pair(images[i], out) if getattr(c, "paired", False) else c.find(out)))
             done += 1
     substep("images checked", total, total)
-    return Fidelity([c.name for c in checks], list(notes), before, after)
+    known = {c.name for c in checks}
+    for name, names in (shared or {}).items():
+        unknown = [c for c in names if c not in known]
+        if name not in sanitized or unknown:
+            raise invalid("shared", "check_fidelity", "sanitizer names mapped to names of the "
+                          f"checks run ({sorted(known)})", {name: list(names)})
+    return Fidelity([c.name for c in checks], list(notes), before, after,
+                    {k: tuple(v) for k, v in (shared or {}).items()})
 
 
 def target_checks(gallery: Mapping[str, Sequence[Any]], logos: Mapping[str, Sequence[Any]],
@@ -203,8 +223,10 @@ class ConditionsMixin:
         Returns:
             DataFrame with ``sanitizer, check, present before`` (originals in which the
             check finds the concept), ``still present`` (of those, the sanitized images
-            in which it still does) and ``images`` (their labels); empty when no check
-            ran (:meth:`fidelity_notes` says why).
+            in which it still does), ``images`` (their labels) and ``independent``
+            (False where the check looks with the detector the sanitizer removes by: its
+            0 is then no evidence, :meth:`condition_unverified`); empty when no check ran
+            (:meth:`fidelity_notes` says why).
         """
         import pandas as pd
 
@@ -218,9 +240,10 @@ class ConditionsMixin:
                     rows.append({"sanitizer": audit.name, "check": check,
                                  "present before": sum(bool(e) for e in fid.before[check]),
                                  "still present": len(left),
-                                 "images": ", ".join(self.labels[i] for i in left)})
+                                 "images": ", ".join(self.labels[i] for i in left),
+                                 "independent": check not in fid.dependent(audit.name)})
         return pd.DataFrame(rows, columns=["sanitizer", "check", "present before",
-                                           "still present", "images"])
+                                           "still present", "images", "independent"])
 
     def fidelity_notes(self) -> list[str]:
         """Why a check did not run (dlib missing, no gallery ...), empty when all ran."""
@@ -234,6 +257,9 @@ class ConditionsMixin:
         fid = self.conditions
         if fid is None:
             return pd.DataFrame(index=self.labels)
+        if sanitizer not in fid.after:
+            raise invalid("sanitizer", "fidelity_evidence",
+                          f"one of this run's sanitizers {list(fid.after)}", sanitizer)
         cols = {}
         for check in fid.checks:
             cols[f"{check} · before"] = ["; ".join(e) for e in fid.before[check]]
@@ -252,21 +278,57 @@ class ConditionsMixin:
                 out[audit.name] = len(left)
         return out
 
+    def condition_unverified(self) -> dict[str, str]:
+        """``{sanitizer: why}`` for the sanitizers after which no check found the concept
+        but some check looks with the detector the sanitizer removes by (on photos, the
+        logo check and logo-blackout share the study's logo finder): that check's silence
+        is no evidence, so the condition is not met, only unverified."""
+        fid = self.conditions
+        if fid is None:
+            return {}
+        fails = self.condition_failures()
+        out = {}
+        for audit in self.table:
+            dependent = fid.dependent(audit.name)
+            if dependent and audit.name not in fails:
+                checks = " and ".join(_short_check(c) for c in dependent)
+                verb = "checks look" if len(dependent) > 1 else "check looks"
+                out[audit.name] = (f"the {checks} {verb} with the detector this sanitizer "
+                                   "removes by, so a "
+                                   "copy that detector misses is neither removed nor flagged")
+        return out
+
+    def conditions_not_met(self) -> set[str]:
+        """The sanitizers that failed the condition or could not be verified to meet it."""
+        return set(self.condition_failures()) | set(self.condition_unverified())
+
     def condition(self, sanitizer: str) -> str:
-        """``"met"``, ``"failed: concept left in k of n"`` or ``"not checked"``."""
+        """``"met"``, ``"failed: concept left in k of n"``, ``"unverified: <why>"`` or
+        ``"not checked"``.
+
+        Raises:
+            ValueError: ``sanitizer`` is not one of this run's sanitizers (named with them).
+        """
+        names = [audit.name for audit in self.table]
+        if sanitizer not in names:
+            raise invalid("sanitizer", "condition", f"one of this run's sanitizers {names}",
+                          sanitizer)
         if self.conditions is None or not self.conditions.checks:
             return "not checked"
         left = self.conditions.left(sanitizer)
         if left:
             return f"failed: concept left in {len(left)} of {len(self.images)}"
-        return "met"
+        why = self.condition_unverified().get(sanitizer)
+        return f"unverified: {why}" if why else "met"
 
     def marked(self, frame):
-        """``frame`` (indexed by sanitizer) with each failing sanitizer's row marked
-        conditional: ``"face-blur-yunet (conditional: concept left in 10)"``."""
-        fails = self.condition_failures()
+        """``frame`` (indexed by sanitizer) with each failing or unverified sanitizer's row
+        marked conditional: ``"face-blur-yunet (conditional: concept left in 10)"``,
+        ``"logo-blackout (conditional: removal unverified)"``."""
+        fails, unverified = self.condition_failures(), self.condition_unverified()
         out = frame.copy()
-        out.index = [f"{s} (conditional: concept left in {fails[s]})" if s in fails else s
+        out.index = [f"{s} (conditional: concept left in {fails[s]})" if s in fails else
+                     f"{s} (conditional: removal unverified)" if s in unverified else s
                      for s in frame.index]
         return out
 
@@ -323,16 +385,19 @@ class ConditionsMixin:
             why = "; ".join(self.fidelity_notes()) or "no check"
             return f"operational condition not checked ({why})"
         noun = "photos" if self.folder_mode else "images"
-        fails = self.condition_failures()
+        fails, unverified = self.condition_failures(), self.condition_unverified()
         parts = []
         for name in rows:
+            if name in unverified:
+                parts.append(f"{name} UNVERIFIED (no check found the concept after it, but "
+                             f"{unverified[name]})")
             if name not in fails:
                 continue
             by = ", ".join(f"{_short_check(check)} {sum(bool(e) for e in fid.after[name][check])}"
                            for check in fid.checks if any(fid.after[name][check]))
             parts.append(f"{name} FAILS (concept still found in {fails[name]} of "
                          f"{len(self.images)} {noun}: {by})")
-        met = [n for n in rows if n not in fails]
+        met = [n for n in rows if n not in fails and n not in unverified]
         text = "operational condition: " + ("; ".join(parts) if parts else "")
         if met:
             text += ("; " if parts else "") + f"met by {', '.join(met)}"

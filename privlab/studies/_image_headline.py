@@ -24,27 +24,36 @@ def image_headline(result: Any, per_member: Callable[[Any], str]) -> Headline:
         per_member: writes ``"member value (sanitizer); ..."`` from a sanitizer x member table.
     """
     rows, scope = result.headline_sanitizers()
-    fails = result.condition_failures()
+    fails, unverified = result.condition_failures(), result.condition_unverified()
     failed = [r for r in rows if r in fails]
-    over = [r for r in rows if r not in fails] or rows
+    unsure = [r for r in rows if r in unverified]
+    not_met = failed + unsure
+    over = [r for r in rows if r not in not_met] or rows
     noun = "photo" if result.folder_mode else "image"
     kind = "'cues:' control" if all(r.startswith(CUE_PREFIX) for r in rows) else "sanitizer"
     kinds = kind + ("s" if len(rows) != 1 else "")
     leave = "leaves" if len(failed) == 1 else "leave"
+    parts = []
+    if failed:
+        parts.append(f"{len(failed)} of {len(rows)} {kinds} {leave} the concept in some {noun}")
+    if unsure:
+        # Its check shares its detector: silence there is not a removal.
+        who = (f"{len(unsure)} more" if failed else f"the one {kind}" if len(rows) == 1
+               else f"{len(unsure)} of {len(rows)} {kinds}")
+        parts.append(f"{who} cannot be verified to remove {'it' if failed else 'the concept'} "
+                     "(a check looks with the detector that placed the marks)")
     if result.conditions is None or not result.conditions.checks:
         lead = ""
-    elif failed and len(failed) == len(rows):
-        lead = (f"{len(failed)} of {len(rows)} {kinds} {leave} the concept in some {noun} "
-                "(none passes); conditional ")
-    elif failed:
-        lead = (f"{len(failed)} of {len(rows)} {kinds} {leave} the concept in some {noun}; "
-                "among the others, ")
+    elif not_met and len(not_met) == len(rows):
+        lead = "; ".join(parts) + " (none passes); conditional "
+    elif not_met:
+        lead = "; ".join(parts) + "; among the others, "
     else:
         # On photos the checks are detectors: what they miss is nobody's find.
         seen = " (as far as the checks see)" if result.folder_mode else ""
         lead = (f"all {len(rows)} {kinds} remove" if len(rows) > 1 else f"the one {kind} "
                 "removes") + f" the concept from every {noun}{seen}; "
-    if failed:
+    if not_met:
         scope = "; ".join(p for p in (
             f"over {len(over)} that met the condition" if over != rows else
             "CONDITIONAL: no sanitizer here met the condition, so none of these is a pass",

@@ -319,14 +319,15 @@ class ImageStudyResult(ConditionsMixin, StudyResult):
 
     def summary(self) -> str:
         """The operational condition per sanitizer (:meth:`condition_summary`: a sanitizer
-        that leaves the concept in any image fails, with the count), then each member's
+        that leaves the concept in any image fails, with the count; one whose check looks
+        with its own detector is unverified), then each member's
         worst excess over its placebo (and the raw worst resolution) over the
         detector-based sanitizers that met it (:meth:`headline_sanitizers`), each naming
         the sanitizer it comes from. With none meeting it, the worst values are over all
         and marked conditional: they are not a pass."""
         rows, scope = self.headline_sanitizers()
         condition = self.condition_summary(rows)
-        fails = self.condition_failures()
+        fails = self.conditions_not_met()
         met = [r for r in rows if r not in fails]
         if fails and met:
             scope = "; ".join(p for p in (f"over {len(met)} that met the condition", scope) if p)
@@ -374,10 +375,13 @@ class ImageStudyResult(ConditionsMixin, StudyResult):
                          "logo-blackout marks with (and with keypoint matching), so a copy of "
                          "the mark that finder does not see is neither removed nor flagged, and "
                          "an image where it finds nothing before is not checked; after a "
-                         "blackout it can also flag images whose marks are all gone. Meeting the "
-                         "logo condition means the finder sees no logo left: read "
-                         "result.fidelity_evidence(sanitizer) before relying on it "
-                         "(benchmarks/logos.py measures both errors on real photos)")
+                         "blackout it can also flag images whose marks are all gone. So a logo "
+                         "sanitizer that placed its marks with that finder is never reported as "
+                         "meeting the condition, only as unverified (the fidelity table's "
+                         "'independent' column), and for the others meeting it means the finder "
+                         "sees no logo left: read result.fidelity_evidence(sanitizer) before "
+                         "relying on it (benchmarks/logos.py measures both errors on real "
+                         "photos)")
         notes += [f"operational condition: {n}" for n in self.fidelity_notes()]
         if self.has_placebo:
             audits = list(self.table)

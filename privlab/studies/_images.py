@@ -301,7 +301,8 @@ def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping
         if checks:
             step("checking whether each concept is still there", stages - 1 - int(leak_stage),
                  stages)
-        conditions = check_fidelity(images, outputs, checks, notes)
+        conditions = check_fidelity(images, outputs, checks, notes,
+                                    shared_detectors(config.sanitizers, audits, checks, finder))
     leaks = None
     if leak_stage:
         step("leak detection per cue", stages - 1, stages)
@@ -323,6 +324,21 @@ def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping
     return ImageStudyResult(study, config, images, labels, corpus, table, encoders, leaks,
                             time.perf_counter() - start, provenance=provenance,
                             conditions=conditions, placements=placements)
+
+
+def shared_detectors(specs: Sequence[str], audits: Sequence[Any], checks: Sequence[Any],
+                     finder: Any) -> dict[str, tuple[str, ...]]:
+    """``{sanitizer: checks that look with its detector}``: on photos the logo sanitizers
+    mark what the study's logo finder finds, and the logo check looks with that finder.
+
+    Faces are not listed: the dlib check finds faces with its own detector, not the
+    YuNet detector the face sanitizers use.
+    """
+    if finder is None:
+        return {}
+    logo = tuple(c.name for c in checks if getattr(c, "finder", None) is finder)
+    return {audit.name: logo for spec, audit in zip(specs, audits)
+            if spec in LOGO_SANITIZERS and logo}
 
 
 __all__ = ["CORPUS_FIELDS", "CUE_PREFIX", "CueCheck", "Fidelity", "GROUND_TRUTH_REASON",

@@ -15,7 +15,10 @@ condition and the placebo. On the generated corpus it defaults to the brand's gl
 not audited. On photos every one of them uses the same finder, fitted on the gallery
 (:func:`privlab.vision.logo_finder.fit_logo_finder`; the source photos and backgrounds
 named by the gallery folder's ``finder.json``, and the package backgrounds), never on
-the audited photos; the result's provenance ``logo_finder`` names it.
+the audited photos; the result's provenance ``logo_finder`` names it. Since the logo
+check then looks with the finder that placed logo-blackout's marks, logo-blackout on
+photos is reported as unverified, never as meeting the condition
+(:meth:`~privlab.studies._images.ImageStudyResult.condition_unverified`).
 
     from privlab.studies import mcdonalds
     result = mcdonalds.run(mcdonalds.Config())

@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 
 from privlab.studies import dicaprio, mcdonalds
-from privlab.studies._images import GROUND_TRUTH_REASON, load_gallery
+from privlab.studies._images import GROUND_TRUTH_REASON, check_fidelity, load_gallery
 
 # The module's shared fixtures are built once: its tests stay on one xdist worker.
 pytestmark = pytest.mark.xdist_group("studies.test_image_studies")
@@ -123,6 +123,36 @@ def test_dicaprio_small_run_reports_excess_over_placebo():
     assert any("rests on 2 sanitizers" in c for c in headline.caveats)  # too few to rank
     assert set(result.agreement()["reading"]) == {"too few sanitizers (2 < 4): not to be read"}
     assert result.leak_matrix() is None and "leak_table=False" in result.leak_reason
+
+    # A check that looks with the detector the sanitizer removes by: its silence after the
+    # control that met the condition is no evidence, so that control is unverified and
+    # nothing passes (the fidelity table says which check is not independent).
+    import dataclasses
+
+    sface = "face · SFace cosine ≥ 0.363"
+    shared = dataclasses.replace(result, conditions=dataclasses.replace(
+        result.conditions, shared={"cues:every cue": (sface,)}))
+    assert shared.condition_failures() == {"cues:faces only": 2}
+    assert shared.condition("cues:every cue") == (
+        "unverified: the face (SFace) check looks with the detector this sanitizer removes "
+        "by, so a copy that detector misses is neither removed nor flagged")
+    assert shared.headline().text.startswith(
+        "1 of 2 'cues:' controls leaves the concept in some image; 1 more cannot be verified "
+        "to remove it (a check looks with the detector that placed the marks) (none passes); "
+        "conditional worst excess over placebo")
+    assert shared.summary().startswith(
+        "operational condition: cues:every cue UNVERIFIED (no check found the concept after "
+        "it, but the face (SFace) check looks with")
+    assert "CONDITIONAL: no sanitizer here met the condition" in shared.summary()
+    assert list(shared.marked(raw).index) == [
+        "cues:every cue (conditional: removal unverified)",
+        "cues:faces only (conditional: concept left in 2)"]
+    independent = shared.fidelity().set_index(["sanitizer", "check"])["independent"]
+    assert not independent[("cues:every cue", sface)]
+    assert independent.drop(("cues:every cue", sface)).all()
+    with pytest.raises(ValueError, match="shared"):  # a check the run did not make
+        check_fidelity(result.images, {"cues:every cue": result.images}, [],
+                       shared={"cues:every cue": (sface,)})
     assert result.provenance["corpus"]["n"] == 4 and result.provenance["placebo"] is True
     # the figures the notebook's prose quotes: the tables' values as printed
     figures = result.quoted_figures()

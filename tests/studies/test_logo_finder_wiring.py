@@ -117,7 +117,22 @@ def test_a_photo_study_with_a_logo_gallery_checks_the_logo_and_says_what_the_che
     table = result.fidelity().set_index("check")
     logo = table.loc["logo · matched (scikit-image)"]
     assert (logo["present before"], logo["still present"]) == (1, 0)  # the flower, blacked out
+    # The check looked with the finder that placed the marks: its 0 is no evidence, so the
+    # sanitizer is unverified, never a pass, and its rows are conditional.
+    assert not logo["independent"]
+    assert table.loc["name · OCR reads scikit-image", "independent"]
+    assert result.condition_failures() == {}
+    [name] = [a.name for a in result.table]
+    assert result.condition(name).startswith("unverified: the logo check looks with the detector")
+    with pytest.raises(ValueError, match=r"sanitizer.*logo blackout \(scikit-image\)"):
+        result.condition("logo-blackout")  # the registry key, not the run's sanitizer name
     assert result.headline().text.startswith(
-        "the one sanitizer removes the concept from every photo (as far as the checks see); ")
+        "the one sanitizer cannot be verified to remove the concept (a check looks with the "
+        "detector that placed the marks) (none passes); conditional worst excess")
+    assert f"{name} UNVERIFIED (no check found the concept after it, but the logo check" in (
+        result.summary())
+    assert list(result.marked(result.members()).index) == [
+        f"{name} (conditional: removal unverified)"]
     [note] = [c for c in result.caveats() if c.startswith("logo check:")]
     assert "neither removed nor flagged" in note and "fidelity_evidence" in note
+    assert "only as unverified" in note
