@@ -381,7 +381,9 @@ class ImageStudyResult(ConditionsMixin, StudyResult):
                          "'independent' column), and for the others meeting it means the finder "
                          "sees no logo left: read result.fidelity_evidence(sanitizer) before "
                          "relying on it (benchmarks/logos.py measures both errors on real "
-                         "photos)")
+                         "photos; with the paper's restaurant gallery, logo-finder-5 also found "
+                         "a logo in 27 of 242 photos without one, so describe-then-embed's brand "
+                         "cue and the blackout can fire on a photo that shows no logo)")
         notes += [f"operational condition: {n}" for n in self.fidelity_notes()]
         if self.has_placebo:
             audits = list(self.table)

@@ -10,8 +10,11 @@ boxes and, as backgrounds, concept photos outside both splits and the package ph
 its threshold is chosen
 on those backgrounds by its own rule (chosen on the dev photos), never on these.
 
-Slow (about 80 fitting photos and 50 held-out photos through EfficientNet-Lite0 at two
-sizes): run with ``-m slow``.
+Also scored: 242 more concept photos without a logo that no choice was made on
+(``unseen_negatives``), for the false-find rate.
+
+Slow (about 80 fitting photos, 50 held-out and 242 unseen photos through
+EfficientNet-Lite0 at two sizes): run with ``-m slow``.
 """
 
 from __future__ import annotations
@@ -74,6 +77,43 @@ def test_at_most_one_false_find_per_20_photos_without_a_logo():
     result = _held_out()
     assert result["negatives"] == 29
     assert result["photos_with_a_false_find"] <= 1 / 20, result
+
+
+@lru_cache(maxsize=1)
+def _unseen():
+    bench, data, finder = _benchmark()
+    return bench.evaluate(finder.find, [], data["negatives"]["unseen"])
+
+
+@pytest.mark.xfail(strict=True, reason="not reached: a find in 27 of the 242 concept photos "
+                   "without a logo that no choice was made on (0.112; at the 0.95 quantile 24, "
+                   "0.099); the target is 0.05")
+def test_at_most_one_false_find_per_20_unseen_photos_without_a_logo():
+    """The concept photos after the development ones (``unseen_negatives`` in the label
+    file), scored after logo-finder-5 was chosen: more photos than the 29 held out, so a
+    rate of 1 in 20 can be told from 1 in 10 (objects, animals, rooms; no event photos)."""
+    result = _unseen()
+    assert result["photos_with_a_false_find"] <= 1 / 20, result
+
+
+def test_the_unseen_photos_are_neither_fitted_on_nor_evaluated_elsewhere():
+    bench, data, finder = _benchmark()
+    unseen = {p.name for p in data["negatives"]["unseen"]}
+    assert len(unseen) == 242
+    others = {p.name for split in ("dev", "test") for p in data["negatives"][split]
+              + data["positives"][split]}
+    others |= {p.name for p in data["train_negatives"]}
+    others |= {p.name for p, _ in data["examples"]["gallery"]}
+    assert not unseen & others
+
+
+def test_false_finds_on_the_unseen_photos_stay_where_they_were_measured():
+    """27 of 242 photos (0.112), 177 boxes, when first measured; a regression guard, not
+    the target (above)."""
+    result = _unseen()
+    assert result["negatives"] == 242 and result["positives"] == 0
+    assert result["negatives_with_a_find"] <= 27, result["negatives_found"]
+    assert len(result["negatives_found"]) == result["negatives_with_a_find"]
 
 
 def test_false_finds_are_counted_in_photos_and_boxes():
