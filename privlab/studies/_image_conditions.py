@@ -43,11 +43,14 @@ class Fidelity:
         before: ``{check: evidence per original}`` (an empty tuple: not found).
         after: ``{sanitizer: {check: evidence per sanitized image}}``, None where the
             concept was not found in the original (a sanitizer does not add it).
-        shared: ``{sanitizer: checks that look with the detector the sanitizer removes
-            by}`` (the logo check and logo-blackout on photos share the study's logo
-            finder). What such a check finds after the sanitizer is still a find, but its
-            silence is no evidence: a copy the detector misses is neither removed nor
-            flagged.
+        shared: ``{sanitizer: checks that look with a detector the sanitizer removes
+            by}`` (the name check reads with the OCR a text blackout removes by; the SFace
+            check compares YuNet's faces). What such a check finds after the sanitizer is
+            still a find, but a copy the detector misses is neither removed nor flagged.
+        blind: ``{sanitizer: checks whose silence after it is no evidence at all}`` (on
+            photos the logo check looks with the fitted finder that placed
+            logo-blackout's marks; measured blind to what it leaves): the sanitizer is
+            then unverified, never meeting the condition.
     """
 
     checks: list[str]
@@ -55,10 +58,16 @@ class Fidelity:
     before: dict[str, list[tuple[str, ...]]] = field(repr=False)
     after: dict[str, dict[str, list[tuple[str, ...] | None]]] = field(repr=False)
     shared: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    blind: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def dependent(self, sanitizer: str) -> tuple[str, ...]:
-        """The checks that look with the detector ``sanitizer`` removes by."""
-        return tuple(c for c in self.shared.get(sanitizer, ()) if c in self.checks)
+        """The checks that look with a detector ``sanitizer`` removes by."""
+        return tuple(c for c in self.checks if c in self.shared.get(sanitizer, ())
+                     or c in self.blind.get(sanitizer, ()))
+
+    def unverifiable(self, sanitizer: str) -> tuple[str, ...]:
+        """The checks whose silence after ``sanitizer`` is no evidence (:attr:`blind`)."""
+        return tuple(c for c in self.checks if c in self.blind.get(sanitizer, ()))
 
     def left(self, sanitizer: str) -> list[int]:
         """Indices of the images in which some check still finds the concept."""
@@ -115,7 +124,8 @@ class CueCheck:
 
 def check_fidelity(images: Sequence[Any], sanitized: Mapping[str, Sequence[Any]],
                    checks: Sequence[Any], notes: Sequence[str] = (),
-                   shared: Mapping[str, Sequence[str]] | None = None) -> Fidelity:
+                   shared: Mapping[str, Sequence[str]] | None = None,
+                   blind: Mapping[str, Sequence[str]] | None = None) -> Fidelity:
     """Run the concept checks on the originals and on every sanitizer's outputs.
 
     Each check runs on every original; on a sanitized image only where it found the
@@ -129,6 +139,8 @@ def check_fidelity(images: Sequence[Any], sanitized: Mapping[str, Sequence[Any]]
         notes: carried into :attr:`Fidelity.notes`.
         shared: ``{sanitizer name: names of the checks that look with its detector}``
             (:attr:`Fidelity.shared`).
+        blind: ``{sanitizer name: names of the checks whose silence after it is no
+            evidence}`` (:attr:`Fidelity.blind`).
 
     Returns:
         A :class:`Fidelity`.
@@ -158,13 +170,14 @@ def check_fidelity(images: Sequence[Any], sanitized: Mapping[str, Sequence[Any]]
             done += 1
     substep("images checked", total, total)
     known = {c.name for c in checks}
-    for name, names in (shared or {}).items():
-        unknown = [c for c in names if c not in known]
-        if name not in sanitized or unknown:
-            raise invalid("shared", "check_fidelity", "sanitizer names mapped to names of the "
-                          f"checks run ({sorted(known)})", {name: list(names)})
+    for label, given in (("shared", shared), ("blind", blind)):
+        for name, names in (given or {}).items():
+            if name not in sanitized or any(c not in known for c in names):
+                raise invalid(label, "check_fidelity", "sanitizer names mapped to names of "
+                              f"the checks run ({sorted(known)})", {name: list(names)})
     return Fidelity([c.name for c in checks], list(notes), before, after,
-                    {k: tuple(v) for k, v in (shared or {}).items()})
+                    {k: tuple(v) for k, v in (shared or {}).items()},
+                    {k: tuple(v) for k, v in (blind or {}).items()})
 
 
 def target_checks(gallery: Mapping[str, Sequence[Any]], logos: Mapping[str, Sequence[Any]],
@@ -224,8 +237,10 @@ class ConditionsMixin:
             DataFrame with ``sanitizer, check, present before`` (originals in which the
             check finds the concept), ``still present`` (of those, the sanitized images
             in which it still does), ``images`` (their labels) and ``independent``
-            (False where the check looks with the detector the sanitizer removes by: its
-            0 is then no evidence, :meth:`condition_unverified`); empty when no check ran
+            (False where the check looks with a detector the sanitizer removes by: a
+            copy that detector misses is then neither removed nor counted; where its 0 is
+            no evidence at all the sanitizer is unverified, :meth:`condition_unverified`);
+            empty when no check ran
             (:meth:`fidelity_notes` says why).
         """
         import pandas as pd
@@ -280,16 +295,16 @@ class ConditionsMixin:
 
     def condition_unverified(self) -> dict[str, str]:
         """``{sanitizer: why}`` for the sanitizers after which no check found the concept
-        but some check looks with the detector the sanitizer removes by (on photos, the
-        logo check and logo-blackout share the study's logo finder): that check's silence
-        is no evidence, so the condition is not met, only unverified."""
+        but some check's silence is no evidence (:attr:`Fidelity.blind`: on photos, the
+        logo check and logo-blackout share the study's fitted logo finder): the
+        condition is then not met, only unverified."""
         fid = self.conditions
         if fid is None:
             return {}
         fails = self.condition_failures()
         out = {}
         for audit in self.table:
-            dependent = fid.dependent(audit.name)
+            dependent = fid.unverifiable(audit.name)
             if dependent and audit.name not in fails:
                 checks = " and ".join(_short_check(c) for c in dependent)
                 verb = "checks look" if len(dependent) > 1 else "check looks"

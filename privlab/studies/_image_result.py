@@ -384,6 +384,15 @@ class ImageStudyResult(ConditionsMixin, StudyResult):
                          "photos; with the paper's restaurant gallery, logo-finder-5 also found "
                          "a logo in 27 of 242 photos without one, so describe-then-embed's brand "
                          "cue and the blackout can fire on a photo that shows no logo)")
+        if fid is not None:
+            # Shown, not counted: a shared detector's misses are nobody's finds.
+            pairs = sorted({(c, s) for s in fid.shared for c in fid.shared[s]
+                            if c not in fid.blind.get(s, ())})
+            if pairs:
+                notes.append("not independent: " + "; ".join(
+                    f"{c} looks with a detector {s} removes by" for c, s in pairs)
+                    + " (the fidelity table's 'independent' column): a copy of the concept "
+                    "that detector missed is neither removed nor counted")
         notes += [f"operational condition: {n}" for n in self.fidelity_notes()]
         if self.has_placebo:
             audits = list(self.table)

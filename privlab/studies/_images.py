@@ -301,8 +301,8 @@ def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping
         if checks:
             step("checking whether each concept is still there", stages - 1 - int(leak_stage),
                  stages)
-        conditions = check_fidelity(images, outputs, checks, notes,
-                                    shared_detectors(config.sanitizers, audits, checks, finder))
+        shared, blind = shared_detectors(audits, sanitizers, checks)
+        conditions = check_fidelity(images, outputs, checks, notes, shared, blind)
     leaks = None
     if leak_stage:
         step("leak detection per cue", stages - 1, stages)
@@ -326,19 +326,31 @@ def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping
                             conditions=conditions, placements=placements)
 
 
-def shared_detectors(specs: Sequence[str], audits: Sequence[Any], checks: Sequence[Any],
-                     finder: Any) -> dict[str, tuple[str, ...]]:
-    """``{sanitizer: checks that look with its detector}``: on photos the logo sanitizers
-    mark what the study's logo finder finds, and the logo check looks with that finder.
+def shared_detectors(audits: Sequence[Any], sanitizers: Sequence[Any], checks: Sequence[Any]
+                     ) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+    """Which checks look with a detector a sanitizer removes by.
 
-    Faces are not listed: the dlib check finds faces with its own detector, not the
-    YuNet detector the face sanitizers use.
+    Returns:
+        ``(shared, blind)``: ``{sanitizer: checks sharing one of its detectors}`` (the
+        fidelity table's ``independent`` column) and, of those, the checks whose silence
+        is no evidence at all (``ConceptCheck.blind_to``: on photos the logo check and
+        logo-blackout share the study's fitted finder), which leave the sanitizer
+        unverified.
     """
-    if finder is None:
-        return {}
-    logo = tuple(c.name for c in checks if getattr(c, "finder", None) is finder)
-    return {audit.name: logo for spec, audit in zip(specs, audits)
-            if spec in LOGO_SANITIZERS and logo}
+    shared, blind = {}, {}
+    for audit, sanitizer in zip(audits, sanitizers):
+        describe = getattr(sanitizer, "describe", None)
+        detectors = (describe() if callable(describe) else {}).get("detectors") or []
+        detectors = [d for d in detectors if isinstance(d, Mapping)]
+        both = tuple(c.name for c in checks if hasattr(c, "shares_detector")
+                     and any(c.shares_detector(d) for d in detectors))
+        silent = tuple(c.name for c in checks if hasattr(c, "blind_to")
+                       and any(c.blind_to(d) for d in detectors))
+        if both:
+            shared[audit.name] = both
+        if silent:
+            blind[audit.name] = silent
+    return shared, blind
 
 
 __all__ = ["CORPUS_FIELDS", "CUE_PREFIX", "CueCheck", "Fidelity", "GROUND_TRUTH_REASON",

@@ -367,7 +367,9 @@ def image_study(report: Report, result: Any, options: Mapping[str, Any]) -> None
     fidelity = result.fidelity()
     if len(fidelity):
         report.table(fidelity, caption="per sanitizer and check: originals showing the "
-                     "concept, and of those the sanitized images still showing it")
+                     "concept, and of those the sanitized images still showing it "
+                     "(independent: False where the check looks with a detector the "
+                     "sanitizer removes by)")
     for note in result.fidelity_notes():
         report.text(note)
     report.heading("Raw resolutions δ* (rows: sanitizers, columns: members; a sanitizer that "

@@ -131,7 +131,7 @@ def test_dicaprio_small_run_reports_excess_over_placebo():
 
     sface = "face · SFace cosine ≥ 0.363"
     shared = dataclasses.replace(result, conditions=dataclasses.replace(
-        result.conditions, shared={"cues:every cue": (sface,)}))
+        result.conditions, blind={"cues:every cue": (sface,)}))
     assert shared.condition_failures() == {"cues:faces only": 2}
     assert shared.condition("cues:every cue") == (
         "unverified: the face (SFace) check looks with the detector this sanitizer removes "
@@ -150,9 +150,9 @@ def test_dicaprio_small_run_reports_excess_over_placebo():
     independent = shared.fidelity().set_index(["sanitizer", "check"])["independent"]
     assert not independent[("cues:every cue", sface)]
     assert independent.drop(("cues:every cue", sface)).all()
-    with pytest.raises(ValueError, match="shared"):  # a check the run did not make
+    with pytest.raises(ValueError, match="blind"):  # a check the run did not make
         check_fidelity(result.images, {"cues:every cue": result.images}, [],
-                       shared={"cues:every cue": (sface,)})
+                       blind={"cues:every cue": (sface,)})
     assert result.provenance["corpus"]["n"] == 4 and result.provenance["placebo"] is True
     # the figures the notebook's prose quotes: the tables' values as printed
     figures = result.quoted_figures()
