@@ -84,7 +84,11 @@
 # gallery under SFace (cosine ≥ 0.363, OpenCV's threshold), a face dlib's HOG detector
 # finds within distance 0.6 of the gallery (dlib's threshold; another detector family),
 # and the target's name read by OCR. The **fidelity table** (`result.fidelity()`:
-# sanitizer, check, present before, still present, images) comes first in the output. A
+# sanitizer, check, present before, still present, images, independent) comes first in
+# the output. *independent* is False where the check looks with a detector the sanitizer
+# removes by (SFace compares YuNet's faces, as the YuNet blackouts do; the name check
+# reads with the OCR a text blackout uses): a copy that detector missed in the original
+# is neither removed nor counted, which is why dlib's own detector is there. A
 # sanitizer that leaves the concept in any image is named in the headline as *failing
 # the condition*, with the count; its resolutions stay in the tables, marked
 # *conditional*, and the headline's worst values are taken over the sanitizers that met

@@ -110,15 +110,23 @@
 # benchmarks/logos.py`): the finder fitted on four crops, the five photos they were cut
 # from, 72 concept photos without the logo and the package photos finds the Golden
 # Arches in 15 of 18 held-out photos (0.83; target 0.8, reached) with a find in 2 of
-# 29 photos without a logo (0.07; target 0.05, not reached), where the cosine
+# 29 photos without a logo (0.07; target 0.05, not reached) and in 27 of 242 more
+# photos without a logo that no choice was made on (0.11: objects, animals and rooms;
+# `--split unseen`), so expect about one photo in ten without the logo to be said to
+# show it (a stricter `"quantile": 0.95` gave 24 of 242 and 14 of 18), where the cosine
 # similarity to the crops alone found 8 of 18 and keypoint matching none. Once a photo
 # has a find, the finder also marks the weaker copies of the mark (a second sign, a
 # cup; up to 16 boxes): a blackout of its boxes covers 27 of the 38 arches drawn in
 # those photos (every one in 12 of
 # the 18 photos). A second search by the same finder after that blackout — what the logo
 # check does — flags none of the 3 found photos with an arch left and 4 of the 12 with
-# every arch covered, so "no logo found after sanitizing" is weak evidence of removal: on
-# photos the headline says "as far as the checks see". The default folder audit of those
+# every arch covered, so "no logo found after sanitizing" is weak evidence of removal.
+# Where the check looks with the very finder that placed a sanitizer's marks, its silence
+# is no evidence at all: `logo-blackout` on photos is therefore never reported as meeting
+# the condition, only as **unverified** (the headline says it cannot be verified, its rows
+# are conditional, and the fidelity table's `independent` column is False for that
+# check); a logo that check does find is still a failure. For the other sanitizers the
+# headline says "as far as the checks see". The default folder audit of those
 # 18 photos with this gallery (`python benchmarks/image_audit.py FOLDER --study
 # mcdonalds --logos GALLERY`) reports every sanitizer failing the condition; the logo
 # blackout leaves the name (read by OCR) in 4 photos and a logo the finder still sees
