@@ -35,6 +35,8 @@ the false-find rate alone; ``--split all`` runs the three) this prints
     search, this does not ask the detector to judge its own blackout; beside it, how
     often the second search (the study's logo check) flags the photos with an arch left
     and the photos with every arch covered;
+  - with ``--placebo``, whether the study's placebo marks (of logo-blackout and of the
+    OCR text blackout) land on a drawn arch: a real removal in the placebo floor;
 
 for the study's finder, the cosine finder (unless ``--no-cosine``) and the keypoint
 matcher (SIFT + RANSAC, the baseline; unless ``--no-baseline``). Nothing is asserted:
@@ -43,6 +45,7 @@ tests/vision/test_logos_real.py holds the pass/fail lines.
     python benchmarks/logos.py --split both --no-baseline --no-cosine   # about 90 s on two cores (the fit 35 s)
     python benchmarks/logos.py --split unseen --no-baseline --no-cosine # about 3 minutes
     python benchmarks/logos.py --split all --quantile 0.95 --no-baseline --no-cosine
+    python benchmarks/logos.py --split both --no-baseline --no-cosine --placebo  # + placebo on the arches
     python benchmarks/logos.py --split test --threshold 0.9             # cosine finder at another threshold
 """
 
@@ -234,6 +237,51 @@ def coverage(detect, examples, *, share: float = 0.8) -> dict[str, int]:
     return {**out, "photos": len(examples)}
 
 
+def placebo_on_arches(finder, gallery, examples, sanitizers=("logo-blackout",
+                                                              "text-blackout-ocr"),
+                      *, seed: int = 0) -> dict[str, dict[str, int]]:
+    """Whether the placebo's marks land on a hand-drawn arch: the study's placebo of each
+    sanitizer (its marks moved off faces, OCR text, the finder's logos and the
+    sanitizer's own regions), on the photos with drawn arches. A placebo mark on an arch
+    is a real removal in the placebo floor.
+
+    Args:
+        finder: the study's :class:`~privlab.vision.logo_finder.LogoFinder`.
+        gallery: the logo gallery it was fitted on.
+        examples: ``[(path, boxes)]`` with the arches' boxes.
+        sanitizers: registry names (``logo-blackout`` gets the finder).
+
+    Returns:
+        ``{sanitizer: {"photos", "boxes", "touched", "photos_touched", "marked"}}``: the
+        photos, drawn arches, arches with any placebo pixel on them, photos with such an
+        arch, and photos where the placebo marked anything.
+    """
+    from privlab.contrastive.placebo import ImagePlacebo
+    from privlab.datasets.images import read_image
+    from privlab.sanitizers import registry
+    from privlab.studies._image_conditions import _LogoBoxes
+
+    photos = [(read_image(p), boxes) for p, boxes in examples]
+    avoid = [_LogoBoxes(dict(gallery), finder)]
+    out = {}
+    for spec in sanitizers:
+        sanitizer = (registry.create(spec, logos=dict(gallery), finder=finder)
+                     if spec == "logo-blackout" else registry.create(spec))
+        images = [rgb for rgb, _ in photos]
+        placebo = ImagePlacebo(sanitizer, avoid=avoid, seed=seed)
+        placebo.apply(images, sanitizer.sanitize(images))
+        row = dict.fromkeys(("boxes", "touched", "photos_touched", "marked"), 0)
+        for (rgb, boxes), plan in zip(photos, placebo.placements):
+            hits = [bool(plan.placebo[int(y0):int(y1), int(x0):int(x1)].any())
+                    for x0, y0, x1, y1 in boxes]
+            row["boxes"] += len(hits)
+            row["touched"] += sum(hits)
+            row["photos_touched"] += any(hits)
+            row["marked"] += bool(plan.placebo.any())
+        out[sanitizer.name] = {**row, "photos": len(photos)}
+    return out
+
+
 def main() -> None:
     from privlab.vision.logos import DEFAULT_THRESHOLD, find_logos, match_logos
 
@@ -246,6 +294,8 @@ def main() -> None:
     parser.add_argument("--no-cosine", action="store_true", help="no cosine finder row")
     parser.add_argument("--quantile", type=float, default=None,
                         help="the study finder's threshold quantile (default: the finder's own)")
+    parser.add_argument("--placebo", action="store_true",
+                        help="also: do the study's placebo marks land on a drawn arch?")
     parser.add_argument("--gallery-only", action="store_true",
                         help="also the finder fitted on the crops alone (package backgrounds)")
     args = parser.parse_args()
@@ -256,7 +306,7 @@ def main() -> None:
     start = time.perf_counter()
     find_logos(np.zeros((64, 64, 3), np.uint8), gallery)  # describes the gallery crops
     print(f"gallery: {gallery!r}; crops described (and the model loaded) in {time.perf_counter() - start:.1f} s")
-    detectors = {}
+    detectors, finders = {}, {}
     for label, only in (("study finder", False), ("study finder, gallery crops only", True)):
         if only and not args.gallery_only:
             continue
@@ -268,6 +318,7 @@ def main() -> None:
               f"{' (cached)' if p.get('cached') else ''}; threshold {p['thresholds']}: "
               f"{p['threshold_rule']}", flush=True)
         detectors[label] = finder.find
+        finders[label] = finder
     if not args.no_cosine:
         detectors[f"cosine to gallery crops (threshold {args.threshold:g})"] = \
             lambda rgb: find_logos(rgb, gallery, threshold=args.threshold)
@@ -300,6 +351,13 @@ def main() -> None:
                       f"{c['photos']} photos; a second search flags {c['left_flagged']} of the "
                       f"{c['left']} found photos with an arch left and {c['cleared_flagged']} of the "
                       f"{c['cleared']} with every arch covered", flush=True)
+                if args.placebo and name in finders:
+                    for sanitizer, r in placebo_on_arches(
+                            finders[name], gallery, data["scoring_boxes"][split]).items():
+                        print(f"[{split}] placebo of {sanitizer}: marks on {r['touched']} of the "
+                              f"{r['boxes']} hand-labelled arches, in {r['photos_touched']} of "
+                              f"{r['photos']} photos (it marked something in {r['marked']})",
+                              flush=True)
 
 
 if __name__ == "__main__":

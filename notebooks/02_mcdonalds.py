@@ -61,9 +61,12 @@
 # matters most for the generic CNN, which reacts to any black box: a raw violation at or
 # under its floor does not show a leaked brand. An excess of 0 does not show privacy
 # either; it shows only that this member cannot tell the sanitizer from its placebo here.
-# The raw $\delta^*$ stays in every table. The placebo also keeps clear of every logo of
-# the logo gallery, so its floor holds no real removal; the output lists, per image, what
-# it avoided.
+# The raw $\delta^*$ stays in every table. The placebo also keeps clear of every logo the
+# study's logo finder finds, so its floor holds no removal of a logo that finder sees;
+# the output lists, per image, what it avoided. A logo the finder misses it can still
+# mark: on the paper's 18 held-out restaurant photos, the placebo of the logo blackout
+# and that of the text blackout each put a mark on 1 of the 38 arches drawn by hand, in
+# 1 photo (`python benchmarks/logos.py --placebo`).
 #
 # **The operational condition.** The paper's pass is conditional on reliable
 # sanitization of the concept. Each sanitizer is therefore checked directly, image by
