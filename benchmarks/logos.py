@@ -85,27 +85,29 @@ def load_labels(photos: Path = PHOTOS) -> dict:
     for row in doc["photos"]:
         if row["split"] in positives:
             positives[row["split"]].append(photos / "mcdonalds_large" / row["file"])
-    negatives: dict[str, list[Path]] = {"dev": [], "test": []}
     per = doc["negatives_per_concept"]
+    start, stop = doc.get("dev_extra_negatives", (0, 0))
+    unseen_start, unseen_stop = doc.get("unseen_negatives", (0, 0))
+    first, last = doc["train_negatives"]
+    negatives: dict[str, list[Path]] = {"dev": [], "test": [], "unseen": []}
+    train_negatives: list[Path] = []
+    extra_dev: list[Path] = []
     for folder in doc["negative_folders"]:
         files = sorted(p for p in (photos / folder).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
         if folder == "dicaprio":
             negatives["dev"] += files[0::2]
             negatives["test"] += files[1::2]
-        else:
-            negatives["dev"] += files[:per]
-            negatives["test"] += files[per:2 * per]
-    # More development photos without a logo (after the training negatives; never
-    # fitted on, never held out), where the operating point was chosen.
-    start, stop = doc.get("dev_extra_negatives", (0, 0))
-    unseen_start, unseen_stop = doc.get("unseen_negatives", (0, 0))
-    negatives["unseen"] = []
-    for folder in doc["negative_folders"]:
-        if folder != "dicaprio":
-            files = sorted(p for p in (photos / folder).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
-            negatives["dev"] += files[start:stop]
-            # Photos without a logo that no choice was made on (false finds only).
-            negatives["unseen"] += files[unseen_start:unseen_stop]
+            continue
+        negatives["dev"] += files[:per]
+        negatives["test"] += files[per:2 * per]
+        # Backgrounds the study finder is fitted on (never evaluated).
+        train_negatives += files[first:last]
+        # More development photos without a logo (after the training negatives; never
+        # fitted on, never held out), where the operating point was chosen.
+        extra_dev += files[start:stop]
+        # Photos without a logo that no choice was made on (false finds only).
+        negatives["unseen"] += files[unseen_start:unseen_stop]
+    negatives["dev"] += extra_dev
     positives["unseen"] = []
     # Labelled photos: dev (method choice only) and gallery photos with their boxes, and
     # concept photos that are in neither split (never test photos).
@@ -119,12 +121,6 @@ def load_labels(photos: Path = PHOTOS) -> dict:
     for row in doc["photos"]:
         if row["split"] == "test" and row.get("eval_boxes"):
             scoring["test"].append((photos / "mcdonalds_large" / row["file"], row["eval_boxes"]))
-    first, stop = doc["train_negatives"]
-    train_negatives = []
-    for folder in doc["negative_folders"]:
-        if folder != "dicaprio":
-            files = sorted(p for p in (photos / folder).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
-            train_negatives += files[first:stop]
     return {"gallery": load_logo_gallery({"mcdonalds": crops}), "positives": positives,
             "negatives": negatives, "examples": examples, "train_negatives": train_negatives,
             "scoring_boxes": scoring}

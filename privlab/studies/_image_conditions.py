@@ -304,10 +304,10 @@ class ConditionsMixin:
         fails = self.condition_failures()
         out = {}
         for audit in self.table:
-            dependent = fid.unverifiable(audit.name)
-            if dependent and audit.name not in fails:
-                checks = " and ".join(_short_check(c) for c in dependent)
-                verb = "checks look" if len(dependent) > 1 else "check looks"
+            silent = fid.unverifiable(audit.name)
+            if silent and audit.name not in fails:
+                checks = " and ".join(_short_check(c) for c in silent)
+                verb = "checks look" if len(silent) > 1 else "check looks"
                 out[audit.name] = (f"the {checks} {verb} with the detector this sanitizer "
                                    "removes by, so a "
                                    "copy that detector misses is neither removed nor flagged")
