@@ -88,7 +88,14 @@
 # the output. *independent* is False where the check looks with a detector the sanitizer
 # removes by (SFace compares YuNet's faces, as the YuNet blackouts do; the name check
 # reads with the OCR a text blackout uses): a copy that detector missed in the original
-# is neither removed nor counted, which is why dlib's own detector is there. A
+# is neither removed nor counted, which is why dlib's own detector is there. For the
+# name, `NAME_OCR = "easyocr"` (the panel's *Name check OCR*) reads with a second engine,
+# EasyOCR, whose detector and recogniser share nothing with the text blackouts; it is
+# slower (6–12 s a photo on two cores) and reads less (`python benchmarks/name_ocr.py`:
+# on the paper's 27 DiCaprio photos neither engine reads his name in any photo, so on
+# them the name condition checks nothing; on its 37 restaurant photos rapidocr reads
+# "McDonald's" in 14 and EasyOCR in 9, all among rapidocr's 14), so its silence is
+# weaker evidence than its finds. A
 # sanitizer that leaves the concept in any image is named in the headline as *failing
 # the condition*, with the count; its resolutions stay in the tables, marked
 # *conditional*, and the headline's worst values are taken over the sanitizers that met
@@ -111,6 +118,7 @@ RECURSIVE = False          # with FOLDER: include its sub-folders
 MAX_SIDE = None            # with FOLDER: downscale photos to this longer side (None: 640)
 GALLERY = ""               # known faces: a folder of <name>/*.jpg or <name>.jpg crops
 LOGOS = ""                 # a logo gallery: a folder of <brand>/*.jpg or <brand>.jpg crops
+NAME_OCR = "rapidocr"       # the name check's OCR: "rapidocr" or "easyocr" (independent of the text blackouts)
 DELTA = 0.0                # flag images whose worst trial reaches this resolution
 PLACEBO = True             # audit each sanitizer's placebo twin and report the excess
 LADDER_MEMBERS = ["sface", "dlib-face", "describe-then-embed", "ocr-text", "efficientnet-lite0"]
@@ -149,7 +157,8 @@ plots.projector(PROJECTOR)
 # %%
 panel = study_panel(dicaprio, encoders=ENCODERS, sanitizers=SANITIZERS, data=FOLDER or None,
                               recursive=RECURSIVE, max_side=MAX_SIDE, gallery=GALLERY or None,
-                              logos=LOGOS or None, delta=DELTA, placebo=PLACEBO)
+                              logos=LOGOS or None, name_ocr=NAME_OCR, delta=DELTA,
+                              placebo=PLACEBO)
 panel.show()
 
 # %% [markdown]

@@ -35,7 +35,9 @@ def test_environment_yml_matches_pyproject():
             pip_lines.append(line.split("- ", 1)[1])
     from_env = _requirements(pip_lines)
     assert from_env == from_pyproject
-    assert "-e ." in [line.split("#")[0].strip() for line in pip_lines]
+    # privlab itself, with the second OCR reader the Makefile also installs
+    assert "-e .[easyocr]" in [line.split("#")[0].strip() for line in pip_lines]
+    assert ".[dev,easyocr]" in (ROOT / "Makefile").read_text()
     assert "python=3.11" in (ROOT / "environment.yml").read_text()
 
 
