@@ -237,7 +237,7 @@ def placebo_on_arches(finder, gallery, examples, sanitizers=("logo-blackout",
                                                               "text-blackout-ocr"),
                       *, seed: int = 0) -> dict[str, dict[str, int]]:
     """Whether the placebo's marks land on a hand-drawn arch: the study's placebo of each
-    sanitizer (its marks moved off faces, OCR text, the finder's logos and the
+    sanitizer (its marks moved off faces, OCR text, the finder's possible logos and the
     sanitizer's own regions), on the photos with drawn arches. A placebo mark on an arch
     is a real removal in the placebo floor.
 

@@ -62,11 +62,15 @@
 # under its floor does not show a leaked brand. An excess of 0 does not show privacy
 # either; it shows only that this member cannot tell the sanitizer from its placebo here.
 # The raw $\delta^*$ stays in every table. The placebo also keeps clear of every logo the
-# study's logo finder finds, so its floor holds no removal of a logo that finder sees;
-# the output lists, per image, what it avoided. A logo the finder misses it can still
-# mark: on the paper's 18 held-out restaurant photos, the placebo of the logo blackout
-# and that of the text blackout each put a mark on 1 of the 38 arches drawn by hand, in
-# 1 photo (`python benchmarks/logos.py --placebo`).
+# study's logo finder finds and of every window it would mark were the brand found (a
+# copy of the mark too weak to decide the photo), so its floor holds no removal of a
+# logo that finder sees; the output lists, per image, what it avoided. A logo the finder
+# misses it can still mark: on the paper's 18 held-out restaurant photos, the placebo of
+# the text blackout marks none of the 38 arches drawn by hand (avoiding only the finds,
+# it marked 1), and that of the logo blackout marks 1, in 1 photo: an arch the finder's
+# boxes leave out where it found others (`python benchmarks/logos.py --placebo`; this
+# rule was adopted on the development photos, where it changes nothing, before this
+# fifth look at the held-out ones).
 #
 # **The operational condition.** The paper's pass is conditional on reliable
 # sanitization of the concept. Each sanitizer is therefore checked directly, image by

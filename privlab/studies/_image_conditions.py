@@ -209,8 +209,10 @@ def target_checks(gallery: Mapping[str, Sequence[Any]], logos: Mapping[str, Sequ
 
 
 class _LogoBoxes:
-    """The placebo's logo avoid entry: boxes of every gallery logo found in an image (by
-    the study's logo finder where there is one, else by keypoint matching)."""
+    """The placebo's logo avoid entry: boxes of every gallery logo found in an image by
+    keypoint matching and, where the study has a logo finder, every window it would mark
+    were the brand found (:meth:`~privlab.vision.logo_finder.LogoFinder.find_possible`:
+    a copy of the mark too weak to decide the photo is still kept out of the floor)."""
 
     name = "logos"
 
@@ -222,7 +224,7 @@ class _LogoBoxes:
 
         found = match_logos(rgb, self.logos)
         if self.finder is not None:
-            found += self.finder.find(rgb)
+            found += self.finder.find_possible(rgb)
         return [m.box for m in found]
 
 

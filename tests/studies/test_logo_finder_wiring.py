@@ -91,6 +91,39 @@ def test_the_finder_finds_the_mark_in_a_new_photo_and_the_sanitizer_removes_it(g
     assert (out[120:250, 420:550] == 0).mean() > 0.9
 
 
+def test_the_placebo_avoids_a_copy_of_the_mark_too_weak_to_decide_the_photo(gallery_folder):
+    """find_possible marks every window within the head's extension of the threshold, so
+    a mark just under the threshold is not found (no logo in the photo) and yet is kept
+    out of the placebo's floor."""
+    from dataclasses import replace
+
+    import skimage.data
+    from sklearn.datasets import load_sample_image
+
+    from privlab.studies._image_conditions import _LogoBoxes
+    from privlab.studies._image_setup import resolve_logo_finder, resolve_logos
+    from privlab.vision.images import as_rgb
+    from privlab.vision.logo_finder import LogoFinder
+
+    logos = resolve_logos(str(gallery_folder))
+    finder = resolve_logo_finder(str(gallery_folder), logos)
+    photo = load_sample_image("flower.jpg").copy()
+    photo[120:250, 420:550] = np.asarray(Image.fromarray(as_rgb(skimage.data.logo())).resize((130, 130)))
+    found = finder.find(photo)
+    assert found and finder.head.extend == 2.0
+    # A found photo: the possible windows are the found ones (the extension marks them).
+    assert [m.box for m in finder.find_possible(photo)] == [m.box for m in found]
+    # The same head with its threshold 1 log-odds above the best window: nothing is found,
+    # but the mark is within the extension (2) of the threshold.
+    stricter = LogoFinder(finder.gallery, replace(finder.head, threshold=found[0].score + 1.0))
+    assert stricter.find(photo) == []
+    boxes = _LogoBoxes(logos, stricter)(photo)
+    assert any(b[0] <= 420 and b[1] <= 120 and b[2] >= 550 and b[3] >= 250 for b in boxes), boxes
+    # Two log-odds further up it is not even possible.
+    strictest = LogoFinder(finder.gallery, replace(finder.head, threshold=found[0].score + 3.0))
+    assert strictest.find_possible(photo) == []
+
+
 def test_a_photo_study_with_a_logo_gallery_checks_the_logo_and_says_what_the_check_rests_on(
         gallery_folder, tmp_path):
     """The whole study, as notebook 02 runs it on a folder: the gallery's finder reaches
