@@ -30,7 +30,8 @@ the false-find rate alone; ``--split all`` runs the three) this prints
     still finds the arches;
   - seconds per photo (features and search; the gallery is described beforehand);
   - the hand-drawn boxes of the arches (dev: ``boxes``; test: ``eval_boxes``, drawn
-    after the method was chosen) that a blackout of the found boxes covers (at least
+    after the method was chosen) that a blackout of the found boxes (for the study's
+    finder: the output of the study's logo-blackout sanitizer) covers (at least
     80% of the box's area), and the photos where it covers every one. Unlike the second
     search, this does not ask the detector to judge its own blackout; beside it, how
     often the second search (the study's logo check) flags the photos with an arch left
@@ -190,7 +191,7 @@ def evaluate(detect, positives, negatives) -> dict[str, float]:
             "seconds_per_photo": seconds / max(1, len(positives) + len(negatives))}
 
 
-def coverage(detect, examples, *, share: float = 0.8) -> dict[str, int]:
+def coverage(detect, examples, *, share: float = 0.8, paint=None) -> dict[str, int]:
     """How much of the hand-labelled arches a blackout of the found boxes covers, and
     whether a second search (what the study's logo check does) tells the photos where
     some arch is left from those where every one is covered.
@@ -199,6 +200,8 @@ def coverage(detect, examples, *, share: float = 0.8) -> dict[str, int]:
         detect: ``rgb -> list of LogoMatch``.
         examples: ``[(path, boxes)]`` with the arches' boxes (the dev photos).
         share: the part of a labelled box that must be black for it to count as covered.
+        paint: ``rgb -> boolean (H, W) mask`` of what is blacked out (the study's
+            sanitizer: ``RegionSanitizer.mask``); None: the found boxes.
 
     Returns:
         ``{"boxes", "covered", "photos", "photos_covered", "photos_any", "left",
@@ -216,11 +219,13 @@ def coverage(detect, examples, *, share: float = 0.8) -> dict[str, int]:
         rgb = read_image(path)
         found = detect(rgb)
         marks = np.zeros(rgb.shape[:2], bool)
-        black = rgb.copy()
         for m in found:
             x0, y0, x1, y1 = m.box
             marks[y0:y1, x0:x1] = True
-            black[y0:y1, x0:x1] = 0
+        if paint is not None:
+            marks = paint(rgb)
+        black = rgb.copy()
+        black[marks] = 0
         hits = [marks[int(y0):int(y1), int(x0):int(x1)].mean() >= share for x0, y0, x1, y1 in labelled]
         out["boxes"] += len(hits)
         out["covered"] += sum(hits)
@@ -279,6 +284,7 @@ def placebo_on_arches(finder, gallery, examples, sanitizers=("logo-blackout",
 
 
 def main() -> None:
+    from privlab.sanitizers import registry
     from privlab.vision.logos import DEFAULT_THRESHOLD, find_logos, match_logos
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -340,8 +346,13 @@ def main() -> None:
                 print(f"[{split}] {name}: photos without a logo with a find: "
                       + "; ".join(r["negatives_found"]), flush=True)
             if data["scoring_boxes"][split]:
-                c = coverage(detect, data["scoring_boxes"][split])
-                print(f"[{split}] {name}: a blackout of the found boxes covers {c['covered']} of the "
+                # The study finder's boxes are blacked out by the study's sanitizer itself
+                # (what a user gets), the other detectors' by painting their boxes.
+                paint = (registry.create("logo-blackout", logos=dict(gallery),
+                                         finder=finders[name]).mask if name in finders else None)
+                c = coverage(detect, data["scoring_boxes"][split], paint=paint)
+                what = "logo-blackout's output" if paint else "a blackout of the found boxes"
+                print(f"[{split}] {name}: {what} covers {c['covered']} of the "
                       f"{c['boxes']} hand-labelled arches (>= 80% of the box), at least one in "
                       f"{c['photos_any']} and every one in {c['photos_covered']} of "
                       f"{c['photos']} photos; a second search flags {c['left_flagged']} of the "

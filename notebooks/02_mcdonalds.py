@@ -67,10 +67,11 @@
 # logo that finder sees; the output lists, per image, what it avoided. A logo the finder
 # misses it can still mark: on the paper's 18 held-out restaurant photos, the placebo of
 # the text blackout marks none of the 38 arches drawn by hand (avoiding only the finds,
-# it marked 1), and that of the logo blackout marks 1, in 1 photo: an arch the finder's
+# it marked 1), and that of the logo blackout marks 2, in 2 photos: arches the finder's
 # boxes leave out where it found others (`python benchmarks/logos.py --placebo`; this
 # rule was adopted on the development photos, where it changes nothing, before this
-# fifth look at the held-out ones).
+# fifth look at the held-out ones). The logo blackout's marks are large, so its placebo
+# finds room in only 8 of the 18 photos and its floor is a lower estimate.
 #
 # **The operational condition.** The paper's pass is conditional on reliable
 # sanitization of the concept. Each sanitizer is therefore checked directly, image by
@@ -123,11 +124,11 @@
 # show it (a stricter `"quantile": 0.95` gave 24 of 242 and 14 of 18), where the cosine
 # similarity to the crops alone found 8 of 18 and keypoint matching none. Once a photo
 # has a find, the finder also marks the weaker copies of the mark (a second sign, a
-# cup; up to 16 boxes): a blackout of its boxes covers 27 of the 38 arches drawn in
-# those photos (every one in 12 of
-# the 18 photos). A second search by the same finder after that blackout — what the logo
-# check does — flags none of the 3 found photos with an arch left and 4 of the 12 with
-# every arch covered, so "no logo found after sanitizing" is weak evidence of removal.
+# cup; up to 16 boxes), and `logo-blackout` paints them all: its output covers 27 of the
+# 38 arches drawn in those photos (every one in 12 of the 18 photos). A second search by
+# the same finder after that blackout — what the logo check does — flags none of the 3
+# found photos with an arch left and 2 of the 12 with every arch covered, so "no logo
+# found after sanitizing" is weak evidence of removal.
 # Where the check looks with the very finder that placed a sanitizer's marks, its silence
 # is no evidence at all: `logo-blackout` on photos is therefore never reported as meeting
 # the condition, only as **unverified** (the headline says it cannot be verified, its rows

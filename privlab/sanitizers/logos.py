@@ -10,7 +10,9 @@ evidence, so the sanitizer's ``threshold`` asks for more evidence than the match
 The gallery is the user's: ``registry.create("logo-blackout", logos={"brand": [image,
 ...]})``. On photos pass ``finder=`` a :class:`~privlab.vision.logo_finder.LogoFinder`
 (:func:`~privlab.vision.logo_finder.fit_logo_finder`): its fitted head finds the logos
-(a region's score is the logistic of the head's decision value, 0.5 at its threshold).
+(every box of a found brand scores the logistic of the decision value of the brand's
+strongest window, 0.5 at the head's threshold, so the weaker copies the finder marks
+with it are painted over too).
 """
 
 from __future__ import annotations
@@ -70,9 +72,17 @@ class LogoRegions(Detector):
         self.name = f"logos[{','.join(self.gallery)}]" + ("" if method == "sift" else f"@{method}")
 
     def regions(self, rgb):
-        if self.finder is not None:  # the head's decision value, 0 at its threshold
-            return [Region(box_mask(rgb.shape[:2], m.box), float(1 / (1 + np.exp(-m.score))), m.name)
-                    for m in self.finder.find(rgb)]
+        if self.finder is not None:
+            # Every box of a found brand scores the decision that found it (the logistic of
+            # the brand's strongest window, 0.5 at the threshold): the extension's boxes,
+            # the weaker copies of the mark, sit below the threshold and would otherwise
+            # fall under the sanitizer's own threshold and stay in the picture.
+            found = self.finder.find(rgb)
+            best = {}
+            for m in found:
+                best[m.name] = max(best.get(m.name, -np.inf), m.score - self.finder.head.threshold)
+            return [Region(box_mask(rgb.shape[:2], m.box),
+                           float(1 / (1 + np.exp(-best[m.name]))), m.name) for m in found]
         # Keypoint finds score by their inliers, learned finds by their cosine (LogoMatch.score).
         return [Region(box_mask(rgb.shape[:2], m.box),
                        m.inliers / (m.inliers + self.min_inliers) if self.method == "sift"

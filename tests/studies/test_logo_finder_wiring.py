@@ -91,6 +91,46 @@ def test_the_finder_finds_the_mark_in_a_new_photo_and_the_sanitizer_removes_it(g
     assert (out[120:250, 420:550] == 0).mean() > 0.9
 
 
+def test_the_logo_blackout_paints_every_box_the_finder_marks_the_weaker_copies_too(gallery_folder):
+    """The extension's boxes score below the head's threshold; the sanitizer scores each
+    box by the decision that found its brand, so its own threshold (0.5) keeps them."""
+    from dataclasses import replace
+
+    import skimage.data
+    from sklearn.datasets import load_sample_image
+
+    from privlab.studies._image_setup import build_sanitizers, resolve_logo_finder, resolve_logos
+    from privlab.studies.mcdonalds import PRESETS
+    from privlab.vision.images import as_rgb
+    from privlab.vision.logo_finder import LogoFinder
+
+    logos = resolve_logos(str(gallery_folder))
+    finder = resolve_logo_finder(str(gallery_folder), logos)
+    logo = as_rgb(skimage.data.logo())
+    photo = load_sample_image("flower.jpg").copy()
+    photo[120:250, 420:550] = np.asarray(Image.fromarray(logo).resize((130, 130)))
+    # A second, faded copy of the mark (a weaker sign).
+    faded = np.asarray(Image.fromarray(logo).resize((130, 130))).astype(float)
+    photo[250:380, 60:190] = (0.5 * faded + 0.5 * photo[250:380, 60:190]).astype(np.uint8)
+    best = finder.find(photo)[0].score
+    # The threshold 1.5 under the best window, folded into the intercept as the fit does
+    # (threshold 0): the photo is found, and the windows within the extension (2
+    # log-odds) of the threshold are marked, with decision values below 0.
+    assert finder.head.threshold == 0
+    shifted = {b: (w, c - (best - 1.5)) for b, (w, c) in finder.head.weights.items()}
+    weak = LogoFinder(finder.gallery, replace(finder.head, weights=shifted))
+    found = weak.find(photo)
+    assert len(found) >= 2 and any(m.score < weak.head.threshold for m in found), found
+    [sanitizer] = build_sanitizers(["logo-blackout"], PRESETS, None, logos, weak)
+    painted = sanitizer.mask(photo)
+    for m in found:
+        x0, y0, x1, y1 = m.box
+        assert painted[y0:y1, x0:x1].all(), m
+    regions = sanitizer.detectors[0].regions(photo)
+    # Each box scores the decision that found the brand: the best window, 1.5 above.
+    assert {round(r.score, 6) for r in regions} == {round(float(1 / (1 + np.exp(-1.5))), 6)}
+
+
 def test_the_placebo_avoids_a_copy_of_the_mark_too_weak_to_decide_the_photo(gallery_folder):
     """find_possible marks every window within the head's extension of the threshold, so
     a mark just under the threshold is not found (no logo in the photo) and yet is kept
