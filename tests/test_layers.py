@@ -5,7 +5,7 @@ lower one::
 
     base        the top-level modules, in four tiers; a tier imports only the tiers below:
                   core      errors, hashing, status         (import no privlab module)
-                  helpers   arrays, config, io, names, registry, progress, fixes
+                  helpers   arrays, config, io, names, registry, progress, fixes, report
                   services  llm | resolution (the kernel)   (neither imports the other)
                   facade    privlab (the package's __init__)
     vision      detectors and readers (faces, OCR, ImageNet labels, image conversion)
@@ -53,7 +53,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "privlab"
 BASE_TIERS: list[tuple[str, tuple[str, ...]]] = [
     ("core", ("privlab.errors", "privlab.hashing", "privlab.status")),
     ("helpers", ("privlab.arrays", "privlab.config", "privlab.io", "privlab.names",
-                 "privlab.registry", "privlab.progress", "privlab.fixes")),
+                 "privlab.registry", "privlab.progress", "privlab.fixes", "privlab.report")),
     ("services", ("privlab.llm", "privlab.resolution")),
     ("facade", ("privlab",)),
 ]
