@@ -28,6 +28,8 @@ from privlab.epsilon.auditors.base import DEFAULT_DELTA, BaseAuditor, Status, _c
 from privlab.epsilon.auditors.bounds import clopper_pearson_lower, clopper_pearson_upper
 from privlab.epsilon.auditors.classifiers import check_classifier, fit_scorer
 from privlab.epsilon.auditors.dpsniper import sniper_epsilon
+from privlab.epsilon.auditors.sweep import best_indices, count_above, cp_upper_many, \
+    cut_points, map_math
 from privlab.errors import invalid, wrong_type
 
 
@@ -134,7 +136,9 @@ def choose_region(neg_scores: np.ndarray, pos_scores: np.ndarray, epsilon: float
     positive or the negative one; Q is the other). Each is scored by
     :func:`hockey_stick_lower` of its development *shares* scaled to ``test_sizes`` =
     (negatives, positives), rounded against the region; ties go to the larger plug-in
-    divergence P(S) − e^ε Q(S), then to the first candidate.
+    divergence P(S) − e^ε Q(S), then to the first candidate. Sorted once and every cut
+    counted at once (:mod:`~privlab.epsilon.auditors.sweep`, O(n log n)); the choice is the
+    plain per-cut loop's.
 
     Returns:
         (o, t, p_is_positive).
@@ -143,27 +147,44 @@ def choose_region(neg_scores: np.ndarray, pos_scores: np.ndarray, epsilon: float
         >>> choose_region(np.array([0.0, 1.0]), np.array([2.0, 3.0]), 0.0, 0.05, (2, 2))
         (1, 1.5, True)
     """
-    neg = np.asarray(neg_scores, float)
-    pos = np.asarray(pos_scores, float)
+    epsilon = _check_epsilon(epsilon, "choose_region")
+    alpha = _check_alpha(alpha, "choose_region")
+    neg = np.sort(np.asarray(neg_scores, float))
+    pos = np.sort(np.asarray(pos_scores, float))
     n0, n1 = test_sizes
-    values = np.unique(np.concatenate([neg, pos]))
-    cuts = np.concatenate([[values[0] - 1.0], (values[:-1] + values[1:]) / 2.0,
-                           [values[-1] + 1.0]])
-    best_key, best = None, (1, float(cuts[-1]), True)
-    for o in (1, -1):
-        for cut in cuts:
-            shares = {True: float(np.mean(o * pos > o * cut)),
-                      False: float(np.mean(o * neg > o * cut))}
-            for p_is_positive in (True, False):
-                p_share, q_share = shares[p_is_positive], shares[not p_is_positive]
-                n_p, n_q = (n1, n0) if p_is_positive else (n0, n1)
-                promised = hockey_stick_lower(int(math.floor(p_share * n_p)), n_p,
-                                              min(n_q, int(math.ceil(q_share * n_q))), n_q,
-                                              epsilon, alpha)
-                key = (round(promised, 12), round(_minus_scaled(p_share, epsilon, q_share), 12))
-                if best_key is None or key > best_key:
-                    best_key, best = key, (o, float(cut), p_is_positive)
-    return best
+    cuts = cut_points(neg, pos)
+    # candidates in the loop's order: o = +1 then −1, cuts ascending, P = positive then negative
+    o = np.repeat([1, -1], 2 * len(cuts))
+    cut = np.tile(np.repeat(cuts, 2), 2)
+    p_is_positive = np.tile([True, False], 2 * len(cuts))
+    share_pos = np.repeat(np.concatenate([count_above(pos, cuts, 1),
+                                          count_above(pos, cuts, -1)]) / len(pos), 2)
+    share_neg = np.repeat(np.concatenate([count_above(neg, cuts, 1),
+                                          count_above(neg, cuts, -1)]) / len(neg), 2)
+    p_share = np.where(p_is_positive, share_pos, share_neg)
+    q_share = np.where(p_is_positive, share_neg, share_pos)
+    n_p = np.where(p_is_positive, n1, n0)
+    n_q = np.where(p_is_positive, n0, n1)
+    k_p = np.floor(p_share * n_p).astype(np.int64)
+    k_q = np.minimum(n_q, np.ceil(q_share * n_q).astype(np.int64))
+    # L_P = 1 − U(n_P − k_P) and U_Q = U(k_Q), each distinct bound computed once
+    upper = cp_upper_many(np.concatenate([n_p - k_p, k_q]), np.concatenate([n_p, n_q]), alpha)
+    low, high = 1.0 - upper[:len(o)], upper[len(o):]
+    promised = np.maximum(0.0, _minus_scaled_many(low, epsilon, high))
+    best = best_indices(promised, _minus_scaled_many(p_share, epsilon, q_share))[0]
+    return int(o[best]), float(cut[best]), bool(p_is_positive[best])
+
+
+def _minus_scaled_many(p: np.ndarray, epsilon: float, q: np.ndarray) -> np.ndarray:
+    """:func:`_minus_scaled` entry by entry, with :mod:`math`'s log and exp as it has."""
+    out = p.astype(float)
+    some = q > 0.0
+    log_term = epsilon + map_math(math.log, q[some])
+    small = log_term <= 709.0
+    values = np.full(len(log_term), -math.inf)
+    values[small] = p[some][small] - map_math(math.exp, log_term[small])
+    out[some] = values
+    return out
 
 
 class HockeyStickTester(BaseAuditor):

@@ -7,14 +7,17 @@ reported value with the stated confidence.
 
 from __future__ import annotations
 
+import math
 from typing import Callable
 
 import numpy as np
 
-from privlab.epsilon.auditors.base import BaseAuditor, Status, _check_alpha, registry, \
-    split_halves
+from privlab.epsilon.auditors.base import BaseAuditor, Status, _check_alpha, _check_delta, \
+    registry, split_halves
 from privlab.epsilon.auditors.bounds import certified_epsilon, clopper_pearson_upper
 from privlab.epsilon.auditors.roc import logistic_classifier
+from privlab.epsilon.auditors.sweep import best_indices, count_above, cp_upper_many, \
+    cut_points, map_math
 from privlab.errors import wrong_type
 
 
@@ -26,7 +29,9 @@ def choose_threshold(neg_scores: np.ndarray, pos_scores: np.ndarray, alpha: floa
     by the Eq. 16 bound its development error *rates* would give at the test-set sizes
     (``test_sizes`` = (negatives, positives); default the development sizes); ties go to
     the larger empirical balanced accuracy, then to the threshold in the middle of the
-    tied range (the widest margin).
+    tied range (the widest margin). The scores are sorted once and every cut counted by
+    :mod:`~privlab.epsilon.auditors.sweep` (O(n log n)); the choice is the one the plain
+    per-cut loop makes.
 
     Args:
         neg_scores: development scores of the negative identity (A).
@@ -42,27 +47,27 @@ def choose_threshold(neg_scores: np.ndarray, pos_scores: np.ndarray, alpha: floa
         >>> choose_threshold(np.array([0.0, 1.0]), np.array([2.0, 3.0]), 0.05)
         (1, 1.5)
     """
-    neg = np.asarray(neg_scores, float)
-    pos = np.asarray(pos_scores, float)
+    alpha = _check_alpha(alpha, "choose_threshold")
+    delta = _check_delta(delta, "choose_threshold")
+    neg = np.sort(np.asarray(neg_scores, float))
+    pos = np.sort(np.asarray(pos_scores, float))
     n0, n1 = test_sizes or (len(neg), len(pos))
-    values = np.unique(np.concatenate([neg, pos]))
-    cuts = np.concatenate([[values[0] - 1.0], (values[:-1] + values[1:]) / 2.0,
-                           [values[-1] + 1.0]])
-    best_key, best = None, []
-    for orientation in (1, -1):
-        for c in cuts:
-            fpr = float(np.mean(orientation * neg > orientation * c))
-            fnr = float(np.mean(orientation * pos <= orientation * c))
-            fp = int(round(fpr * n0))
-            fn = int(round(fnr * n1))
-            bound = certified_epsilon(fp, n0, fn, n1, alpha, delta)
-            key = (round(bound, 12), round(1.0 - (fpr + fnr) / 2.0, 12))
-            if best_key is None or key > best_key:
-                best_key, best = key, [(orientation, c)]
-            elif key == best_key:
-                best.append((orientation, c))
-    orientation = best[0][0]
-    same = [c for o, c in best if o == orientation]
+    cuts = cut_points(neg, pos)
+    orientations = np.repeat([1, -1], len(cuts))
+    # every rule "orientation·score > cut", orientation +1 first, cuts ascending
+    fpr = np.concatenate([count_above(neg, cuts, 1), count_above(neg, cuts, -1)]) / len(neg)
+    fnr = (len(pos) - np.concatenate([count_above(pos, cuts, 1),
+                                      count_above(pos, cuts, -1)])) / len(pos)
+    counts = np.rint(np.concatenate([fpr * n0, fnr * n1])).astype(np.int64)
+    u_fp, u_fn = np.split(cp_upper_many(counts, np.repeat([n0, n1], len(fpr)), alpha), 2)
+    bound = np.zeros(len(fpr))
+    for num, den in ((1.0 - delta - u_fp, u_fn), (1.0 - delta - u_fn, u_fp)):
+        ok = num > 0  # the omission rule of epsilon_from_rates; den > 0 always
+        bound[ok] = np.maximum(bound[ok], map_math(math.log, num[ok] / den[ok]))
+    # the largest bound, then the largest balanced accuracy; ties: the middle cut
+    best = best_indices(bound, 1.0 - (fpr + fnr) / 2.0)
+    orientation = int(orientations[best[0]])
+    same = np.tile(cuts, 2)[best][orientations[best] == orientation]
     return orientation, float(same[len(same) // 2] if len(same) % 2 else
                               (same[len(same) // 2 - 1] + same[len(same) // 2]) / 2.0)
 
