@@ -3,6 +3,7 @@
 #   make test       the whole test suite
 #   make reproduce  every notebook on the full settings README's quoted figures come from
 #   make lab    JupyterLab on the notebooks
+#   make docs   the documentation site, built offline into site/ (open site/index.html)
 # Each target creates .venv first when it is missing or older than pyproject.toml.
 
 PYTHON ?= python3
@@ -13,7 +14,7 @@ export HF_HUB_OFFLINE ?= 1
 export TRANSFORMERS_OFFLINE ?= 1
 export TOKENIZERS_PARALLELISM ?= false
 
-.PHONY: venv demo reproduce test test-all test-gpu lab notebooks benchmark browser-deps clean
+.PHONY: venv demo reproduce test test-all test-gpu lab notebooks benchmark browser-deps docs clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -30,6 +31,20 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 venv: $(STAMP)
+
+# The documentation site's tools, pyproject.toml's [docs] extra, alone: `make docs` on a fresh
+# clone needs neither torch nor the models (the API reference is read from the source).
+DOCS_STAMP := $(VENV)/.privlab-docs-installed
+$(DOCS_STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check $$($(PY) -c "import tomllib; \
+	  print(' '.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']['docs']))")
+	@touch $(DOCS_STAMP)
+
+# Methods pages, API reference, the notebooks (the executed copies in reports/ after make demo).
+docs: $(DOCS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --quiet
+	@echo "The documentation site is in site/ (open site/index.html; it needs no network)"
 
 demo: $(STAMP)
 	$(PY) -m privlab demo
@@ -52,7 +67,7 @@ browser-deps:
 # spinning thread pools (measured in README).
 PYTEST_WORKERS ?= 2
 TEST_THREADS ?= 1
-test: $(STAMP) browser-deps
+test: $(STAMP) $(DOCS_STAMP) browser-deps
 	OMP_NUM_THREADS=$(TEST_THREADS) OPENBLAS_NUM_THREADS=$(TEST_THREADS) MKL_NUM_THREADS=$(TEST_THREADS) \
 	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup --durations=10
 
@@ -73,4 +88,4 @@ benchmark: $(STAMP)
 	$(PY) benchmarks/kernel.py
 
 clean:
-	rm -rf reports cache .pytest_cache
+	rm -rf reports cache .pytest_cache site

@@ -1,0 +1,99 @@
+"""MkDocs hooks of privlab's documentation site (named in mkdocs.yml).
+
+* The study notebooks become pages: the executed copies ``make demo`` left in
+  ``reports/`` when they are there (outputs included), else the committed
+  ``notebooks/NN_*.ipynb`` (no outputs). ``PRIVLAB_DOCS_NOTEBOOKS`` names another folder.
+* Math is rendered by the MathJax 2 copy inside the ``jupyter-server-mathjax`` wheel,
+  copied into ``site/assets/mathjax``; every page loads it by a relative path, so the
+  built site renders math with the network off (no CDN).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File
+
+ROOT = Path(__file__).resolve().parents[1]
+MATHJAX_DIR = "assets/mathjax"
+PLACEHOLDER = "PRIVLAB_MATHJAX"   # mkdocs.yml's custom_mathjax_url for the notebook pages
+# MathJax 2 options: the fonts the wheel ships (STIX-Web), no image fonts, no menu
+# messages; arithmatex writes \( \) and \[ \] in elements of class "arithmatex".
+_CONFIG = """<script>
+window.MathJax = {
+  "HTML-CSS": {availableFonts: [], preferredFont: null, webFont: "STIX-Web", imageFont: null},
+  SVG: {font: "STIX-Web"},
+  tex2jax: {inlineMath: [["\\\\(", "\\\\)"]], displayMath: [["\\\\[", "\\\\]"]],
+            processEscapes: true},
+  messageStyle: "none", showMathMenu: false
+};
+</script>"""
+
+
+def _notebook_folder() -> Path:
+    chosen = os.environ.get("PRIVLAB_DOCS_NOTEBOOKS")
+    if chosen:
+        return Path(chosen)
+    reports = ROOT / "reports"
+    return reports if any(reports.glob("[0-9][0-9]*_*.ipynb")) else ROOT / "notebooks"
+
+
+def _notebooks() -> list[Path]:
+    return sorted(_notebook_folder().glob("[0-9][0-9]*_*.ipynb"))
+
+
+def on_config(config):
+    """List the notebooks in the navigation, under "Notebooks"."""
+    entries = [{path.stem: f"notebooks/{path.name}"} for path in _notebooks()]
+    for section in config["nav"] or []:
+        if isinstance(section, dict) and "Notebooks" in section:
+            section["Notebooks"] = list(section["Notebooks"]) + entries
+    return config
+
+
+@event_priority(100)   # before mkdocs-jupyter turns .ipynb files into pages
+def on_files(files, config):
+    """Add the notebooks (from outside docs/) as ``notebooks/NN_*.ipynb``.
+
+    They are copied to a temporary folder first: mkdocs-jupyter needs a real source folder
+    (``File.generated`` leaves it unset).
+    """
+    staging = Path(tempfile.mkdtemp(prefix="privlab-docs-"))
+    (staging / "notebooks").mkdir()
+    for path in _notebooks():
+        shutil.copy2(path, staging / "notebooks" / path.name)
+        files.append(File(f"notebooks/{path.name}", str(staging), config["site_dir"],
+                          config["use_directory_urls"]))
+    return files
+
+
+def _mathjax_url(page) -> str:
+    depth = page.url.count("/") if page.url else 0
+    return "../" * depth + f"{MATHJAX_DIR}/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full"
+
+
+def on_post_page(output, page, config):
+    """Load the local MathJax on every page that has math (notebooks: in their own place)."""
+    url = _mathjax_url(page)
+    if PLACEHOLDER in output:
+        return output.replace(PLACEHOLDER, url).replace("<head>", "<head>\n" + _CONFIG, 1)
+    if 'class="arithmatex"' not in output:
+        return output
+    scripts = f'{_CONFIG}\n<script src="{url}"></script>\n'
+    return re.sub(r"</head>", lambda _: scripts + "</head>", output, count=1)
+
+
+def on_post_build(config):
+    """Copy MathJax from the jupyter-server-mathjax wheel into the site."""
+    import jupyter_server_mathjax
+
+    source = Path(jupyter_server_mathjax.__file__).parent / "static"
+    target = Path(config["site_dir"]) / MATHJAX_DIR
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(source, target)
