@@ -7,7 +7,10 @@ The responder receives the parsed JSON request (with its path under ``"_path"`` 
 headers under ``"_headers"``) and returns either a string (the assistant's content), a
 dict (a full JSON body), or a ``Reply``: a status and body, sent after ``delay`` seconds,
 one byte every ``trickle`` seconds, or not at all when ``drop`` (the connection is
-closed without a reply). ``server.requests`` records every request in order.
+closed without a reply); with its own ``reason`` phrase, extra ``headers`` and
+``content_type``; or, with ``chunks``, a body of those byte strings without a length,
+until the client hangs up (``server.sent`` counts the bytes written).
+``server.requests`` records every request in order.
 """
 
 from __future__ import annotations
@@ -27,6 +30,10 @@ class Reply:
     delay: float = 0.0
     trickle: float = 0.0
     drop: bool = False
+    reason: str | None = None
+    headers: tuple = ()
+    content_type: str = "application/json"
+    chunks: Any = None
 
 
 def chat_body(content: str) -> dict:
@@ -39,6 +46,7 @@ class FakeLLMServer:
     def __init__(self, responder: Callable[[dict], Any]):
         self.responder = responder
         self.requests: list[dict] = []
+        self.sent = 0
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -66,9 +74,18 @@ class FakeLLMServer:
                 payload = reply.body if isinstance(reply.body, (bytes, str)) else json.dumps(reply.body)
                 payload = payload.encode() if isinstance(payload, str) else payload
                 try:
-                    self.send_response(reply.status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(payload)))
+                    self.send_response(reply.status, reply.reason)
+                    self.send_header("Content-Type", reply.content_type)
+                    for name, value in reply.headers:
+                        self.send_header(name, value)
+                    if reply.chunks is not None:  # no length: the body ends when we stop
+                        self.end_headers()
+                        for chunk in reply.chunks:
+                            self.wfile.write(chunk)
+                            outer.sent += len(chunk)
+                        return
+                    if not any(name.lower() == "content-length" for name, _ in reply.headers):
+                        self.send_header("Content-Length", str(len(payload)))
                     self.end_headers()
                     if reply.trickle:
                         for index in range(len(payload)):

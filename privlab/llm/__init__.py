@@ -18,11 +18,14 @@ body are retried with backoff; other HTTP errors are not.
 
 Secrets are the API key, a password in the endpoint's URL
 (``https://user:password@host/v1``; the client sends it as basic auth and shows the URL
-without it) and a key in its query (``?key=...``, ``?api_key=...``, ``?access_token=...``;
-sent with every request, kept out of ``client.base_url`` and of httpx's log lines). :func:`redact_secrets` replaces them by ``[redacted]`` in every message,
-warning, repr and provenance record, in each form a server may echo them (raw,
-JSON-escaped, percent-encoded, base64 alone or inside ``user:key``), before any text is
-cut to length. An answer that holds a secret is returned redacted, with a warning, and
+without it) and every value of its query, whatever its name (``?api_key=...``,
+``?subscription-key=...``, ``?code=...``; sent with every request, kept out of
+``client.base_url``). :func:`redact_secrets` replaces them by ``[redacted]`` in every
+message, warning, repr and provenance record, in each form a server may echo them (raw,
+JSON-, HTML- or percent-escaped, hex, base64 alone or inside ``user:key``, in a body
+decoded by its declared charset), before any text is cut to length; every log record of
+any logger passes the same redaction before it is formatted (:mod:`privlab.llm.logs`).
+An answer is read to ``max_body_bytes`` at most. An answer that holds a secret is returned redacted, with a warning, and
 never cached. A key or URL that cannot be sent (a key with a non-ASCII character, a
 space or a line break; a URL whose password is not percent-encoded) is refused naming
 the parameter or variable, never showing its value.
@@ -44,7 +47,6 @@ from __future__ import annotations
 import base64
 import io
 import json
-import logging
 import math
 import numbers
 import os
@@ -60,10 +62,12 @@ from typing import Any, Callable
 from privlab.errors import PrivlabValueError, invalid, wrong_type
 from privlab.hashing import bytes_hash
 from privlab.io import is_damaged_database, set_aside
+from privlab.llm.messages import check_messages as _check_messages, image_part  # noqa: F401
 from privlab.llm.answers import MAX_ANSWER_CHARS, MAX_ANSWER_DEPTH, parse_json_answer  # noqa: F401
-from privlab.llm.secrets import REDACTED as _REDACTED, redact_secrets
+from privlab.llm import logs as _logs
+from privlab.llm.secrets import REDACTED as _REDACTED, decode_body, redact_secrets
 from privlab.llm.urls import (  # noqa: F401
-    _refuse_secret, _split_credentials, _RedactQueryKeys, _split_query, _check_key, _SECRET_PARAMETERS, _QUERY_SECRET,
+    _refuse_secret, _split_credentials, _split_query, _check_key, _SECRET_PARAMETERS, _QUERY_SECRET,
 )
 
 
@@ -79,6 +83,10 @@ class _DeadlineExceeded(Exception):
     """A request ran past the client's ``timeout``."""
 
 
+class _TooLarge(Exception):
+    """An answer ran past the client's ``max_body_bytes``."""
+
+
 #: Seconds one call (retries and backoff included) may take unless told otherwise.
 DEFAULT_DEADLINE = 60.0
 #: Seconds a client runs without its answer cache after finding it locked or unusable
@@ -86,6 +94,9 @@ DEFAULT_DEADLINE = 60.0
 CACHE_RETRY_S = 60.0
 #: The environment variable that sets the default ``deadline`` of :class:`LLMClient`.
 DEADLINE_ENV = "PRIVLAB_LLM_DEADLINE"
+#: Bytes of one answer read at most unless told otherwise (an edited 1024-pixel image in
+#: base64 is a few MB): past it reading stops and the call fails saying so.
+MAX_BODY_BYTES = 64 * 2**20
 
 
 @lru_cache(maxsize=1)
@@ -94,46 +105,6 @@ def _ssl_context():
     import httpx
 
     return httpx.create_ssl_context()
-
-
-def image_part(image: Any, *, max_side: int = 1024) -> dict:
-    """A chat message content part carrying an image as a PNG data URL.
-
-    Args:
-        image: PIL image or ``HxWxC`` uint8 array.
-        max_side: downscale so that the longer side is at most this many pixels.
-    """
-    from PIL import Image
-    import numpy as np
-
-    if isinstance(image, np.ndarray):
-        image = Image.fromarray(image)
-    image = image.convert("RGB")
-    if max(image.size) > max_side:
-        image = image.copy()
-        image.thumbnail((max_side, max_side))
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG")
-    data = base64.b64encode(buffer.getvalue()).decode()
-    return {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{data}"}}
-
-
-def _check_messages(messages: Any, temperature: Any) -> None:
-    """Refuse chat messages that are not a non-empty list of role/content dicts, and a
-    temperature that is not a number in [0, 2], before anything is sent."""
-    caller = "LLMClient.chat"
-    if isinstance(messages, (str, bytes)) or not isinstance(messages, (list, tuple)):
-        raise wrong_type("messages", caller, "a list of {'role': ..., 'content': ...} dicts",
-                         messages, "E.g. [{'role': 'user', 'content': 'Hello'}].")
-    if not messages:
-        raise invalid("messages", caller, "a non-empty list of messages", messages)
-    for message in messages:
-        if not isinstance(message, dict) or "role" not in message or "content" not in message:
-            raise invalid("messages", caller, "dicts with 'role' and 'content'", message,
-                          "E.g. [{'role': 'user', 'content': 'Hello'}].")
-    if isinstance(temperature, bool) or not isinstance(temperature, numbers.Real) \
-            or not 0 <= temperature <= 2:
-        raise invalid("temperature", caller, "a number in [0, 2]", temperature)
 
 
 def _deadline_from_env() -> float:
@@ -170,6 +141,8 @@ class LLMClient:
         max_retries: extra attempts after a failed or malformed answer.
         backoff: seconds before the first retry, doubled each time.
         cache: cache successful answers on disk.
+        max_body_bytes: bytes of one answer read at most (stated or streamed); a larger
+            answer fails the call, unread past this size, and is not retried.
 
     Example:
         >>> LLMClient("http://127.0.0.1:8000/v1", "m", timeout=0)
@@ -181,7 +154,7 @@ class LLMClient:
     def __init__(self, base_url: str | None = None, model: str | None = None, *,
                  api_key_env: str = "OPENAI_API_KEY", timeout: float = 60.0,
                  deadline: float | None = None, max_retries: int = 2, backoff: float = 0.5,
-                 cache: bool = True):
+                 cache: bool = True, max_body_bytes: int = MAX_BODY_BYTES):
         source = "'base_url' parameter"
         if not base_url:
             variable = next((name for name in ("PRIVLAB_LLM_BASE_URL", "OPENAI_BASE_URL")
@@ -207,6 +180,10 @@ class LLMClient:
                              api_key_env)
         if not isinstance(max_retries, int) or isinstance(max_retries, bool) or max_retries < 0:
             raise invalid("max_retries", "LLMClient", "a non-negative int", max_retries)
+        if not isinstance(max_body_bytes, int) or isinstance(max_body_bytes, bool) \
+                or max_body_bytes < 1:
+            raise invalid("max_body_bytes", "LLMClient", "a positive int (bytes)",
+                          max_body_bytes, f"E.g. max_body_bytes={MAX_BODY_BYTES}.")
         if deadline is None:
             deadline = _deadline_from_env()
         for name, value, lowest in (("timeout", timeout, "above 0"),
@@ -220,9 +197,12 @@ class LLMClient:
                               else "It bounds a whole call with its retries, e.g. deadline=60."
                               if name == "deadline" else "e.g. backoff=0.5.")
         public, self._credentials = _split_credentials(base_url, source)
-        # A key given as ?key=... or ?api_key=... is sent with each request and treated
-        # as a secret; client.base_url is the URL without the query.
-        public, self._query, self._query_secrets = _split_query(public)
+        # Every value of the URL's query (?key=..., ?subscription-key=..., ?code=...) is
+        # sent with each request and treated as a secret; client.base_url is the URL
+        # without the query.
+        public, self._query, self._query_secrets, self._query_names = _split_query(public)
+        self._query_pattern = _logs.query_pattern(self._query_names)
+        self.max_body_bytes = max_body_bytes
         self.base_url = public.rstrip("/")
         self.api_key_env = api_key_env
         self.timeout = timeout
@@ -230,6 +210,7 @@ class LLMClient:
         self.max_retries = max_retries
         self.backoff = backoff
         self.cache = cache
+        _logs.remember(self._secrets(), self._query_names)
 
     # -- secrets ---------------------------------------------------------------------
     def _api_key(self) -> str | None:
@@ -251,6 +232,8 @@ class LLMClient:
         text = redact_secrets(text, self._secrets(key))
         text = re.sub(r"(?i)(bearer\s+)[^\s\"',;}]+", rf"\g<1>{_REDACTED}", text)
         text = _QUERY_SECRET.sub(rf"\g<1>{_REDACTED}", text)
+        if self._query_pattern is not None:
+            text = self._query_pattern.sub(rf"\g<1>{_REDACTED}", text)
         return re.sub(r"(//)[^/@\s]+@", rf"\g<1>{_REDACTED}@", text)
 
     def _redact_cut(self, text: str, size: int, key: str | None = None) -> str:
@@ -274,12 +257,13 @@ class LLMClient:
 
     # -- transport -------------------------------------------------------------------
     def _send(self, url: str, headers: dict[str, str], timeout: float,
-              **body: Any) -> tuple[int, bytes]:
-        """One POST: the status and the whole body, within ``timeout`` seconds in all.
+              **body: Any) -> tuple[int, str, bytes]:
+        """One POST: the status, the content type and the whole body, within ``timeout``
+        seconds in all and ``max_body_bytes`` bytes.
 
         The request runs in a worker thread that reads the answer as it streams in and
-        stops at the deadline; the caller waits for it no longer than the deadline, then
-        closes the connection, whatever the server is doing.
+        stops at the deadline or past the size; the caller waits for it no longer than the
+        deadline, then closes the connection, whatever the server is doing.
         """
         deadline = time.monotonic() + timeout
         import httpx
@@ -292,12 +276,20 @@ class LLMClient:
         def attempt() -> None:
             try:
                 with client.stream("POST", url, headers=headers, **body) as response:
-                    chunks = []
+                    stated = response.headers.get("Content-Length", "")
+                    if stated.strip().isdigit() and int(stated) > self.max_body_bytes:
+                        raise _TooLarge(f"states {int(stated)} bytes")
+                    chunks, size = [], 0
                     for chunk in response.iter_bytes():
                         chunks.append(chunk)
+                        size += len(chunk)
+                        if size > self.max_body_bytes:
+                            raise _TooLarge(f"sent more than {self.max_body_bytes} bytes")
                         if time.monotonic() > deadline:
                             raise _DeadlineExceeded()
-                    outcome["reply"] = (response.status_code, b"".join(chunks))
+                    outcome["reply"] = (response.status_code,
+                                        response.headers.get("Content-Type", ""),
+                                        b"".join(chunks))
             except BaseException as exc:  # handed to the caller below
                 outcome["error"] = exc
             finally:
@@ -315,8 +307,10 @@ class LLMClient:
         return outcome["reply"]
 
     def _post(self, path: str, payload: dict | None = None, *, until: float | None = None,
-              **form: Any) -> Any:
-        """POST JSON ``payload`` (or a multipart ``data=``/``files=`` form); the parsed answer.
+              **form: Any) -> tuple[Any, bool]:
+        """POST JSON ``payload`` (or a multipart ``data=``/``files=`` form); the parsed
+        answer, and whether its body decoded without a replaced byte (only then may it be
+        cached; otherwise a warning says so).
 
         Retries until ``max_retries`` extra attempts are spent or the monotonic clock
         reaches ``until`` (default: ``deadline`` seconds from now).
@@ -333,6 +327,7 @@ class LLMClient:
         url = f"{self.base_url}{path}"
         headers = self._headers()
         key = self._api_key()
+        _logs.remember(self._secrets(key), self._query_names)  # before anything is logged
         body = {"json": payload} if payload is not None else form
         delay = self.backoff
         last = "no attempt was made"
@@ -344,8 +339,8 @@ class LLMClient:
             attempts += 1
             limit = min(self.timeout, left)
             try:
-                status, raw = self._send(f"{url}?{self._query}" if self._query else url,
-                                         headers, limit, **body)
+                status, content_type, raw = self._send(
+                    f"{url}?{self._query}" if self._query else url, headers, limit, **body)
             except httpx.ConnectError as exc:
                 raise LLMUnavailableError(self._redact(
                     f"Cannot reach the LLM endpoint {self.base_url}: {exc}. Start the server "
@@ -354,6 +349,14 @@ class LLMClient:
                 raise LLMUnavailableError(self._redact(
                     f"The LLM endpoint {self.base_url} is not a usable http(s) URL: {exc}. "
                     "Fix base_url, e.g. 'http://127.0.0.1:8000/v1'.", key)) from None
+            except _TooLarge as exc:
+                raise LLMError(self._redact(
+                    f"The LLM endpoint {url} {exc}, past max_body_bytes="
+                    f"{self.max_body_bytes}; stopped reading it. Raise max_body_bytes= if "
+                    "answers this large are expected.", key)) from None
+            except httpx.DecodingError as exc:  # e.g. Content-Encoding: gzip over plain bytes
+                last = (f"a body that cannot be decoded as its Content-Encoding says "
+                        f"({type(exc).__name__}: {exc})")
             except _DeadlineExceeded:
                 last = (f"no complete answer within timeout={self.timeout} s"
                         if limit == self.timeout else
@@ -362,12 +365,20 @@ class LLMClient:
             except httpx.TransportError as exc:  # dropped connection, read error, timeout
                 last = f"{type(exc).__name__}: {exc or 'the connection failed'}"
             else:
-                text = raw.decode("utf-8", "replace")
+                text, lossless = decode_body(raw, content_type)
                 if status == 200:
                     try:
-                        return json.loads(text)
+                        answer = json.loads(text)
                     except ValueError:
                         last = f"a body that is not JSON: {self._redact_cut(text, 200, key)!r}"
+                    else:
+                        if not lossless:
+                            warnings.warn(self._redact(
+                                f"The answer from {self.base_url} is not valid text in the "
+                                "charset it declares (else UTF-8); its bad bytes were "
+                                "replaced by U+FFFD and it is not cached.", key),
+                                RuntimeWarning, stacklevel=4)
+                        return answer, lossless
                 elif status in (408, 409, 425, 429) or status >= 500:
                     last = f"HTTP {status}: {self._redact_cut(text, 200, key)}"
                 else:
@@ -498,23 +509,29 @@ class LLMClient:
         return payload
 
     def _ask(self, payload: dict, until: float | None = None) -> tuple[str, bool]:
-        """The assistant's text, every secret redacted, and whether it held none (only
-        then may it be cached)."""
-        body = self._post("/chat/completions", payload, until=until)
+        """The assistant's text, every secret redacted, and whether it held none and came
+        without a replaced byte (only then may it be cached)."""
+        body, lossless = self._post("/chat/completions", payload, until=until)
         try:
             text = body["choices"][0]["message"]["content"]
         except (KeyError, IndexError, TypeError) as exc:
             raise LLMError(self._redact(f"The LLM endpoint {self.base_url} answered without a "
                                         f"message: {self._redact_cut(str(body), 200)}")) from exc
+        if isinstance(text, list):  # content given as parts: their text, in order
+            parts = [part.get("text") for part in text if isinstance(part, dict)]
+            text = "".join(part for part in parts if isinstance(part, str)) if parts and all(
+                isinstance(part, str) for part in parts) else None
         if not isinstance(text, str):
-            raise LLMError("The LLM endpoint answered with empty content.")
+            raise LLMError(f"The LLM endpoint {self.base_url} answered without text content "
+                           "(choices[0].message.content is neither a string nor a list of "
+                           "text parts).")
         clean = redact_secrets(text, self._secrets())
         if clean != text:
             warnings.warn(f"The answer from {self.base_url} holds a secret (the API key in "
                           f"{self.api_key_env} or the endpoint URL's password); it is returned "
                           f"with the secret replaced by {_REDACTED} and not cached.",
                           RuntimeWarning, stacklevel=3)
-        return clean, clean == text
+        return clean, clean == text and lossless
 
     def chat(self, messages: list[dict], *, temperature: float = 0.0,
              max_tokens: int | None = None, json_mode: bool = False) -> str:
@@ -615,7 +632,7 @@ class LLMClient:
         data = {"model": self.model, "prompt": prompt, "response_format": "b64_json"}
         if size:
             data["size"] = size
-        body = self._post("/images/edits", data=data,
+        body, _ = self._post("/images/edits", data=data,
                           files={"image": ("image.png", buffer.getvalue(), "image/png")})
         try:
             edited = Image.open(io.BytesIO(base64.b64decode(body["data"][0]["b64_json"])))

@@ -1,16 +1,14 @@
-"""The LLM client's URL and key checks: credentials and query keys split off the base URL,
-keys refused when they cannot be sent, log lines that never show a query key.
+"""The LLM client's URL and key checks: credentials and query values split off the base URL,
+keys refused when they cannot be sent.
 
 Every refusal names where the value came from, never the value (it may be a secret).
 """
 
 from __future__ import annotations
 
-import logging
 import re
 
 from privlab.errors import PrivlabValueError
-from privlab.llm.secrets import REDACTED as _REDACTED
 
 
 def _refuse_secret(source: str, expected: str, problem: str, fix: str) -> PrivlabValueError:
@@ -47,45 +45,39 @@ def _split_credentials(url: str, source: str) -> tuple[str, tuple[str, str] | No
     return public, (unquote(user), unquote(password))
 
 
-#: Query parameters whose value is an API key or token (``?key=...``, ``?api_key=...``).
+#: Query parameters whose value is an API key or token (``?key=...``, ``?api_key=...``):
+#: redacted in ``name=value`` form in any text, whichever endpoint sent it.
 _SECRET_PARAMETERS = re.compile(r"(?i)^(?:key|api[_-]?key|apikey|access[_-]?token|token|"
-                                r"auth|secret|password|sig|signature)$")
+                                r"auth|secret|password|sig|signature|code|"
+                                r"subscription[_-]?key)$")
 
 
 _QUERY_SECRET = re.compile(r"(?i)([?&](?:key|api[_-]?key|apikey|access[_-]?token|token|auth|"
-                           r"secret|password|sig|signature)=)[^&#\s\"']+")
+                           r"secret|password|sig|signature|code|subscription[_-]?key)=)"
+                           r"[^&#\s\"']+")
+
+#: A query value at least this long is redacted wherever it shows; a shorter one only
+#: as ``name=value`` (a two-letter value would otherwise blank out ordinary words).
+MIN_QUERY_SECRET = 6
 
 
-class _RedactQueryKeys(logging.Filter):
-    """Keeps a key given in the URL's query out of httpx's request log lines."""
+def _split_query(url: str) -> tuple[str, str, set[str], set[str]]:
+    """``url`` without its query, the query (sent with every request), the query's values
+    that are redacted wherever they show and the names of its parameters.
 
-    def filter(self, record: logging.LogRecord) -> bool:
-        try:
-            message = record.getMessage()
-        except Exception:  # noqa: BLE001 - a record that cannot be formatted is left alone
-            return True
-        clean = _QUERY_SECRET.sub(rf"\g<1>{_REDACTED}", message)
-        if clean != message:
-            record.msg, record.args = clean, ()
-        return True
-
-
-for _logger in ("httpx", "httpcore"):
-    logging.getLogger(_logger).addFilter(_RedactQueryKeys())
-
-
-def _split_query(url: str) -> tuple[str, str, set[str]]:
-    """``url`` without its query, the query (sent with every request) and the values of
-    its secret parameters (see :data:`_SECRET_PARAMETERS`), percent-decoded."""
+    Every value of the endpoint's query is treated as a secret, whatever its name
+    (``?subscription-key=`` of Azure API Management, ``?code=`` of Azure Functions):
+    values of ``MIN_QUERY_SECRET`` characters or more in every form a server echoes,
+    shorter ones as ``name=value``."""
     from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
     parts = urlsplit(url)
     if not parts.query:
-        return url, "", set()
-    secrets = {value for name, value in parse_qsl(parts.query, keep_blank_values=True)
-               if _SECRET_PARAMETERS.match(name) and value}
+        return url, "", set(), set()
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    secrets = {value for _, value in pairs if len(value) >= MIN_QUERY_SECRET}
     public = urlunsplit((parts.scheme, parts.netloc, parts.path, "", parts.fragment))
-    return public, parts.query, secrets
+    return public, parts.query, secrets, {name for name, _ in pairs if name}
 
 
 def _check_key(key: str, variable: str) -> str:
