@@ -26,8 +26,14 @@ import numpy as np
 from privlab.epsilon.auditors.base import DEFAULT_DELTA, BaseAuditor, Status, _check_alpha, \
     _check_delta, _check_pair, registry, split_halves
 from privlab.epsilon.auditors.hockey_stick import ClaimTest, _check_epsilon
-from privlab.epsilon.auditors.mmd import rbf_median_kernel
 from privlab.errors import invalid
+
+
+#: Rows of the pooled development halves whose pairwise distances give the median bandwidth
+#: (a seeded subsample when there are more; all of them otherwise).
+BANDWIDTH_ROWS = 1000
+#: Kernel entries computed at once by :func:`mmd_biased` (a block of rows × all columns).
+BLOCK_ENTRIES = 2**22
 
 
 def _rbf(x: np.ndarray, y: np.ndarray, bandwidth: float) -> np.ndarray:
@@ -36,16 +42,50 @@ def _rbf(x: np.ndarray, y: np.ndarray, bandwidth: float) -> np.ndarray:
     return np.exp(-d2 / (2.0 * bandwidth * bandwidth))
 
 
+def _kernel_mean(x: np.ndarray, y: np.ndarray, bandwidth: float) -> float:
+    """Mean of the RBF Gram matrix of x against y, built a block of rows at a time."""
+    rows = max(1, BLOCK_ENTRIES // max(1, len(y)))
+    total = sum(float(_rbf(x[i:i + rows], y, bandwidth).sum()) for i in range(0, len(x), rows))
+    return total / (len(x) * len(y))
+
+
+def median_bandwidth(x: np.ndarray, max_rows: int = BANDWIDTH_ROWS,
+                     seed: int = 0) -> tuple[float, int]:
+    """Median pairwise distance of at most ``max_rows`` rows of ``x`` (the median heuristic).
+
+    With more rows a uniform subsample of ``max_rows`` is drawn without replacement (seeded),
+    so no n × n matrix is built; with fewer, every row is used and the value is the one
+    :func:`~privlab.epsilon.auditors.mmd.rbf_median_kernel` gives. Falls back to 1 when all
+    the rows used coincide.
+
+    Returns:
+        (bandwidth, rows used).
+
+    Example:
+        >>> median_bandwidth(np.array([[0.0], [1.0], [3.0]]))
+        (2.0, 3)
+    """
+    if len(x) > max_rows:
+        x = x[np.sort(np.random.default_rng([seed, 7]).choice(len(x), max_rows, replace=False))]
+    sq = (x * x).sum(axis=1)
+    d2 = np.maximum(sq[:, None] + sq[None, :] - 2.0 * x @ x.T, 0.0)
+    sigma = float(np.median(np.sqrt(d2[np.triu_indices(len(x), k=1)])))
+    return (sigma if sigma > 0 else 1.0), len(x)
+
+
 def mmd_biased(a: np.ndarray, b: np.ndarray, bandwidth: float) -> float:
     """‖μ̂_a − μ̂_b‖ in the RBF kernel's space: √(mean K_aa + mean K_bb − 2 mean K_ab).
+
+    The Gram matrices are summed a block of rows at a time (:data:`BLOCK_ENTRIES`), so the
+    memory is independent of the number of rows.
 
     Example:
         >>> x = np.zeros((3, 2))
         >>> mmd_biased(x, x, 1.0)
         0.0
     """
-    value = (_rbf(a, a, bandwidth).mean() + _rbf(b, b, bandwidth).mean()
-             - 2.0 * _rbf(a, b, bandwidth).mean())
+    value = (_kernel_mean(a, a, bandwidth) + _kernel_mean(b, b, bandwidth)
+             - 2.0 * _kernel_mean(a, b, bandwidth))
     return math.sqrt(max(value, 0.0))
 
 
@@ -110,7 +150,9 @@ class MMDFinite(BaseAuditor):
 
     Formal status: finite-sample certificate. Each identity's rows are split in half at
     random (``seed``); the RBF bandwidth is the median pairwise distance of the pooled
-    development halves (or ``bandwidth`` when given, and then every row is evaluated).
+    development halves, on a seeded subsample of :data:`BANDWIDTH_ROWS` rows when there are
+    more (:func:`median_bandwidth`; the rule is stated in provenance), or ``bandwidth``
+    when given, and then every row is evaluated. The Gram matrices are never held whole.
     On the evaluation rows, with M̂ the biased MMD statistic, MMD_L =
     M̂ − √(1/m + 1/n)(1 + √ln(1/(2·alpha))), TV_L = MMD_L/√2 and
     ε_L = ln((1 + TV_L − 2δ)/(1 − TV_L)), clipped at 0. Assumes each identity's rows are
@@ -156,19 +198,22 @@ class MMDFinite(BaseAuditor):
         return MMDFinite(alpha, self.bandwidth, self.name)
 
     def settings(self):
-        return {"alpha": self.alpha, "bandwidth": self.bandwidth}
+        rule = "fixed" if self.bandwidth is not None else (
+            f"median pairwise distance of the pooled development halves, on a seeded "
+            f"subsample of {BANDWIDTH_ROWS} rows when there are more")
+        return {"alpha": self.alpha, "bandwidth": self.bandwidth, "bandwidth_rule": rule}
 
     def _tv_lower(self, a, b, seed):
         if self.bandwidth is None:
             dev_a, a, dev_b, b = split_halves(a, b, seed)
-            _, bandwidth = rbf_median_kernel(np.vstack([dev_a, dev_b]))
+            bandwidth, used = median_bandwidth(np.vstack([dev_a, dev_b]), seed=seed)
         else:
-            bandwidth = self.bandwidth
+            bandwidth, used = self.bandwidth, 0
         stat = mmd_biased(a, b, bandwidth)
         low = mmd_lower_bound(stat, len(a), len(b), 2.0 * self.alpha)
         return min(low / math.sqrt(2.0), 1.0), {"mmd_b": stat, "mmd_lower": low,
-                                                "bandwidth": bandwidth, "n_eval_a": len(a),
-                                                "n_eval_b": len(b)}
+                                                "bandwidth": bandwidth, "bandwidth_rows": used,
+                                                "n_eval_a": len(a), "n_eval_b": len(b)}
 
     def _audit(self, a, b, delta, seed):
         tv, details = self._tv_lower(a, b, seed)

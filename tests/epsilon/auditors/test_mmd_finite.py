@@ -142,3 +142,37 @@ def test_bandwidth_is_fixed_on_development_rows_only():
     # and the claim test uses the same development bandwidth
     claim = auditor.test(a2, b2, 1.0, 0.0, seed=9)
     assert claim.details["bandwidth"] == before.details["bandwidth"]
+
+
+def test_median_bandwidth_is_the_full_median_up_to_the_subsample_size():
+    from privlab.epsilon.auditors.mmd_finite import median_bandwidth
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(300, 4))
+    _, full = A.rbf_median_kernel(x)
+    assert median_bandwidth(x, max_rows=300) == (full, 300)
+    sub, used = median_bandwidth(x, max_rows=120, seed=5)
+    assert used == 120 and sub != full and abs(sub / full - 1) < 0.1
+    assert median_bandwidth(x, max_rows=120, seed=5) == (sub, 120)  # seeded
+    assert median_bandwidth(np.zeros((4, 2))) == (1.0, 4)
+
+
+def test_blocked_statistic_equals_the_whole_gram_matrices(monkeypatch):
+    import importlib
+    F = importlib.import_module("privlab.epsilon.auditors.mmd_finite")  # the module, not
+    # the factory of the same name that the package exports
+    rng = np.random.default_rng(4)
+    a, b = rng.normal(size=(37, 3)), rng.normal(size=(23, 3)) + 0.5
+    whole = math.sqrt(F._rbf(a, a, 1.1).mean() + F._rbf(b, b, 1.1).mean()
+                      - 2 * F._rbf(a, b, 1.1).mean())
+    monkeypatch.setattr(F, "BLOCK_ENTRIES", 50)  # blocks of 1 or 2 rows, a ragged last one
+    assert F.mmd_biased(a, b, 1.1) == pytest.approx(whole, rel=1e-12)
+
+
+def test_provenance_states_the_bandwidth_rule_and_rows():
+    rng = np.random.default_rng(0)
+    r = A.MMDFinite(alpha=0.025).audit(rng.normal(size=(40, 2)), rng.normal(size=(40, 2)))
+    assert "subsample of 1000 rows" in r.provenance["bandwidth_rule"]
+    assert r.details["bandwidth_rows"] == 40  # both development halves, all of them
+    fixed = A.MMDFinite(alpha=0.025, bandwidth=1.0).audit(rng.normal(size=(40, 2)),
+                                                           rng.normal(size=(40, 2)))
+    assert fixed.provenance["bandwidth_rule"] == "fixed" and fixed.details["bandwidth_rows"] == 0
