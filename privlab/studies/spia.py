@@ -88,6 +88,9 @@ class Config(StudyConfig):
         split: ``"development"`` or ``"evaluation"`` keeps only that side of the declared
             split (:mod:`privlab.redaction.spia.split`); None keeps every document.
         max_documents: use the first this many documents (None: all).
+        prompts_from: with ``adversary="llm"``, a checkout of the SPIA repository whose
+            own prompts the adversary sends (read at run time; the headline's adversary
+            names them), so the scores compare with SPIA's tables. None: privlab's prompts.
     """
 
     data: str = param(default_factory=default_data, help="a SPIA .jsonl file, or 'sample'")
@@ -104,6 +107,9 @@ class Config(StudyConfig):
     baseline: str | None = "base-rate"
     split: str | None = None
     max_documents: int | None = None
+    prompts_from: str | None = param(None, label="SPIA checkout (prompts)",
+                                     help="a clone of github.com/maisonOP/spia (empty: "
+                                          "privlab's prompts)")
 
     @classmethod
     def smoke_settings(cls) -> dict:
@@ -458,6 +464,8 @@ def run(config: Config | None = None) -> SPIAStudyResult:
                       "undefined (NaN).", given_is_text=True)
     entities = {r.data_id: entities[r.data_id] for r in records if r.data_id in entities}
     options = {"reference_date": when} if config.adversary in ("contextual", "llm") else {}
+    if config.adversary == "llm" and config.prompts_from:
+        options["prompts_from"] = config.prompts_from
     adversary = adversaries.create(config.adversary, **options)
     blind = adversaries.create(config.baseline) if config.baseline else None
     # The model's answers are recorded, so a person can review its disagreements later.

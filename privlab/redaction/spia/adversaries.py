@@ -13,7 +13,8 @@ the SPIA schema: the people it can tell apart and what it infers about each. Mem
 * ``"llm"`` — the SPIA two-step adversary through :class:`privlab.llm.LLMClient`:
   step 1 lists every subject with a distinguishing description; step 2 infers the
   5 CODE tags and the 10 NON-CODE tags in two separate requests (prompts in
-  :mod:`privlab.redaction.spia.prompts`).
+  :mod:`privlab.redaction.spia.prompts`; ``prompts_from=<SPIA checkout>`` sends SPIA's own
+  prompts instead, read at run time by :mod:`privlab.redaction.spia.checkout_prompts`).
 
 The value judge (:class:`LLMValueJudge`) is SPIA's optional fallback when a scoring
 rule says 0; the subject matchers live in :mod:`privlab.redaction.spia.matching`.
@@ -32,6 +33,7 @@ from typing import Any, Sequence
 
 from privlab.errors import invalid, wrong_type
 from privlab.llm import ensure_client
+from privlab.redaction.spia.checkout_prompts import clean_analysis, corpus_of, read_spia_prompts
 from privlab.redaction.spia.prompts import (
     JUDGE,
     SPIA_REFERENCE_DATE,
@@ -374,16 +376,19 @@ def _validate_subjects(answer: Any) -> list[dict]:
     return out
 
 
-def _profile_validator(ids: set[int], allowed: Sequence[str]):
-    """Checks a step-2 answer; refuses an unknown tag or id and a missing certainty."""
+def _profile_validator(ids: set[int] | None, allowed: Sequence[str]):
+    """Checks a step-2 answer; refuses an unknown tag or id and a missing certainty
+    (``ids`` None: any integer id, the model numbering the subjects itself)."""
     def validate(answer: Any) -> dict[int, list[PII]]:
         if not isinstance(answer, dict) or not isinstance(answer.get("subjects"), list):
             raise ValueError('the answer must be an object {"subjects": [...]}')
         found: dict[int, list[PII]] = {}
         for k, s in enumerate(answer["subjects"]):
-            if not isinstance(s, dict) or s.get("id") not in ids:
-                got = s.get("id") if isinstance(s, dict) else s
-                raise ValueError(f"subjects[{k}].id is {got!r}; the ids are {sorted(ids)}")
+            got = s.get("id") if isinstance(s, dict) else s
+            if not isinstance(s, dict) or (ids is not None and got not in ids) or \
+                    not isinstance(got, int) or isinstance(got, bool):
+                expected = f"the ids are {sorted(ids)}" if ids is not None else "ids are integers"
+                raise ValueError(f"subjects[{k}].id is {got!r}; {expected}")
             piis = s.get("PIIs", [])
             if not isinstance(piis, list):
                 raise ValueError(f"subjects[{k}].PIIs must be a list")
@@ -415,6 +420,26 @@ def _profile_validator(ids: set[int], allowed: Sequence[str]):
     return validate
 
 
+def _spia_profile_validator(allowed: Sequence[str], descriptions: dict[int, str]):
+    """Checks an answer to SPIA's profiling prompt: a JSON list of subjects (as its
+    ``result_format``), or ``{"subjects": [...]}``; keeps each subject's description."""
+    check = _profile_validator(None, allowed)
+
+    def validate(answer: Any) -> dict[int, list[PII]]:
+        entries = answer.get("subjects") if isinstance(answer, dict) else answer
+        if not isinstance(entries, list):
+            raise ValueError("the answer must be a JSON list of subjects, in the result format")
+        found = check({"subjects": entries})
+        for s in entries:
+            text = s.get("description")
+            if isinstance(text, str) and text.strip():
+                descriptions.setdefault(s["id"], text.strip())
+        for sid in {s["id"] for s in entries}:
+            found.setdefault(sid, [])
+        return found
+    return validate
+
+
 @adversaries.member("llm", offline=False, weak=False,
                     description="SPIA two-step LLM adversary (endpoint needed)")
 class LLMAdversary(Adversary):
@@ -435,6 +460,14 @@ class LLMAdversary(Adversary):
         reference_date: the date ages are computed at (default SPIA's 2025-09-01).
         attempts: tries per request (the first and the corrected ones).
         temperature_step: how much each retry raises the temperature (from 0).
+        prompts_from: a checkout of the SPIA repository: its prompts are read from there
+            at construction (never copied into privlab) and sent instead of privlab's,
+            so that scores compare with SPIA's tables
+            (:mod:`~privlab.redaction.spia.checkout_prompts`). The first request of every
+            step is SPIA's prompt verbatim, without the endpoint's JSON mode; a corrected
+            request after an unusable answer is privlab's (counted in ``stats``). Needs a
+            client with ``chat`` (SPIA's first step answers in text). The adversary's
+            name and :meth:`describe` say which prompts were used.
 
     Attributes:
         stats: counts over the documents read: ``retries`` (answers asked again) and
@@ -446,16 +479,24 @@ class LLMAdversary(Adversary):
 
     def __init__(self, client: Any = None, max_chars: int = 24_000, *,
                  reference_date: Any = SPIA_REFERENCE_DATE, attempts: int = 3,
-                 temperature_step: float = 0.2):
+                 temperature_step: float = 0.2, prompts_from: str | Path | None = None):
         self.client = ensure_client(client, "LLMAdversary")
         self.max_chars = int(max_chars)
         self.reference_date = parse_reference_date(reference_date, "LLMAdversary")
         self.attempts = int(attempts)
         self.temperature_step = float(temperature_step)
         self.name = f"llm two-step ({getattr(self.client, 'model', '?')})"
+        self.prompts = None
+        if prompts_from is not None:
+            if not hasattr(self.client, "chat"):
+                raise wrong_type("client", "LLMAdversary", "a client with a chat method "
+                                 "(SPIA's subject analysis answers in text, not JSON)",
+                                 self.client, "Pass a privlab.llm.LLMClient.")
+            self.prompts = read_spia_prompts(prompts_from, "LLMAdversary")
+            self.name += f" with SPIA's prompts (sha256 {self.prompts.digest})"
         self.stats = {"retries": 0, "empty_non_code": 0}
 
-    def _ask(self, prompt: str, validate: Any, what: str) -> Any:
+    def _ask(self, prompt: str, validate: Any, what: str, json_mode: bool = True) -> Any:
         problems: list[str] = []
 
         def counted(answer: Any) -> Any:
@@ -468,12 +509,49 @@ class LLMAdversary(Adversary):
         try:
             return ask_json(self.client, [{"role": "user", "content": prompt}], counted,
                             attempts=self.attempts, temperature_step=self.temperature_step,
-                            what=what)
+                            what=what, json_mode=json_mode)
         finally:
             self.stats["retries"] += len(problems)
 
+    def _analyse_subjects(self, text: str, data_id: str) -> tuple[str, int]:
+        """SPIA's subject analysis: its prompt, asked again unchanged (warmer) until the
+        answer states a count; returns the cleaned analysis and the count."""
+        prompt = self.prompts.subjects_prompt(text, corpus_of(data_id))
+        problems = []
+        for attempt in range(max(1, self.attempts)):
+            heat = min(1.0, self.temperature_step * attempt)
+            answer = self.client.chat([{"role": "user", "content": prompt}], temperature=heat)
+            try:
+                return clean_analysis(answer)
+            except ValueError as exc:
+                problems.append(str(exc))
+                self.stats["retries"] += 1
+        raise ValueError(f"the subject analysis was unusable after {len(problems)} attempts: "
+                         + " | ".join(problems))
+
+    def _infer_with_spia_prompts(self, text: str, data_id: str) -> Sequence[Subject]:
+        analysis, count = self._analyse_subjects(text, data_id)
+        if count == 0:
+            return ()
+        descriptions: dict[int, str] = {}
+        piis: dict[int, list[PII]] = {}
+        for group, tags in (("code", CODE_TAGS), ("non-code", NON_CODE_TAGS)):
+            answer = self._ask(self.prompts.profile_prompt(group, text, analysis),
+                               _spia_profile_validator(tags, descriptions),
+                               f"the {group} profiles", json_mode=False)
+            for sid, values in answer.items():
+                piis.setdefault(sid, []).extend(values)
+        subjects = []
+        for sid in sorted(piis):
+            self.stats["empty_non_code"] += len(set(NON_CODE_TAGS) - {p.tag for p in piis[sid]})
+            subjects.append(Subject(sid, descriptions.get(sid, f"subject {sid}"),
+                                    tuple(piis[sid])))
+        return subjects
+
     def _infer_one(self, text: str, data_id: str) -> Sequence[Subject]:
         text = text[: self.max_chars]
+        if self.prompts is not None:
+            return self._infer_with_spia_prompts(text, data_id)
         found = self._ask(SUBJECTS.format(text=text), _validate_subjects, "the subject list")
         if not found:
             return ()
@@ -499,7 +577,9 @@ class LLMAdversary(Adversary):
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "model": getattr(self.client, "model", None),
                 "endpoint": getattr(self.client, "base_url", None),
-                "reference_date": self.reference_date.isoformat(), **self.stats}
+                "reference_date": self.reference_date.isoformat(),
+                "prompts": self.prompts.describe() if self.prompts is not None else "privlab's",
+                **self.stats}
 
 
 VERDICT_SCORES = {"yes": 1.0, "less precise": 0.5, "no": 0.0}

@@ -57,14 +57,15 @@ class LLMAnswerError(RuntimeError):
 
 def ask_json(client: Any, messages: list[dict], validate: Callable[[Any], Any], *,
              attempts: int = 3, temperature: float = 0.0, temperature_step: float = 0.2,
-             what: str = "the answer") -> Any:
+             what: str = "the answer", json_mode: bool = True) -> Any:
     """Ask for JSON, validate it, and on failure ask again saying what was wrong.
 
     Each new attempt repeats the conversation with the unusable answer and a message
     naming its problem (not JSON, an unknown tag, a missing certainty...), at a temperature
     ``temperature_step`` higher (at most 1). A client with ``chat`` (an
     :class:`privlab.llm.LLMClient`) is asked for text that privlab parses; a client with
-    only ``chat_json`` is asked for parsed JSON.
+    only ``chat_json`` is asked for parsed JSON. ``json_mode=False`` asks a ``chat`` client
+    without the endpoint's JSON mode (for prompts that want a JSON list, as SPIA's do).
 
     Returns:
         ``validate(answer)`` of the first answer that holds.
@@ -94,7 +95,7 @@ def ask_json(client: Any, messages: list[dict], validate: Callable[[Any], Any], 
         raw = ""
         try:
             if hasattr(client, "chat"):
-                raw = client.chat(conversation, temperature=heat, json_mode=True)
+                raw = client.chat(conversation, temperature=heat, json_mode=json_mode)
                 answer = parse_json_answer(raw)
             else:
                 answer = client.chat_json(conversation, temperature=heat)
