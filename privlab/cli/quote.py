@@ -1,27 +1,29 @@
-"""``privlab quote``: README's headline block, written from a ``privlab demo`` record.
+"""``privlab quote``: the headline block of the docs, written from a ``privlab demo`` record.
 
 ``privlab demo`` writes ``headlines-<profile>.json`` beside its reports: every headline
 it printed, each notebook's wall time, the profile and the machine. ``privlab quote``
-renders that record into README between the markers
+renders that record into ``docs/headlines.md`` (the page "The record of a run") between
+the markers
 
     <!-- headlines: begin -->
     <!-- headlines: end -->
 
-so that the figures README quotes are the ones a run printed, never typed by hand.
+so that the figures the docs quote are the ones a run printed, never typed by hand.
 
 It also writes every figure that prose quotes. A study's headline carries the figures its
 notebook's text cites (``figure: leaks = 19`` under the headline); in a notebook's
-markdown (``notebooks/NN_*.py`` and its ``.ipynb``) and in README, a figure is written as
+markdown (``notebooks/NN_*.py`` and its ``.ipynb``), in README and in the pages of
+``docs/``, a figure is written as
 
     Presidio leaves the name in <!--q:leaks-->19<!--/q--> emails
 
 (the markers do not show in a rendered notebook). In a notebook, ``q:leaks`` names a
 figure of that notebook's own headlines; ``q:04_enron:leaks`` names another notebook's
-(README uses this form). ``privlab quote`` replaces the text between the markers with the
-record's value; a marker whose figure the record does not hold is an error naming the
-file and line.
+(README and the docs pages use this form). ``privlab quote`` replaces the text between
+the markers with the record's value; a marker whose figure the record does not hold is an
+error naming the file and line.
 
-``--check`` changes nothing and exits 1 when README's block or any marked figure differs
+``--check`` changes nothing and exits 1 when the block or any marked figure differs
 from the record (after a fresh ``make demo``, it tells whether the prose still says what
 the code prints).
 """
@@ -50,17 +52,21 @@ _WORDING = {"smoke": "the smoke settings (`privlab demo --smoke`)",
 
 def register(subparsers) -> None:
     """Add the ``quote`` subcommand."""
-    parser = subparsers.add_parser("quote", help="write README's headline block from a demo record")
+    parser = subparsers.add_parser("quote", help="write the docs' headline block from a demo record")
     parser.add_argument("record", type=Path, nargs="+",
-                        help="headlines-<profile>.json written by privlab demo (README's block "
+                        help="headlines-<profile>.json written by privlab demo (the block "
                              "comes from the first), then any record of more figures (e.g. "
                              "benchmarks/records/spia-splits.json)")
-    parser.add_argument("--readme", type=Path, default=None, help="default: the repository's README.md")
+    parser.add_argument("--readme", type=Path, default=None,
+                        help="the page holding the block (default: the repository's "
+                             "docs/headlines.md; then README.md and every docs/ page's marked "
+                             "figures are written too)")
     parser.add_argument("--notebooks", type=Path, default=None,
                         help="folder of NN_*.py/.ipynb notebooks whose marked figures to write "
                              "(default: the repository's, unless --readme is given)")
     parser.add_argument("--check", action="store_true",
-                        help="change nothing; exit 1 when README's block differs from the record")
+                        help="change nothing; exit 1 when the block or a figure differs from "
+                             "the record")
     parser.set_defaults(handler=run)
 
 
@@ -106,7 +112,7 @@ def read_record(path: Path) -> dict[str, Any]:
 
 
 def render_block(record: dict[str, Any]) -> str:
-    """README's headline block for ``record`` (markers included).
+    """The headline block for ``record`` (markers included).
 
     Example:
         >>> rec = {"profile": "demo", "date": "2026-12-01", "total_seconds": 12.0,
@@ -248,6 +254,13 @@ def _fill_notebook_json(text: str, figures: dict[str, dict[str, str]], notebook:
     return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
 
 
+def quoted_pages(root: Path, block_page: Path) -> list[Path]:
+    """README and the Markdown pages of ``root/docs`` (all but ``block_page``), whose
+    marked figures ``privlab quote`` writes."""
+    pages = [root / "README.md"] + sorted((root / "docs").rglob("*.md"))
+    return [page for page in pages if page.is_file() and page.resolve() != block_page.resolve()]
+
+
 def quoted_files(folder: Path) -> list[Path]:
     """The notebooks' two forms in ``folder``, whose marked figures ``privlab quote`` writes."""
     return sorted(folder.glob("[0-9][0-9]_*.py")) + sorted(folder.glob("[0-9][0-9]_*.ipynb"))
@@ -265,21 +278,24 @@ def _updated(path: Path, figures: dict[str, dict[str, str]], *, readme: bool = F
         new = fill_figures(replace_block(text, block), figures, notebook=None, where=path.name)
     elif path.suffix == ".ipynb":
         new = _fill_notebook_json(text, figures, path.stem, path.name)
-    else:
-        new = fill_figures(text, figures, notebook=path.stem, where=path.name)
+    else:   # a notebook's .py source; README and docs pages name each figure's notebook
+        new = fill_figures(text, figures, notebook=path.stem if path.suffix == ".py" else None,
+                           where=path.name)
     return text, new
 
 
 def run(args) -> int:
-    """Write (or ``--check``) README's headline block and every marked figure."""
+    """Write (or ``--check``) the headline block and every marked figure."""
     from privlab.config import home
 
-    readme_path = args.readme or home() / "README.md"
+    readme_path = args.readme or home() / "docs" / "headlines.md"
     records = [read_record(path) for path in args.record]
     record = records[0]
     figures = record_figures(*records)
     changes = [(readme_path, *_updated(readme_path, figures, readme=True,
                                        block=render_block(record)))]
+    if args.readme is None:
+        changes += [(path, *_updated(path, figures)) for path in quoted_pages(home(), readme_path)]
     notebooks = args.notebooks or (home() / "notebooks" if args.readme is None else None)
     if notebooks is not None:
         changes += [(path, *_updated(path, figures)) for path in quoted_files(notebooks)]

@@ -92,8 +92,8 @@ def test_marked_figures_in_notebooks_are_written_from_the_record_and_checked(tmp
     assert readme.read_text() == before
 
 
-def test_readme_quotes_the_committed_record_of_a_run():
-    """README's headline block is the rendering of the record a run left, not hand-typed."""
+def test_the_docs_quote_the_committed_record_of_a_run():
+    """The docs' headline block is the rendering of the record a run left, not hand-typed."""
     from pathlib import Path
 
     from privlab.cli.quote import read_record, render_block
@@ -101,21 +101,25 @@ def test_readme_quotes_the_committed_record_of_a_run():
     root = Path(__file__).resolve().parents[2]
     record = read_record(root / "benchmarks" / "records" / "headlines-demo.json")
     assert record["profile"] == "demo" and all(run["ok"] for run in record["notebooks"])
-    assert render_block(record) in (root / "README.md").read_text(encoding="utf-8")
+    assert render_block(record) in (root / "docs" / "headlines.md").read_text(encoding="utf-8")
 
 
-def test_every_marked_figure_in_readme_and_notebooks_is_the_committed_record_s():
+def test_every_marked_figure_in_readme_docs_and_notebooks_is_the_committed_record_s():
     """Each figure the prose quotes between markers is the value the recorded run printed."""
     from pathlib import Path
 
-    from privlab.cli.quote import MARKER, fill_figures, quoted_files, read_record, record_figures
+    from privlab.cli.quote import (MARKER, fill_figures, quoted_files, quoted_pages, read_record,
+                                   record_figures)
 
     root = Path(__file__).resolve().parents[2]
     records = sorted((root / "benchmarks" / "records").glob("*.json"))
     figures = record_figures(*(read_record(path) for path in records))
-    readme = (root / "README.md").read_text(encoding="utf-8")
-    assert fill_figures(readme, figures, notebook=None, where="README.md") == readme
-    marked = len(MARKER.findall(readme))
+    marked = 0
+    for page in quoted_pages(root, root / "docs" / "headlines.md") + [root / "docs" / "headlines.md"]:
+        text = page.read_text(encoding="utf-8")
+        assert fill_figures(text, figures, notebook=None, where=page.name) == text, page
+        marked += len(MARKER.findall(text))
+    assert marked >= 11   # the figures of docs/headlines.md
     for path in quoted_files(root / "notebooks"):
         if path.suffix == ".py":
             text = path.read_text(encoding="utf-8")
