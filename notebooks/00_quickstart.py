@@ -17,75 +17,136 @@
 # **The question.** Twelve short texts are about one person. A sanitizer removes a list
 # of words from each. Is the person still recognisable in what is left?
 #
-# **The test (contrastive privacy).** Take a distance mechanism $\mathcal{E}$, an
-# encoder whose unit-length embeddings are compared by cosine. For an audited text $x$
-# and a reference text $y$, the *trial* $(x, y)$ asks whether the sanitized $x$ is closer
-# to what sanitizing removed from $y$ than chance would explain:
-#
-# $$a(x, y) = \mathcal{E}(X_c(x)) \cdot \big(\mathcal{E}(y) - \mathcal{E}(X_c(y))\big)
-#           = \cos(X_c(x), y) - \cos(X_c(x), X_c(y)).$$
-#
-# Over every audited $x_i$ and every reference $y_j$ the **resolution** is
-#
-# $$\delta^* = \max\big(0, \max_{i,j} a(x_i, y_j)\big),$$
-#
-# and the trial that attains it is the **decisive witness**. Here the test is
-# *symmetric*: the twelve texts are both audited and references (a text against itself
-# scores $\cos(X_c(x), x) - 1 \le 0$, so it never matters).
-#
-# **What the number means.** $\delta^* > 0$: some sanitized text still points towards
-# what was removed from another text, by that much cosine; the witness shows where.
-# $\delta^* = 0$: no trial found such a connection *for these texts, these references
-# and this encoder*.
-#
-# **What it does not mean.** Resolution 0 is not a guarantee of privacy: an encoder that
-# has never heard of the target, or a reference set that lacks some identifying detail,
-# can miss a leak (notebooks 01 and 04 show both). And a positive number is a cosine
-# difference on this encoder's scale, not a probability.
+# We answer with the *contrastive* test: an encoder turns each text into a unit vector,
+# and we ask whether a sanitized text is still closer to what sanitizing removed from
+# another text than chance would explain. The largest such excess, in cosine, is the
+# **resolution** $\delta^*$; the pair of texts that attains it is the **decisive
+# witness**. Two sanitizers are compared: a **weak** list (only the name) and a
+# **strong** list (the name plus the details that identify him).
 
 # %% tags=["parameters"]
 ENCODER = "minilm"   # any text encoder from privlab.encoders.registry, or a model folder
 PROJECTOR = False    # True: large print for a projector (every figure below)
 
 # %%
+import numpy as np
+
+from privlab.encoders import get_encoder
+from privlab.sanitizers import ConceptListSanitizer
 from privlab.studies import quickstart
-from privlab.ui import plots, study_panel, tables
+from privlab.ui import exercises, plots, study_panel, tables
 
 plots.projector(PROJECTOR)
+panel = study_panel(quickstart, encoders=(ENCODER,))
 tables.numbered(quickstart.Config.for_notebook().data, caption="The twelve texts")
 
 # %% [markdown]
-# Two sanitizers, both exact-phrase redaction (case-insensitive, whole words, each
-# character replaced by a box): the **weak** list removes only the name; the **strong**
-# list also removes the details that identify him. Both lists are in the panel below,
-# one word or phrase per line.
+# ## By hand: the trial matrix
 #
-# ## Try it yourself
+# Stack the embeddings of the sanitized texts as rows of $S$ and those of the texts as
+# written as rows of $T$. Every text is also a reference, so the sanitized references
+# $T_c$ are $S$ again. The trial of audited text $i$ against reference $j$ is
+#
+# $$a_{ij} = S_i \cdot (T_j - S_j) = \cos(S_i, T_j) - \cos(S_i, S_j),$$
+#
+# and the resolution is $\max(0, \max_{ij} a_{ij})$. The cell reads its settings from
+# the panel below, so a choice made there is the one computed here.
+
+# %%
+config = panel.config()                    # the panel's encoder and lists
+encoder = get_encoder(config.encoders[0])
+texts = list(config.data)
+weak = ConceptListSanitizer(list(config.weak_concepts))
+S = encoder.encode(weak.sanitize(texts))   # one unit row per sanitized text
+T = encoder.encode(texts)                  # one unit row per text as written
+a = S @ (T - S).T                          # a[i, j]: audited i against reference j
+i, j = np.unravel_index(a.argmax(), a.shape)
+
+# %% [markdown]
+# The same number from privlab, which also keeps the witnesses, the utility and the
+# name-still-present baseline:
+
+# %%
+result = quickstart.run(config)
+member = result.audits["weak"].members[0]
+print(f"by hand: max a = {a.max():.4f} at audited {i}, reference {j}")
+print(f"privlab: resolution {member.value:.4f}, witness audited {member.witness.audited}, "
+      f"reference {member.witness.reference}")
+print("agree:", bool(np.isclose(max(a.max(), 0.0), member.value, atol=1e-5)))
+
+# %% [markdown]
+# ## Exercise 00.1 · predict, then run
+#
+# The strong list removes 31 words and phrases instead of 3. Before running the panel,
+# predict: is the strong list's resolution **lower**, the **same** or **higher** than
+# the weak list's? Write your prediction, then run this cell and the panel.
+
+# %%
+answer = None   # "lower", "same" or "higher"
+
+# %% [markdown]
+# ## The study panel
 #
 # Pick another encoder (the lexical one sees only surface words) or edit the lists, then
 # press **Run**: the headline, the table, both decisive witnesses and the bars are redrawn
-# together. Embeddings are cached, so switching back costs nothing. Choices stay as they
-# are when you run the whole notebook again; an entry marked *needs* says what it needs,
-# and pressing Run on one that is not available here says how to get it.
+# together. Choices stay as they are when you run the whole notebook again; an entry
+# marked *needs* says what it needs.
 
 # %%
-panel = study_panel(quickstart, encoders=(ENCODER,))
 panel.show()
 
 # %% [markdown]
-# ## Reading the result
+# **How to read it.** The headline gives each list's resolution with its status and what
+# it rests on. **Mean utility** is the average cosine between each text and its
+# sanitized version (1 = all meaning kept): stronger lists buy privacy with utility.
+# "Name still present" counts sanitized texts that still contain the name, the check
+# that ordinary PII tools make.
 #
-# **Mean utility** is the average cosine between each original and its sanitized
-# version under the same encoder: how much of the text's meaning survives (1 = all).
-# Stronger lists buy privacy with utility. "Name still present" counts sanitized texts
-# that still contain the exact name (the baseline that regular PII tools check).
+# **The decisive witnesses**, left to right: the sanitized audited text, the reference
+# as written, the reference sanitized. A positive difference means the left text is
+# closer to the original reference than to its sanitized form: it still carries what
+# the sanitizer removed. Highlighted words are shared with the reference.
 #
-# **The decisive witnesses.** Read each one left to right: the sanitized audited text,
-# the reference as written, and the reference after sanitizing. A positive signed
-# difference means the left text is closer to the original reference than to its
-# sanitized form: it still carries what the sanitizer removed from the reference.
-# Highlighted words are the content words the released text shares with the reference.
+# **The bars** give each audited text's largest difference (a row maximum of $a$); the
+# coloured ones are at or above the resolution you require.
+
+# %% [markdown]
+# **When a resolution reads 0**: no trial found a connection *for these texts, these
+# references and this encoder*. That is not a guarantee of privacy: an encoder that has
+# never heard of the person, or references that lack a detail, can miss a leak
+# (notebooks 01 and 04 show both). A positive number is a cosine difference on this
+# encoder's scale, not a probability.
+
+# %%
+exercises.check("00.1", answer, result=panel.result)
+exercises.solution("00.1")
+
+# %% [markdown]
+# ## Exercise 00.2 · change a setting
 #
-# **Which texts to withhold.** Each bar is an audited text's largest signed difference
-# (`per_audited`). Texts at or above the resolution you require would be withheld or
-# sanitized further (the coloured bars, here at $\delta = 0$).
+# Choose **lexical** as the encoder in the panel and press Run. Set `answer` to the
+# strong list's resolution that the table now shows. Why does it move?
+
+# %%
+answer = None   # a number read from the table
+exercises.check("00.2", answer, result=panel.result)
+exercises.solution("00.2")
+
+# %% [markdown]
+# ## Exercise 00.3 · edit the code
+#
+# Copy the by-hand cell here and change it to sanitize with the **strong** list
+# (`config.strong_concepts`). Bind `answer` to the largest entry of your new `a`: it
+# should equal the strong list's resolution in the panel.
+
+# %%
+answer = None   # float(a.max()) of the strong list
+exercises.check("00.3", answer, result=panel.result)
+exercises.solution("00.3")
+
+# %% [markdown]
+# ## Going further
+#
+# - [The quickstart in detail](../docs/lessons/00-quickstart.md): the test's definition,
+#   why a text against itself never matters, what the number means and does not mean.
+# - The next notebook, `01_dicaprio`, runs the same test on photographs.

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from privlab.errors import invalid
 from privlab.studies.contract import Headline
-from privlab.ui.static import inline_widget_outputs, plain_texts
+from privlab.ui.static import inline_widget_outputs, plain_texts, write_html
 
 
 @dataclass
@@ -231,10 +231,6 @@ def run_notebook(path: str | Path, out_dir: str | Path | None = None, *, smoke: 
     nbformat.write(nb, executed)
     run.executed = executed
     run.headlines = Headline.parse(plain_texts(nb))
-    if html:
-        from nbconvert import HTMLExporter
-
-        body, _ = HTMLExporter().from_notebook_node(nb)
-        run.html = executed.with_suffix(".html")
-        run.html.write_text(body, encoding="utf-8")
+    if html:  # math typeset by a local MathJax beside it: it renders offline
+        run.html = write_html(nb, executed.with_suffix(".html"))
     return run

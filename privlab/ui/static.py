@@ -5,11 +5,14 @@ headless (``make demo``, the notebook tests), the executed notebook keeps those 
 in its widget state, where neither a static HTML report nor a reader of cell outputs
 looks. :func:`inline_widget_outputs` moves them into the cell that displays the widget,
 right after it, so the report shows the tables and figures and the headline is read
-from the cell's outputs like any other.
+from the cell's outputs like any other. :func:`write_html` writes the HTML copy with its
+math typeset by a local MathJax copied beside it (no CDN: it renders with the network off).
 """
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
 from typing import Any
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -110,4 +113,77 @@ def plain_texts(nb: Any) -> str:
     return "".join(parts)
 
 
-__all__ = ["inline_widget_outputs", "plain_texts"]
+#: Where the HTML copies find MathJax 2, relative to their folder.
+MATHJAX_FOLDER = "mathjax"
+#: The MathJax configuration file the copy ships (the wheel holds this one and Safe).
+MATHJAX_CONFIG = "TeX-AMS-MML_HTMLorMML-full,Safe"
+# The fonts the wheel ships (STIX-Web), no image fonts; set before MathJax loads.
+_MATHJAX_OPTIONS = ('<script>window.MathJax = {"HTML-CSS": {availableFonts: [], '
+                    'preferredFont: null, webFont: "STIX-Web", imageFont: null}, '
+                    'SVG: {font: "STIX-Web"}, showMathMenu: false};</script>')
+
+
+def copy_mathjax(folder: str | Path) -> str:
+    """Copy MathJax 2 (from the ``jupyter-server-mathjax`` wheel) into ``folder/mathjax``.
+
+    Copied once per folder; an HTML page in ``folder`` loads it by the returned relative
+    URL, so the folder can be moved or opened offline as a whole.
+
+    Args:
+        folder: the folder that holds (or will hold) the HTML copies.
+
+    Returns:
+        The relative URL of ``MathJax.js`` with its configuration, for ``mathjax_url``.
+
+    Raises:
+        MissingDependencyError: the wheel is not installed (the message says how).
+
+    Example:
+        >>> import tempfile
+        >>> folder = Path(tempfile.mkdtemp())
+        >>> copy_mathjax(folder), (folder / "mathjax" / "MathJax.js").is_file()
+        ('mathjax/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full,Safe', True)
+    """
+    from privlab.errors import require
+
+    wheel = require("jupyter_server_mathjax", "jupyter-server-mathjax==0.2.6",
+                    "Typesetting math in the HTML copies without the network")
+    target = Path(folder) / MATHJAX_FOLDER
+    if not (target / "MathJax.js").is_file():
+        shutil.copytree(Path(wheel.__file__).parent / "static", target, dirs_exist_ok=True)
+    return f"{MATHJAX_FOLDER}/MathJax.js?config={MATHJAX_CONFIG}"
+
+
+def write_html(nb: Any, path: str | Path) -> Path:
+    """Write ``nb`` as HTML at ``path``, its math typeset by a MathJax copied beside it.
+
+    Nothing is loaded from the network: no widget renderer (the panels' outputs are
+    already cell outputs, see :func:`inline_widget_outputs`) and no require.js.
+
+    Args:
+        nb: a notebook (``nbformat.NotebookNode``), usually executed.
+        path: the ``.html`` file to write; MathJax goes to ``mathjax/`` in its folder.
+
+    Returns:
+        ``path``.
+    """
+    import copy
+
+    from nbconvert import HTMLExporter
+
+    path = Path(path)
+    url = copy_mathjax(path.parent)
+    # The panels' outputs are already the cells' own (inline_widget_outputs): the widget
+    # state would only ask a CDN for a renderer (and require.js) that a copy cannot use.
+    nb = copy.deepcopy(nb)
+    nb.get("metadata", {}).pop("widgets", None)
+    body, _ = HTMLExporter(mathjax_url=url, require_js_url="").from_notebook_node(nb)
+    body = body.replace('<script src=""></script>', "", 1)
+    tag = f'<script src="{url}">'
+    body = body.replace(tag, _MATHJAX_OPTIONS + "\n" + tag, 1)
+    path.write_text(body, encoding="utf-8")
+    return path
+
+
+__all__ = ["MATHJAX_CONFIG", "copy_mathjax", "inline_widget_outputs", "plain_texts",
+           "write_html"]
