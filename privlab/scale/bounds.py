@@ -1,10 +1,9 @@
 """Rigorous upper bounds on the kernel's float64 trial values, for skipping work.
 
-The exact kernel (:mod:`privlab.resolution`) reports, for each trial, the float64 value
-``v(i, j)`` that its canonical rescoring computes from ``s_i`` and ``t_j`` alone. A block
-of trials may be skipped only when no trial in it can reach what is already known, so
-every bound here is an upper bound on that *computed* value, not only on the exact dot
-product. Each function states its bound and proves it.
+Every bound here is an upper bound on the float64 value ``v(i, j)`` that the exact kernel
+(:mod:`privlab.resolution`) computes for a trial, not only on the exact dot product: a
+block may be skipped only when no trial in it can reach what is already known. Each
+function states its bound and proves it.
 
 Notation: ``u = 2**-53`` (float64 unit roundoff), ``gamma(k) = k u / (1 - k u)``,
 ``eta = 2**-1074`` (the smallest subnormal), ``d`` the dimension. ``s_hat`` and ``t_hat``
@@ -17,12 +16,7 @@ lowers errors), no overflow (an overflowing bound becomes ``inf``, which only me
 nothing is skipped).
 
 Lemma 1 (computed norms). For a non-zero row x with norm ``x_hat`` as computed by the
-kernel, ``||x|| <= x_hat (1 + gamma(d + 3))``. The kernel scales the row by ``2**-e``
-so that its largest entry lies in [2**-61, 2**61) (exactly, except for entries that
-underflow, each off by at most ``eta/2``), sums the squares (relative error
-``gamma(d)``, plus at most ``d eta / 2`` for squares that underflow) and takes a square
-root (one more rounding). The scaled norm is at least ``2**-61``, so the absolute errors
-are below ``2**-900`` of it; the relative errors give the factor.
+kernel, ``||x|| <= x_hat (1 + gamma(d + 3))``. (Proof: ``docs/methods/scale.md``.)
 
 Lemma 2 (canonical value). The kernel's value is ``v = fl(sum_k s_k t_k)`` in float64
 (after scaling ``t`` by ``2**-e_j`` and back for extreme rows), hence

@@ -20,26 +20,8 @@ the mode computes. Groups are visited in decreasing order of their largest bound
 ``"max"`` and ``"flagged"`` modes the walk stops at the first group whose bound is below
 what is needed, and every later group is skipped unseen.
 
-How much is skipped depends on the data: a planted leak (one large trial) lets almost
-everything go; references whose norms are all alike (no structure) let little go. The
-result's :class:`~privlab.scale.result.Work` records it.
-
-When the bound would keep nearly every remaining trial, walking tiles costs more than
-it saves: each tile is a separate kernel call that rescores its own row maxima in
-float64, so a walk that skips nothing rescores at least one trial per row *per group*
-where the plain kernel, carrying each row's best value from block to block, rescores a
-few per row in all. Before the first group, and again each time the references visited
-have doubled, the walk therefore estimates, on an evenly spaced sample of audited rows,
-the share of the remaining trials the bound would keep
-(:func:`privlab.scale.rules.kept_share`). From :data:`SWITCH_SHARE` up, every remaining
-reference is scored against every audited row in one kernel call walked in the plain
-kernel's own blocks, and merged with the tiles already scored. Before anything is
-scored, the estimate compares the bounds with values from a quick product of every
-audited row with the first group's references (:func:`preview`); afterwards, with the
-exact values found so far. The estimate decides only how trials are scored, never which:
-the remainder scores every remaining trial, so the answer is the plain kernel's either
-way. ``bound="none"`` walks every tile (the tiling's own cost, for comparison) and
-never switches.
+How much is skipped, and when the walk hands the remainder to the plain kernel's
+blocks (:data:`SWITCH_SHARE`): ``docs/methods/scale.md``.
 """
 
 from __future__ import annotations

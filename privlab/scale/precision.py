@@ -30,21 +30,8 @@ float64 arithmetic. Underflow (inputs, products or outputs below the smallest no
 float32, which bfloat16 shares) adds at most ``tiny`` per operation; the kernel adds
 ``4 (d + 2) tiny max(1, ||s||)`` for it.
 
-Assumptions (stated, and the first one checked)
------------------------------------------------
-* The accumulator is float32 or wider, in any order (tensor cores and oneDNN's CPU
-  bfloat16 kernels do this). :func:`accumulation_probe` multiplies inputs whose exact
-  product a bfloat16 accumulator would get wrong by 94%; a device that fails it screens
-  in float32 instead.
-* bfloat16 inputs are rounded by torch to nearest; converting from float64 passes through
-  float32, so ``u_in = 2**-8 + 2**-24`` (double rounding).
-* TF32 inputs may be truncated rather than rounded by the hardware: ``u_in = 2**-10``.
-* Outputs: bfloat16 products return bfloat16 (``u_out = 2**-8``); TF32 returns float32
-  (``u_out = 2**-24``).
-
-When the bound keeps too many candidates (trials within ``~3 * 2**-8 ||s|| ||t||`` of
-the best, as happens when no trial stands out), a tile is screened again in float32;
-the result's :class:`~privlab.scale.result.Work` counts those fallbacks.
+Its assumptions (checked by :func:`accumulation_probe` where they can be) and the
+float32 fallback: ``docs/methods/scale.md``.
 """
 
 from __future__ import annotations
