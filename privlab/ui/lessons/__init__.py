@@ -13,5 +13,9 @@ A solution is the code a student would write in the notebook (so it may call
 ``panel.run()`` or change a control); a check reads what the notebook passes it
 (``exercises.check("NN.k", answer, result=panel.result)``) and says why in a sentence
 that prints this run's numbers, never the paper's as if they were this run's.
+The tests run a notebook's solutions in order on one fixture, as a student works through
+them (the panel is shared: a solution that changes its settings changes them for the next
+exercise), so put the exercise that changes a setting after those that read the first run,
+or make each check read what it needs from the panel's last result.
 The module's owner is the notebook's owner; :mod:`privlab.ui.exercises` finds it by name.
 """
