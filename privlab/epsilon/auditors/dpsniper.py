@@ -27,10 +27,13 @@ import math
 
 import numpy as np
 
-from privlab.epsilon.auditors.base import BaseAuditor, Status, _check_alpha, registry
+from privlab.epsilon.auditors.base import DEFAULT_DELTA, AuditResult, BaseAuditor, Status, \
+    _check_alpha, _check_delta, registry
 from privlab.epsilon.auditors.bounds import clopper_pearson_lower, clopper_pearson_upper
 from privlab.epsilon.auditors.classifiers import check_classifier, fit_scorer
-from privlab.errors import invalid
+from privlab.epsilon.auditors.streaming import DEFAULT_BATCH, Sampler, check_sampler, \
+    check_size, count_in_batches, draw, scores_in_batches
+from privlab.errors import check_seed, invalid
 
 #: Region sizes c tried on the threshold pool when ``c`` is None.
 C_GRID = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5)
@@ -178,7 +181,20 @@ class DPSniper(BaseAuditor):
         train_a, thresh_a, final_a = self._pools(a, rng)
         train_b, thresh_b, final_b = self._pools(b, rng)
         score = fit_scorer(self.classifier, train_a, train_b, seed)
-        sa, sb = score(thresh_a), score(thresh_b)
+        direction, c, t, q = self._choose(score(thresh_a), score(thresh_b), len(final_a),
+                                          len(final_b), delta)
+        draw = np.random.default_rng([seed, 1])
+        if direction == 1:
+            ref_rows, target_rows = final_a, final_b
+        else:
+            ref_rows, target_rows = final_b, final_a
+        k_ref = int(in_region(direction * score(ref_rows), t, q, draw).sum())
+        k_target = int(in_region(direction * score(target_rows), t, q, draw).sum())
+        return self._bound(direction, c, t, q, k_target, len(target_rows), k_ref,
+                           len(ref_rows), delta)
+
+    def _choose(self, sa, sb, n_final_a, n_final_b, delta):
+        """Direction, c, threshold and tie probability from the threshold pools' scores."""
         if self.c is not None:
             grid = (self.c,)
         else:  # a region must hold at least one threshold row of the reference input
@@ -187,8 +203,7 @@ class DPSniper(BaseAuditor):
         # direction -1: the region holds small scores (points to A), sized on B's rows.
         best = None
         for direction, ref, target, n_ref, n_target in (
-                (1, sa, sb, len(final_a), len(final_b)),
-                (-1, -sb, -sa, len(final_b), len(final_a))):
+                (1, sa, sb, n_final_a, n_final_b), (-1, -sb, -sa, n_final_b, n_final_a)):
             for c in grid:
                 t, q = find_threshold(ref, c)
                 p_target = region_share(target, t, q)
@@ -199,15 +214,9 @@ class DPSniper(BaseAuditor):
                 key = (round(promised, 12), round(p_target - c, 12))
                 if best is None or key > best[0]:
                     best = (key, direction, c, t, q)
-        _, direction, c, t, q = best
-        draw = np.random.default_rng([seed, 1])
-        if direction == 1:
-            ref_rows, target_rows = final_a, final_b
-        else:
-            ref_rows, target_rows = final_b, final_a
-        k_ref = int(in_region(direction * score(ref_rows), t, q, draw).sum())
-        k_target = int(in_region(direction * score(target_rows), t, q, draw).sum())
-        n_ref, n_target = len(ref_rows), len(target_rows)
+        return best[1:]
+
+    def _bound(self, direction, c, t, q, k_target, n_target, k_ref, n_ref, delta):
         value = sniper_epsilon(k_target, n_target, k_ref, n_ref, self.alpha, delta)
         details = {"direction": "towards b" if direction == 1 else "towards a", "c": c,
                    "threshold": t, "tie_probability": q,
@@ -218,6 +227,74 @@ class DPSniper(BaseAuditor):
                    "attainable": sniper_epsilon(n_target, n_target, 0, n_ref, self.alpha,
                                                 delta)}
         return value, details
+
+    def audit_sampler(self, sample_a: Sampler, sample_b: Sampler, n_final: int, *,
+                      n_train: int = 100_000, n_threshold: int = 1_000_000,
+                      batch_size: int = DEFAULT_BATCH, delta: float = DEFAULT_DELTA,
+                      seed: int = 0) -> AuditResult:
+        """The same attack on rows drawn from the mechanism, the final pools in batches.
+
+        Each input's training rows (``n_train``) are drawn and held to fit the classifier;
+        its threshold rows (``n_threshold``) are drawn in batches and only their scores
+        kept; the final rows (``n_final`` per input) are drawn ``batch_size`` at a time,
+        scored, counted and dropped. Memory: the training rows, 2·``n_threshold`` scores
+        and one batch, whatever ``n_final``. The certificate is the one of :meth:`audit`
+        (every choice is fixed before a final row is drawn).
+
+        Args:
+            sample_a: sampler(n, rng) -> outputs of input A, shape (n, d) or (n,)
+                (:func:`~privlab.epsilon.auditors.streaming.mechanism_sampler`).
+            sample_b: the same for input B.
+            n_final: final rows per input.
+            n_train: training rows per input.
+            n_threshold: threshold rows per input.
+            batch_size: rows drawn at once.
+            delta: the δ of the bound.
+            seed: seeds every draw and the tie coin.
+
+        Returns:
+            An :class:`AuditResult`; provenance says the rows were streamed and how many.
+
+        Example:
+            >>> rng = np.random.default_rng(0)
+            >>> r = DPSniper(alpha=0.025).audit_sampler(
+            ...     lambda n, g: g.laplace(0.0, 1.0, n), lambda n, g: g.laplace(1.0, 1.0, n),
+            ...     20_000, n_train=2_000, n_threshold=2_000, batch_size=5_000, delta=0)
+            >>> 0.5 < r.value < 1.0, r.provenance["streamed"]
+            (True, True)
+        """
+        caller = "DPSniper.audit_sampler"
+        sizes = {name: check_size(v, name, caller, minimum) for name, v, minimum in (
+            ("n_final", n_final, 1), ("n_train", n_train, 1), ("n_threshold", n_threshold, 1),
+            ("batch_size", batch_size, 1))}
+        samplers = {"sample_a": check_sampler(sample_a, "sample_a", caller),
+                    "sample_b": check_sampler(sample_b, "sample_b", caller)}
+        delta = _check_delta(delta, caller)
+        seed = check_seed(seed, "seed", caller)
+        rngs = {(stage, who): np.random.default_rng([seed, k, j])
+                for k, stage in enumerate(("train", "threshold", "final"))
+                for j, who in enumerate(samplers)}
+        train = {who: draw(f, n_train, rngs["train", who], who, caller)
+                 for who, f in samplers.items()}
+        score = fit_scorer(self.classifier, train["sample_a"], train["sample_b"], seed)
+        dim = train["sample_a"].shape[1]
+        del train
+        thresh = {who: scores_in_batches(f, n_threshold, batch_size, rngs["threshold", who],
+                                         score, who, caller) for who, f in samplers.items()}
+        direction, c, t, q = self._choose(thresh["sample_a"], thresh["sample_b"], n_final,
+                                          n_final, delta)
+        del thresh
+        coin = np.random.default_rng([seed, 3])
+        counts = {who: count_in_batches(
+            f, n_final, batch_size, rngs["final", who],
+            lambda rows: in_region(direction * score(rows), t, q, coin), who, caller)
+            for who, f in samplers.items()}
+        ref, target = ("sample_a", "sample_b") if direction == 1 else ("sample_b", "sample_a")
+        value, details = self._bound(direction, c, t, q, counts[target], n_final,
+                                     counts[ref], n_final, delta)
+        prov = {"n_a": n_final, "n_b": n_final, "dim": dim, "delta": delta, "seed": seed,
+                "streamed": True, **sizes, **self.settings()}
+        return AuditResult(self.name, self.status, float(value), details, prov)
 
 
 @registry.member("dp-sniper", description="DP-Sniper c-quantile attack region of a logistic "

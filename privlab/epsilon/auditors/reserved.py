@@ -12,13 +12,15 @@ from typing import Callable
 
 import numpy as np
 
-from privlab.epsilon.auditors.base import BaseAuditor, Status, _check_alpha, _check_delta, \
-    registry, split_halves
+from privlab.epsilon.auditors.base import AuditResult, BaseAuditor, Status, _check_alpha, \
+    _check_delta, registry, split_halves
 from privlab.epsilon.auditors.bounds import certified_epsilon, clopper_pearson_upper
 from privlab.epsilon.auditors.roc import logistic_classifier
 from privlab.epsilon.auditors.sweep import best_indices, count_above, cp_upper_many, \
     cut_points, map_math
-from privlab.errors import wrong_type
+from privlab.epsilon.auditors.streaming import DEFAULT_BATCH, Sampler, check_sampler, \
+    check_size, count_in_batches, draw
+from privlab.errors import check_seed, wrong_type
 
 
 def choose_threshold(neg_scores: np.ndarray, pos_scores: np.ndarray, alpha: float,
@@ -118,13 +120,68 @@ class ReservedTest(BaseAuditor):
 
     def _audit(self, a, b, delta, seed):
         dev_a, test_a, dev_b, test_b = split_halves(a, b, seed)
-        if self.scorer is None:
-            model = logistic_classifier().fit(np.vstack([dev_a, dev_b]),
-                                              np.r_[np.zeros(len(dev_a)), np.ones(len(dev_b))])
-            score = model.decision_function
-        else:
-            score = self.scorer
-        return certify_scores(score, dev_a, test_a, dev_b, test_b, self.alpha, delta)
+        return certify_scores(self._scorer(dev_a, dev_b), dev_a, test_a, dev_b, test_b,
+                              self.alpha, delta)
+
+    def _scorer(self, dev_a, dev_b):
+        if self.scorer is not None:
+            return self.scorer
+        model = logistic_classifier().fit(np.vstack([dev_a, dev_b]),
+                                          np.r_[np.zeros(len(dev_a)), np.ones(len(dev_b))])
+        return model.decision_function
+
+    def audit_sampler(self, sample_a: Sampler, sample_b: Sampler, n_test: int, *,
+                      n_dev: int = 100_000, batch_size: int = DEFAULT_BATCH,
+                      delta: float = 0.0, seed: int = 0) -> AuditResult:
+        """The reserved test on rows drawn from the mechanism, the test rows in batches.
+
+        ``n_dev`` rows per input are drawn and held to fit the scorer and fix the rule
+        (:func:`choose_threshold`, judged at the test sizes); then ``n_test`` rows per
+        input are drawn ``batch_size`` at a time, scored, counted and dropped. Memory: the
+        development rows and one batch, whatever ``n_test``. The certificate is the one of
+        :meth:`audit`.
+
+        Args:
+            sample_a: sampler(n, rng) -> outputs of input A (negatives), (n, d) or (n,).
+            sample_b: the same for input B (positives).
+            n_test: test rows per input.
+            n_dev: development rows per input.
+            batch_size: rows drawn at once.
+            delta: the δ of the bound.
+            seed: seeds every draw.
+
+        Returns:
+            An :class:`AuditResult`; provenance says the rows were streamed and how many.
+
+        Example:
+            >>> r = ReservedTest(alpha=0.025).audit_sampler(
+            ...     lambda n, g: g.laplace(0.0, 1.0, n), lambda n, g: g.laplace(1.0, 1.0, n),
+            ...     20_000, n_dev=2_000, batch_size=5_000)
+            >>> 0.1 < r.value < 1.0, r.details["negatives"]
+            (True, 20000)
+        """
+        caller = "ReservedTest.audit_sampler"
+        sizes = {name: check_size(v, name, caller) for name, v in (
+            ("n_test", n_test), ("n_dev", n_dev), ("batch_size", batch_size))}
+        sample_a = check_sampler(sample_a, "sample_a", caller)
+        sample_b = check_sampler(sample_b, "sample_b", caller)
+        delta = _check_delta(delta, caller)
+        seed = check_seed(seed, "seed", caller)
+        dev_a = draw(sample_a, n_dev, np.random.default_rng([seed, 0, 0]), "sample_a", caller)
+        dev_b = draw(sample_b, n_dev, np.random.default_rng([seed, 0, 1]), "sample_b", caller)
+        score = self._scorer(dev_a, dev_b)
+        o, cut = choose_threshold(score(dev_a), score(dev_b), self.alpha, delta,
+                                  (n_test, n_test))
+        dim = dev_a.shape[1]
+        del dev_a, dev_b
+        fp = count_in_batches(sample_a, n_test, batch_size, np.random.default_rng([seed, 1, 0]),
+                              lambda rows: o * score(rows) > o * cut, "sample_a", caller)
+        fn = count_in_batches(sample_b, n_test, batch_size, np.random.default_rng([seed, 1, 1]),
+                              lambda rows: o * score(rows) <= o * cut, "sample_b", caller)
+        value, details = _certificate(o, cut, fp, n_test, fn, n_test, self.alpha, delta)
+        prov = {"n_a": n_test, "n_b": n_test, "dim": dim, "delta": delta, "seed": seed,
+                "streamed": True, **sizes, **self.settings()}
+        return AuditResult(self.name, self.status, float(value), details, prov)
 
 
 def certify_scores(score: Callable[[np.ndarray], np.ndarray], dev_a: np.ndarray,
@@ -146,13 +203,17 @@ def certify_scores(score: Callable[[np.ndarray], np.ndarray], dev_a: np.ndarray,
                                         (len(test_a), len(test_b)))
     fp = int(np.sum(orientation * score(test_a) > orientation * cut))
     fn = int(np.sum(orientation * score(test_b) <= orientation * cut))
-    value = certified_epsilon(fp, len(test_a), fn, len(test_b), alpha, delta)
+    return _certificate(orientation, cut, fp, len(test_a), fn, len(test_b), alpha, delta)
+
+
+def _certificate(orientation, cut, fp, negatives, fn, positives, alpha, delta):
+    value = certified_epsilon(fp, negatives, fn, positives, alpha, delta)
     details = {"orientation": orientation, "threshold": cut,
-               "false_positives": fp, "negatives": len(test_a),
-               "false_negatives": fn, "positives": len(test_b),
-               "u_fpr": clopper_pearson_upper(fp, len(test_a), alpha),
-               "u_fnr": clopper_pearson_upper(fn, len(test_b), alpha),
-               "attainable": certified_epsilon(0, len(test_a), 0, len(test_b), alpha, delta)}
+               "false_positives": fp, "negatives": negatives,
+               "false_negatives": fn, "positives": positives,
+               "u_fpr": clopper_pearson_upper(fp, negatives, alpha),
+               "u_fnr": clopper_pearson_upper(fn, positives, alpha),
+               "attainable": certified_epsilon(0, negatives, 0, positives, alpha, delta)}
     return value, details
 
 
