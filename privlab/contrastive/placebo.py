@@ -9,31 +9,17 @@ member, on the same data, is that member's **artefact floor**; the **excess**
 ``max(0, real - placebo)`` is what the real sanitizer's choice of *where* to mark adds
 beyond the floor.
 
-* :class:`ImagePlacebo` — the sanitizer's regions (connected pieces of what it changed,
-  each kept at its shape and size) moved to places that hold no detected face, no text
-  OCR reads, none of the sanitizer's own regions and nothing in ``avoid`` (the image
-  studies add every logo of their logo gallery and, on a generated corpus, its
-  ground-truth cues). :attr:`Placement.avoided_parts` counts what was avoided per image. Blackout stays blackout (edge feathering
-  included), blur stays blur, inpainting stays inpainting. Placement is seeded by
-  ``seed`` and the image's pixels. A piece for which no cue-free room exists is left
-  out (``room="skip"``, the default: a placebo never touches a cue) or put where it
-  covers the fewest avoided pixels (``room="overlap"``).
-* :class:`TextPlacebo` — the words the sanitizer changed, counted per text, and the same
-  number of other words of the closest lengths replaced the same way (boxes of the same
-  length, or the same tag), never a word of the concept list, of ``names``, a word the
-  sanitizer changes anywhere in the batch, a capitalised word (a possible name) or a
-  word with digits.
+* :class:`ImagePlacebo` — the sanitizer's regions, each at its shape and size, moved to
+  places with no detected face, no OCR text, none of its own regions and nothing in
+  ``avoid``; blackout stays blackout, blur stays blur, inpainting stays inpainting.
+* :class:`TextPlacebo` — as many other words as the sanitizer changed, of the closest
+  lengths, replaced the same way; never a concept word, a name or a word it changes.
 * :func:`placebo_of` — the twin of any sanitizer (by its modality).
 
-Both twins have ``apply(originals, sanitized)``, which reads the marks from outputs the
-real sanitizer already produced (the audit uses it, so nothing is sanitized twice), and
-``sanitize(items)``, which runs the real sanitizer first.
-
-Reading the floor: when a sanitizer marks most of a picture there is no cue-free room
-for its pieces. With ``room="skip"`` the placebo then marks less than the sanitizer did
-(:attr:`ImagePlacebo.coverage`, placebo area over real area, says how much less) and
-its floor is a lower estimate; with ``room="overlap"`` it marks as much but partly on
-cues (:attr:`ImagePlacebo.mean_overlap`) and its floor includes some real removal.
+Both twins have ``apply(originals, sanitized)`` (marks read from outputs the real
+sanitizer already produced) and ``sanitize(items)``. How each places its marks,
+``room=``, and how to read a floor where no cue-free room was left
+(:attr:`ImagePlacebo.coverage`): ``docs/methods/image-audits.md``.
 """
 
 from __future__ import annotations

@@ -8,18 +8,9 @@ Layouts read (the format is detected from the path):
   RFC 822 messages; headers are parsed and dropped).
 - The common ``emails.csv`` with columns ``file`` and ``message`` (raw messages).
 
-Message bodies are decoded as the ``email`` package defines them: the transfer encoding
-(base64, quoted-printable) is undone and the bytes are decoded with the charset the
-message declares (strictly; a message declared ASCII that holds UTF-8 is read as
-UTF-8). A body that still cannot be decoded, or a message with no text/plain part
-(HTML only), is never guessed at: its :class:`Email` carries an empty text and a
-``problem``, :func:`select_emails` leaves it out and :func:`load_mailbox` lists it (file
-and message id) in ``corpus.provenance["skipped"]`` and warns. So are the entries of a
-maildir folder that are not messages to read (dangling links, link loops, FIFOs,
-sub-folders that cannot be listed). A file that breaks its layout (bytes that are not
-UTF-8 in a JSON-lines or CSV file, a short CSV row, bare CR line ends, a corrupt,
-encrypted or unsupported archive, a repeated message id) is refused with its file and
-line.
+How message bodies are decoded, and what is skipped (listed in
+``corpus.provenance["skipped"]``) or refused with its file and line:
+``docs/methods/data.md``.
 
 :func:`select_emails` applies the paper's selection: the body mentions the target
 (case-insensitive, anywhere in the body, any whitespace between the words of the name;

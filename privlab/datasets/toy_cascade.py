@@ -19,11 +19,8 @@ packages, so this module builds a toy version of that experiment:
   fixed donor pool (identities disjoint from the targets, drawn by the same rule for
   every target) and applies one pass per donor; every pass's output is embedded.
 
-The encoder's answer is kept as the paper's ``[z, 0]`` / ``[0, 1]`` vector: a face member
-(SFace, dlib) already maps "no face found" to the unit vector ``e_d`` after its ``d``
-identity coordinates, so its last coordinate is the detection-failure flag; any other
-encoder gets a zero flag column appended (it never reports "no face"). Failed outputs are
-kept, never dropped. The toy swap has no privacy value of any kind.
+Every output is kept as the paper's ``[z, 0]`` / ``[0, 1]`` vector (no face found), never
+dropped: ``docs/methods/data.md``. The toy swap has no privacy value of any kind.
 """
 
 from __future__ import annotations

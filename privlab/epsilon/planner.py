@@ -19,13 +19,7 @@ to certify a given fraction of the pilot's point estimate with a given probabili
 4. The predicted n is the smallest size (searched on a geometric grid, then bisected)
    where that probability is at least ``probability``.
 
-What it assumes: the rule learned at size n is at least as good as the pilot's (more
-development rows usually help, so the prediction errs towards too many rows), and the
-pilot's counts are a fair sample (a pilot too small to pin the rates down gives no
-size at all: NaN, when even ``max_n`` rows leave the target short of ``probability``).
-For the anytime-valid test the bound is read from the final counts only; its running
-minimum of the rate bounds can only give a higher bound, so that prediction errs upwards
-too.
+What it assumes, and why its predictions err towards too many rows: ``docs/methods/epsilon.md``.
 """
 
 from __future__ import annotations

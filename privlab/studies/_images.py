@@ -5,10 +5,8 @@ of sanitizers (ground-truth cue blackouts that miss chosen cues on purpose, and
 detector-based sanitizers from the registry), a list of members (distance mechanisms),
 and :func:`privlab.contrastive.audit_many` over them, each sanitizer with its placebo
 twin (:mod:`privlab.contrastive.placebo`: the same marks where no cue is). The result
-adds what the image notebooks render: per-member tables of the raw resolution, the
-placebo floor and the excess over it, rank agreement, resolution-0 counts, per-image
-flags, the describe-then-embed member's words for a witness, and the leak-detection
-table on generated corpora.
+adds the tables the image notebooks render (raw resolution, placebo floor and excess per
+member; on generated corpora, the leak-detection table).
 
 The paper's pass is conditional on reliable sanitization of the concept, so every
 sanitizer is also checked for it directly (:mod:`privlab.vision.concepts`): in each image
@@ -22,13 +20,8 @@ every logo found). On photos they all use one logo finder fitted on the gallery,
 on the audited photos (:func:`privlab.vision.logo_finder.fit_logo_finder`; provenance
 ``logo_finder`` names it); generated scenes keep keypoint matching of the artwork.
 
-Every image is read (OCR), and its faces found, once: the originals are read whole, and
-each sanitized or placebo output only near its marks (:func:`privlab.vision.ocr.read_rendering`),
-a reading every member and check then shares.
-
-Folder mode (``data=<folder>``) audits real photos. There is no ground truth there, so the
-``cues:`` sanitizers are refused by the Config (with the reason), there is no leak table
-(:attr:`ImageStudyResult.leak_reason` says why) and images are labelled by file name.
+How each image is read once, and what folder mode (``data=<folder>``, real photos without
+ground truth) leaves out: ``docs/methods/image-audits.md``.
 
 This module holds the settings (:class:`ImageStudyConfig`) and the run
 (:func:`run_image_study`); the result and its displays are in

@@ -13,32 +13,14 @@ from it.
   seeded list of identity pairs, through :func:`privlab.epsilon.audit_pairs`; every row
   keeps its status; MMD-TV runs its permutation test of equal distributions (10^4
   permutations, p = (b + 1)/(P + 1), as the paper) and the summary counts the rejections;
-* ``certificate`` — the reserved test on unused rows: each identity's rows are split into
-  development and test rows; pairs are ranked on development rows (out-of-fold AUC), the
-  most distinguishable ones are selected (by default without reusing an identity), a
-  logistic regression and a threshold are fixed on development rows, and the fixed rule
-  is evaluated once on the test rows; :func:`privlab.epsilon.certified_epsilon` turns the
-  error counts into simultaneous lower confidence bounds (Bonferroni over every error
-  rate of every selected pair of every audited table), valid if the rows are iid draws
-  (the procedure is :mod:`privlab.epsilon.pairs`);
-* ``no face`` — outputs in which the encoder found no face all map to one shared vector
-  (the no-face coordinate ``e_d``, :func:`no_face_rows`), so they are neither near nor
-  far from anything: each condition counts them per identity, and where there are any
-  the routes and the certificate run a second time on the rows with a face only (same
-  split, pairs selected again on development rows with a face), reported beside the
-  figures with them (condition ``"<name>, faces only"``). A fall of the certificate
-  that the faces-only figure does not share is detector failure, not generator strength;
-* ``record`` — what a documented rerun must state (the paper's Appendix A), with
-  "not recorded" wherever the table does not say;
-* ``cascade`` — the paper's Appendix E on toy data: a toy random-donor face swap applied
-  ``cascade_passes`` times to the same output (:mod:`privlab.datasets.toy_cascade`), many
-  sequences per target identity split into development and test sequences before
-  analysis, every output kept as ``[z, 0]`` or ``[0, 1]`` (no face found), pairs selected
-  on development sequences, each pair's fixed rule certified once on the test sequences
-  after every pass, one Bonferroni correction over every error rate of every pair and
-  pass (:mod:`privlab.epsilon.cascade`); Table 7 and Table 8 per pass. Its bounds hold
-  together at 1 − ``alpha``, separately from the certificate above. It runs with the
-  offline default only (not on a table file).
+* ``certificate`` — the reserved test on unused rows (:mod:`privlab.epsilon.pairs`);
+* ``no face`` — outputs with no detectable face counted per identity, and everything
+  audited again on the outputs with a face only;
+* ``record`` — what a documented rerun must state (the paper's Appendix A);
+* ``cascade`` — the paper's Appendix E on toy data (:mod:`privlab.epsilon.cascade`).
+
+How each is built, and how to read a fall that the faces-only figure does not share:
+``docs/methods/epsilon.md``.
 
 Without a table file the study generates the offline default with the toy face
 generator of :mod:`privlab.datasets.toy_faces`, at a weak and at a strong setting,

