@@ -32,9 +32,7 @@ says what it is, so the line under the bar names it while the bar stands still::
 
     progress.note("loading spaCy en_core_web_sm …")
 
-A benchmark or a test measures how long the bar stood still with :func:`recording`: its
-:class:`Recorder` keeps every report with its time, and :meth:`Recorder.longest_gap`
-says how long the longest wait between two reports was, and between which two.
+How long the bar stood still is measured with :func:`recording`: ``docs/notebooks.md``.
 
 The listener is held in a :class:`contextvars.ContextVar`, so two computations in two
 threads or tasks report to their own listeners.

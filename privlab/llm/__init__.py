@@ -16,27 +16,9 @@ whole call, retries and backoff included, and its error tells how many attempts 
 made. A dropped connection, a timeout, an HTTP 408/409/425/429 or 5xx and a malformed
 body are retried with backoff; other HTTP errors are not.
 
-Secrets are the API key, a password in the endpoint's URL
-(``https://user:password@host/v1``; the client sends it as basic auth and shows the URL
-without it) and every value of its query, whatever its name (``?api_key=...``,
-``?subscription-key=...``, ``?code=...``; sent with every request, kept out of
-``client.base_url``). :func:`redact_secrets` replaces them by ``[redacted]`` in every
-message, warning, repr and provenance record, in each form a server may echo them (raw,
-JSON-, HTML- or percent-escaped, hex, base64 alone or inside ``user:key``, in a body
-decoded by its declared charset), before any text is cut to length; every log record of
-any logger passes the same redaction before it is formatted (:mod:`privlab.llm.logs`).
-An answer is read to ``max_body_bytes`` at most. An answer that holds a secret is returned redacted, with a warning, and
-never cached. A key or URL that cannot be sent (a key with a non-ASCII character, a
-space or a line break; a URL whose password is not percent-encoded) is refused naming
-the parameter or variable, never showing its value.
-
-A cached answer that is not text, not UTF-8, holds a secret or (for
-:meth:`LLMClient.chat_json`) is no longer valid is dropped with a warning and asked
-again; a cache file SQLite reports as damaged is moved aside to ``llm.sqlite.damaged``
-with a warning, and a fresh one started; one locked by another process is waited for
-at most ``LOCK_TIMEOUT_S`` (5 s, as the embedding cache), then passed by with a warning
-for ``CACHE_RETRY_S``. :func:`parse_json_answer` refuses answers longer
-than ``MAX_ANSWER_CHARS`` or nested deeper than ``MAX_ANSWER_DEPTH`` in linear time.
+What counts as a secret and how :func:`redact_secrets` keeps it out of every message,
+warning, repr, log record and cache entry, in each form a server may echo it; how a
+damaged, locked or secret-holding cache entry is handled: ``docs/real-models.md``.
 
 Submodules: :mod:`privlab.llm.secrets` (:func:`redact_secrets`) and
 :mod:`privlab.llm.answers` (:func:`parse_json_answer`), both re-exported here.
