@@ -8,33 +8,10 @@ Every contrastive study (text or image) runs the same pipeline::
 This module does that once, for any kind of item. Items are opaque: texts, PIL images or
 arrays all work, because only the sanitizer and the encoders look inside them.
 
-Public API (stable)
--------------------
-``audit(originals, sanitizer=None, *, sanitized=None, encoders=("minilm",), references=None,
-references_sanitized=None, names=None, top_k=5, progress=False, placebo=False)
--> ContrastiveAudit``
-    One sanitizer, one or more encoders. Symmetric by default (every original is both
-    audited and reference, as in every study of the paper); pass ``references`` (and
-    optionally ``references_sanitized``) for the asymmetric test. ``sanitized`` skips
-    the sanitizer when the outputs already exist (for example from an API run earlier).
-    ``names`` (text only) adds the exact-name baseline of Table 2. ``placebo=True`` also
-    audits the sanitizer's placebo twin (:mod:`privlab.contrastive.placebo`: the same
-    marks where no cue is) and reports each member's artefact floor and the excess.
-
-``audit_many(originals, sanitizers, **same) -> AuditTable``
-    Several sanitizers on the same corpus; ``AuditTable.to_frame()`` has one row per
-    (sanitizer, encoder) with resolution, witness, utility and the name baseline.
-
-``exact_name_baseline(texts, names, *, match="word") -> NameBaseline``
-    Sanitized texts that still contain any of ``names`` (case-insensitive, any
-    whitespace between the words of a name; whole words, or anywhere with
-    ``match="substring"``).
-
-``utility(E, E_sanitized) -> ndarray``
-    Cosine between each original and its sanitized version (rows of unit embeddings).
-
-``shared_terms(a, b)``
-    Content words two texts share (to highlight what a text witness retained).
+Public API: :func:`audit` (one sanitizer, one or more encoders; symmetric by default),
+:func:`audit_many` (several sanitizers on one corpus), :func:`exact_name_baseline`,
+:func:`utility` and :func:`shared_terms`, each documented where it is defined (at a
+glance: ``docs/reference/contrastive.md``).
 
 Results
 -------

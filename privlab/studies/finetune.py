@@ -7,11 +7,11 @@ with coarse captions only ("a picture of Eileen Collins") make the test see it?
 
 The corpus is generated, with ground truth, by :mod:`privlab.datasets.identity_scenes`.
 Each scene shows one person's portrait (the two real faces shipped by installed packages:
-Eileen Collins, the target, and Grace Hopper, the contrast identity the paper's two-subject training also has) and, in every
+Eileen Collins, the target, and Grace Hopper, the contrast identity of the paper's
+two-subject training) and, in every
 other scene, that person's *signature object*: a framed space-shuttle poster for the
 target, a framed coffee picture for the contrast person. The remaining scenes carry a
-neutral mug. Only coarse captions are used for training; the signature object is never
-named.
+neutral mug. Training uses coarse captions only; the signature object is never named.
 
 Held out from training: new scenes of the target, audited symmetrically after a blackout
 of the face (the direct cue, like the paper's head and skin), which leaves the poster in
