@@ -6,6 +6,7 @@ the face is then the same everywhere::
 
     print(result.headline())      # one plain line: number, control, excess, status, caveats
     result.to_frame()             # one row per member (pandas)
+    print(result.face_text())     # headline, how to read it, the table, the witnesses
     result                        # a notebook shows the HTML face (_repr_html_)
     result.report("audit.html")   # standalone HTML (or .md) plus audit.json beside it
 
@@ -192,17 +193,24 @@ def image_png(item: Any) -> bytes | None:
     return None
 
 
-def _jsonable(value: Any) -> Any:
+def jsonable(value: Any) -> Any:
+    """``value`` with every part JSON can write: NaN as None, NumPy scalars as numbers,
+    anything else as its ``str``.
+
+    Example:
+        >>> jsonable({"a": (1, float("nan"))})
+        {'a': [1, None]}
+    """
     if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
+        return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
+        return [jsonable(v) for v in value]
     if isinstance(value, (str, int, bool)) or value is None:
         return value
     if isinstance(value, float):
         return None if math.isnan(value) else value
     if hasattr(value, "item") and getattr(value, "shape", None) == ():
-        return _jsonable(value.item())
+        return jsonable(value.item())
     if isinstance(value, Status):
         return value.value
     return str(value)
@@ -258,7 +266,7 @@ class ResultFace:
                   "witnesses": [{"label": w.label, "note": w.note, "items": w.texts()}
                                 for w in self.face_witnesses()],
                   "provenance": getattr(self, "provenance", {})}
-        return _jsonable(record)
+        return jsonable(record)
 
     # ------------------------------------------------------------------ the face
     def headline(self) -> str:
@@ -272,7 +280,7 @@ class ResultFace:
 
         return pd.DataFrame(self.face_rows())
 
-    def text(self) -> str:
+    def face_text(self) -> str:
         """The plain-text face: headline, how to read it, the table, the witnesses."""
         finding = self.face_finding()
         out = [finding.line()]
@@ -297,7 +305,7 @@ class ResultFace:
         if display is not None and shell is not None and hasattr(shell, "kernel"):
             display(self)
         else:
-            print(self.text())
+            print(self.face_text())
 
     def _repr_html_(self) -> str:
         return self._html_body(embed=False)
@@ -411,4 +419,4 @@ _CSS = ("body{font-family:sans-serif;max-width:60em;margin:2em auto;line-height:
         "vertical-align:top}.caveats{color:#8a4b00}.witness img{max-width:18em}"
         ".caption{font-size:.8em;color:#555}.formula{font-size:1.2em;margin:1em 0}")
 
-__all__ = ["Finding", "ResultFace", "Witness", "image_png", "REPORT_SUFFIXES"]
+__all__ = ["Finding", "REPORT_SUFFIXES", "ResultFace", "Witness", "image_png", "jsonable"]

@@ -66,5 +66,5 @@ def test_a_report_path_without_a_known_suffix_is_refused(tmp_path):
 
 
 def test_text_face_holds_the_witness_items():
-    text = Demo().text()
+    text = Demo().face_text()
     assert "Ann | met" in text and "<image 5x4>" in text and "redact" in text

@@ -8,10 +8,33 @@ Every contrastive study (text or image) runs the same pipeline::
 This module does that once, for any kind of item. Items are opaque: texts, PIL images or
 arrays all work, because only the sanitizer and the encoders look inside them.
 
-Public API: :func:`audit` (one sanitizer, one or more encoders; symmetric by default),
-:func:`audit_many` (several sanitizers on one corpus), :func:`exact_name_baseline`,
-:func:`utility` and :func:`shared_terms`, each documented where it is defined (at a
-glance: ``docs/reference/contrastive.md``).
+Public API (stable)
+-------------------
+``audit(originals, sanitizer=None, *, sanitized=None, encoders=("minilm",), references=None,
+references_sanitized=None, names=None, top_k=5, progress=False, placebo=False)
+-> ContrastiveAudit``
+    One sanitizer, one or more encoders. Symmetric by default (every original is both
+    audited and reference, as in every study of the paper); pass ``references`` (and
+    optionally ``references_sanitized``) for the asymmetric test. ``sanitized`` skips
+    the sanitizer when the outputs already exist (for example from an API run earlier).
+    ``names`` (text only) adds the exact-name baseline of Table 2. ``placebo=True`` also
+    audits the sanitizer's placebo twin (:mod:`privlab.contrastive.placebo`: the same
+    marks where no cue is) and reports each member's artefact floor and the excess.
+
+``audit_many(originals, sanitizers, **same) -> AuditTable``
+    Several sanitizers on the same corpus; ``AuditTable.to_frame()`` has one row per
+    (sanitizer, encoder) with resolution, witness, utility and the name baseline.
+
+``exact_name_baseline(texts, names, *, match="word") -> NameBaseline``
+    Sanitized texts that still contain any of ``names`` (case-insensitive, any
+    whitespace between the words of a name; whole words, or anywhere with
+    ``match="substring"``).
+
+``utility(E, E_sanitized) -> ndarray``
+    Cosine between each original and its sanitized version (rows of unit embeddings).
+
+``shared_terms(a, b)``
+    Content words two texts share (to highlight what a text witness retained).
 
 Results
 -------
@@ -38,6 +61,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from privlab.errors import invalid, item_list, wrong_type
+from privlab.contrastive.face import AuditFace
 from privlab.contrastive.sanitized import sanitize as sanitize_once
 from privlab.hashing import sequence_hash
 from privlab.progress import step, within
@@ -221,6 +245,8 @@ class EncoderAudit:
         placebo: the resolution of the sanitizer's placebo twin under this member (its
             artefact floor on these data), or None when no placebo was run.
         placebo_resolution: the placebo's full :class:`Resolution` (its witness), or None.
+        label: the name the caller gave the encoder (``"sface"``, a callable's name),
+            by which :meth:`ContrastiveAudit.member` finds it; "" when none was given.
     """
 
     encoder: str
@@ -229,6 +255,7 @@ class EncoderAudit:
     witnesses: tuple[Witness, ...] = field(repr=False)
     placebo: float | None = None
     placebo_resolution: Resolution | None = field(default=None, repr=False)
+    label: str = ""
 
     @property
     def value(self) -> float:
@@ -253,8 +280,9 @@ class EncoderAudit:
 
 
 @dataclass(frozen=True)
-class ContrastiveAudit:
-    """One sanitizer audited under one or more encoders.
+class ContrastiveAudit(AuditFace):
+    """One sanitizer audited under one or more encoders, with the face of
+    :class:`privlab.contrastive.face.AuditFace` (``headline()``, ``report(path)`` ...).
 
     Attributes:
         sanitizer: the sanitizer's provenance (``describe()``), or ``{"sanitizer":
@@ -322,19 +350,20 @@ class ContrastiveAudit:
         return max(values) if values else None
 
     def member(self, encoder: str) -> EncoderAudit:
-        """The audit under ``encoder`` (by name)."""
+        """The audit under ``encoder``: the name it was given (``"sface"``) or its id."""
         for m in self.members:
-            if m.encoder == encoder:
+            if encoder in (m.label, m.encoder):
                 return m
         raise invalid("encoder", "ContrastiveAudit.member",
-                      f"one of {[m.encoder for m in self.members]}", encoder)
+                      f"one of {[m.label or m.encoder for m in self.members]}", encoder)
 
     def rows(self) -> list[dict]:
         """One plain dict per encoder (the rows of :meth:`to_frame`)."""
         out = []
         for m in self.members:
             w = m.witness
-            row = {"sanitizer": self.name, "encoder": m.encoder, "resolution": m.value,
+            row = {"sanitizer": self.name, "member": m.label or m.encoder,
+                   "encoder": m.encoder, "resolution": m.value,
                    "max_difference": m.resolution.max_difference,
                    "witness": (w.audited, w.reference), "utility": m.mean_utility,
                    "flagged": int(m.resolution.flagged().size), "items": len(self.originals),
@@ -351,21 +380,6 @@ class ContrastiveAudit:
             row["corpus"] = self.corpus
             out.append(row)
         return out
-
-    def to_frame(self):
-        """A DataFrame with one row per encoder."""
-        import pandas as pd
-
-        return pd.DataFrame(self.rows())
-
-    def _repr_html_(self) -> str:
-        parts = [f"<div><b>{_esc(self.name)}</b>: ensemble resolution {self.value:.4f} "
-                 f"({self.status}); {len(self.originals)} items, corpus {self.corpus}."]
-        if self.excess is not None:
-            parts.append(f" Largest excess over a member's placebo floor: {self.excess:.4f}.")
-        parts.append(self.to_frame().to_html(index=False, float_format=lambda v: f"{v:.4f}"))
-        parts.append("</div>")
-        return "".join(parts)
 
 
 @dataclass(frozen=True)
@@ -405,32 +419,15 @@ class AuditTable:
         return self.to_frame().to_html(index=False, float_format=lambda v: f"{v:.4f}")
 
 
-def _esc(text: str) -> str:
-    import html
-
-    return html.escape(str(text))
-
-
 # ---------------------------------------------------------------------------------------
 # The audit
 # ---------------------------------------------------------------------------------------
-def _resolve_encoders(encoders, caller: str) -> list:
-    from privlab.encoders import Encoder, get_encoder
+def _resolve_encoders(encoders, caller: str, modality: str) -> list:
+    """``(label, Encoder)`` pairs: names, Encoders, callables, models, a ``{label: ...}``
+    dict (:func:`privlab.encoders.wrap.as_encoders`)."""
+    from privlab.encoders.wrap import as_encoders
 
-    if isinstance(encoders, (str, Encoder)):
-        encoders = [encoders]
-    if not isinstance(encoders, (list, tuple)) or not encoders:
-        raise invalid("encoders", caller, "a non-empty list of encoder names or Encoder objects",
-                      encoders)
-    out = []
-    for index, enc in enumerate(encoders):
-        if isinstance(enc, str):
-            out.append(get_encoder(enc))
-        elif isinstance(enc, Encoder):
-            out.append(enc)
-        else:
-            raise wrong_type(f"encoders[{index}]", caller, "an encoder name or Encoder", enc)
-    return out
+    return as_encoders(encoders, modality=modality, parameter="encoders", caller=caller)
 
 
 def audit(originals: Sequence[Any], sanitizer=None, *, sanitized: Sequence[Any] | None = None,
@@ -442,9 +439,14 @@ def audit(originals: Sequence[Any], sanitizer=None, *, sanitized: Sequence[Any] 
 
     Args:
         originals: the audited items ``x_i`` (texts or images), each capturing the target.
-        sanitizer: a :class:`privlab.sanitizers.Sanitizer` (or None with ``sanitized``).
+        sanitizer: a :class:`privlab.sanitizers.Sanitizer`, or any callable item ->
+            sanitized item (:func:`privlab.sanitizers.function.as_sanitizer`), or None
+            with ``sanitized``.
         sanitized: the already-sanitized items, row for row (skips the sanitizer).
-        encoders: encoder names from the registry or Encoder objects.
+        encoders: encoder names from the registry, Encoder objects, callables items ->
+            array, sentence-transformers models, open_clip ``(model, preprocess)`` pairs,
+            or a dict ``{name: any of these}``; each member is named by the name given
+            (:func:`privlab.encoders.wrap.as_encoders`).
         references: the proxy set ``y_j``; default the originals (symmetric test).
         references_sanitized: the references' sanitized versions; default the sanitizer
             applied to them (or ``sanitized`` in the symmetric case).
@@ -496,7 +498,12 @@ def _audit(originals, sanitizer, sanitized, encoders, references, references_san
     if sanitized is None and sanitizer is None:
         raise invalid("sanitizer", caller, "a Sanitizer when sanitized= is not given",
                       None, "Pass a sanitizer or the sanitized items.")
-    n_encoders = len(encoders) if isinstance(encoders, (list, tuple)) else 1
+    modality = "text" if isinstance(originals[0], str) else "image"
+    if sanitizer is not None:
+        from privlab.sanitizers.function import as_sanitizer
+
+        sanitizer = as_sanitizer(sanitizer, modality=modality, caller=caller)
+    n_encoders = len(encoders) if isinstance(encoders, (list, tuple, dict)) else 1
     phases = int(sanitized is None) + int(placebo is not False and placebo is not None) \
         + n_encoders
     phase = 0
@@ -537,9 +544,9 @@ def _audit(originals, sanitizer, sanitized, encoders, references, references_san
         twin_refs = twin_san if symmetric else _run_twin(twin, refs, refs_san)
 
     members = []
-    resolved = _resolve_encoders(encoders, caller)
+    resolved = _resolve_encoders(encoders, caller, modality)
     phases = phase + len(resolved)
-    for enc in resolved:
+    for label, enc in resolved:
         step(f"encoding with {enc.name}", phase, phases)
         phase += 1
         parts = ["originals", "sanitized items"] + ([] if symmetric else [
@@ -574,7 +581,7 @@ def _audit(originals, sanitizer, sanitized, encoders, references, references_san
             floor = resolution(P, reference_directions(R, Pr, normalize=True), top_k=1,
                                normalize=True, device=device)
         members.append(EncoderAudit(enc.name, res, utility(E, S), witnesses,
-                                    None if floor is None else floor.value, floor))
+                                    None if floor is None else floor.value, floor, label))
 
     baseline = None
     if names is not None:
