@@ -14,41 +14,15 @@
 # %% [markdown]
 # # 03 · Franchise comments: which sanitizer hides a film franchise, and at what cost?
 #
-# **The question.** Forty-nine forum comments each name a film franchise. A sanitizer
-# should remove the franchise's identity so that a reader cannot tell which franchise
-# the comments are about. Removing the name is easy; the comments also mention
-# characters, the studio, plot twists and box-office records. Which sanitizer removes
-# the *identity*, and how much of each comment survives?
+# **The question.** Forty-nine forum comments each name a film franchise. Removing the
+# name is easy; the comments also mention characters, the studio, plot twists and box
+# office. Which sanitizer removes the franchise's *identity*, and how much of each
+# comment survives?
 #
-# The paper ran this on 49 Reddit comments about the Avengers. Offline, privlab ships
-# 49 comments written for it about the fictional *Vanguard Legion* franchise, each with
-# seeded clues whose ground truth is known (character names, actor, villain, studio and
-# directors, plot details, box office, genre phrases, crossover talk): a **stand-in**,
-# and the headline says so. With the paper's comments at hand (its repository publishes
-# them as a folder of `.txt` files, one comment per file), set `COMMENTS` below to that
-# folder, or type it into the panel below: the same study runs on them, keeping the
-# comments that contain `KEYWORD` in any case, with a broad list written from general
-# knowledge of the Marvel films.
-#
-# **The test.** With an encoder $\mathcal{E}$ (unit embeddings, cosine) and sanitizer
-# $X_c$, each trial of sanitized comment $x_i$ against reference comment $y_j$ is
-#
-# $$a_{ij} = \mathcal{E}(X_c(x_i)) \cdot \big(\mathcal{E}(y_j) - \mathcal{E}(X_c(y_j))\big),$$
-#
-# and the **resolution** is $\delta^* = \max(0, \max_{ij} a_{ij})$, attained by the
-# **decisive witness**. The test is symmetric: every comment is both audited and
-# reference. **Utility** is the mean cosine between each comment and its sanitized
-# version, $\frac1n\sum_i \cos(\mathcal{E}(x_i), \mathcal{E}(X_c(x_i)))$.
-#
-# **What the number means.** A positive resolution says that some released comment still
-# points, by that much cosine, towards what sanitizing removed from another comment: it
-# retained something the encoder connects to the franchise. The witness shows which.
-#
-# **What it does not mean.** Resolution 0 is "no violation detected for these comments,
-# these references and this encoder", not privacy: a small proxy set (try 9 vs 49) or an
-# encoder that does not know the lore can miss a clue. A sanitizer that changes nothing
-# also scores 0 — trivially, since no reference then shows what the concept looks like —
-# so always read the resolution with the *unchanged* and *name_matches* columns.
+# Offline, privlab ships 49 comments written about a fictional franchise, *Vanguard
+# Legion*, with seeded clues whose ground truth is known: a **stand-in** for the paper's
+# Reddit comments about the Avengers, and the headline says so. With the paper's comments
+# at hand, set `COMMENTS` to their folder (or type it into the panel).
 
 # %% tags=["parameters"]
 ENCODER = "minilm"   # a text encoder from privlab.encoders.registry
@@ -59,75 +33,121 @@ KEYWORD = None       # the franchise's name in those comments; None: "Avengers"
 PROJECTOR = False    # True: large print for a projector (every figure below)
 
 # %%
+import dataclasses
+
+import numpy as np
+
+from privlab.encoders import get_encoder
+from privlab.sanitizers import ConceptListSanitizer
 from privlab.studies import avengers
-from privlab.ui import plots, study_panel
+from privlab.ui import exercises, plots, study_panel
 
 plots.projector(PROJECTOR)
+panel = study_panel(avengers, encoders=(ENCODER,), proxy=PROXY, data=COMMENTS,
+                    keyword=KEYWORD)
+corpus = avengers.load_corpus(panel.config())
+print(f"{len(corpus)} comments; the first: {corpus.texts[0]!r}")
 
 # %% [markdown]
-# The sanitizers: **identity** (changes nothing, the baseline), **concept-list** (the name
-# only, replaced by boxes, like the paper's quoted items), **concept-list-broad** (a
-# longer list written the way one writes a list before reading the comments: the
-# franchise's name, its film titles and the vocabulary of any superhero franchise),
-# **regex-pii** (emails, phones, IDs, money — formats only), **presidio** (Microsoft
-# Presidio offline, every recognizer, every candidate kept) and **entity-types** (spaCy
-# named entities of the person, organisation, place and work-of-art kinds). Entries
-# marked *needs* (GLiNER, the LLM sanitizer, the privacy filter) say what they need.
+# ## By hand: the broad list's trials
 #
-# **Why the broad list names no character.** The offline comments come with an answer
-# key: the character, actor, villain, studio and plot phrases that were seeded into
-# them, which the leak table scores. A list copied from that key would be graded
-# against itself, so the broad list holds none of its phrases (a test checks it). On real
-# comments, which have no key, the broad list is written from general knowledge of the
-# franchise (`avengers.AVENGERS_BROAD`) and may name characters.
-#
-# ## Run it
-#
-# Pick an encoder, the 9- or 49-comment set, the sanitizers, or a folder of comments,
-# and press **Run**. The output below holds, in order: the headline, the
-# privacy–utility tradeoff (lower is better privacy, right keeps more of each comment:
-# a sanitizer that moves down-left buys privacy with meaning), one row per sanitizer,
-# the decisive witnesses with the retained words highlighted, and the seeded clues.
+# As in notebook 00, the rows of $S$ embed the sanitized comments and the rows of $T$ the
+# comments as written; every comment is also a reference, so
+# $a_{ij} = S_i \cdot (T_j - S_j)$ and the resolution is $\max(0, \max_{ij} a_{ij})$.
+# The **broad** list removes the franchise's name, its film titles and the vocabulary of
+# any superhero franchise. The cell reads the encoder and the comments from the panel.
 
 # %%
-panel = study_panel(avengers, encoders=(ENCODER,), proxy=PROXY, data=COMMENTS,
-                              keyword=KEYWORD)
+config = panel.config()                      # the panel's encoder and comments
+corpus = avengers.load_corpus(config)
+encoder, texts = get_encoder(config.encoders[0]), list(corpus.texts)
+broad = ConceptListSanitizer(tuple(corpus.concepts) + avengers.broad_list(config))
+S = encoder.encode(broad.sanitize(texts))    # sanitized comments
+T = encoder.encode(texts)                    # comments as written
+a = S @ (T - S).T
+i, j = np.unravel_index(a.argmax(), a.shape)
+
+# %%
+one = avengers.run(dataclasses.replace(config, sanitizers=("concept-list-broad",)))
+member = one.table["concept-list-broad"].members[0]
+print(f"by hand: max a = {a.max():.4f} at audited {i}, reference {j}")
+print(f"privlab: resolution {member.value:.4f}, witness {member.witness.audited},"
+      f"{member.witness.reference}")
+print("agree:", bool(np.isclose(max(a.max(), 0.0), member.value, atol=1e-5)))
+
+# %% [markdown]
+# ## Exercise 03.1 · predict, then run
+#
+# The panel also audits **identity**, a sanitizer that changes nothing. Predict its
+# resolution before you run the panel: set `answer` to a number.
+
+# %%
+answer = None   # the identity sanitizer's resolution
+
+# %% [markdown]
+# ## The study panel
+#
+# The sanitizers: **identity** (the baseline), **concept-list** (the name only),
+# **concept-list-broad**, **regex-pii** (formats such as emails and phones), **presidio**
+# (Microsoft Presidio offline) and **entity-types** (spaCy named entities). Entries marked
+# *needs* say what they need. Pick an encoder, the 9- or 49-comment set, the sanitizers
+# or a folder of comments, and press **Run**.
+
+# %%
 panel.show()
 
 # %% [markdown]
-# ## Reading the witnesses
+# **How to read it**, top to bottom. The **headline** names the best sanitizer, on which
+# comments and under which encoder, with its status. The **tradeoff plot**: lower is
+# better privacy, further right keeps more of each comment; a sanitizer that moves
+# down-left buys privacy with meaning. The **table** has one row per sanitizer; read the
+# resolution with the *unchanged* and *name kept* columns.
 #
-# For each sanitizer: the released comment $X_c(x)$, the reference $y$ as written and as
-# sanitized. Highlighted words are the content words the released comment shares with
-# the reference; a witness can also connect through meaning alone (no shared word).
+# **The witnesses**: for each sanitizer, the released comment, the reference as written
+# and as sanitized. Highlighted words are shared with the reference; a witness can also
+# connect through meaning alone.
 #
-# **On the offline set (this notebook's run, MiniLM).** The name-only list scores
-# <!--q:concept-list.resolution-->0.072<!--/q--> (utility <!--q:concept-list.utility-->0.77<!--/q-->) and <!--q:proxy9.concept-list.resolution-->0.000<!--/q--> on the nine-comment proxy set, where the paper's
-# GLN2 scores 0 on nine comments and 0.18 on 49. The broad list scores <!--q:concept-list-broad.resolution-->0.110<!--/q--> (utility
-# <!--q:concept-list-broad.utility-->0.73<!--/q-->; <!--q:proxy9.concept-list-broad.resolution-->0.110<!--/q--> on nine): its decisive witness is typically a released comment such as
-# "Watchmen, The Long Night, ████████ ██████: my top three comic book movies" against a
-# reference that lost its film title and the word "sequel". The list removed the
-# franchise's name and the genre word it knew, and the remaining "comic book movies" next
-# to two other franchises is what ties the comment to the concept, the same kind of
-# witness as the paper's "Watchmen, Dark Knight, Avengers". Presidio (<!--q:presidio.resolution-->0.480<!--/q-->) and the
-# spaCy entity types (<!--q:entity-types.resolution-->0.437<!--/q-->) remove people and studios but keep the franchise's name in
-# <!--q:presidio.name_kept-->6<!--/q--> and <!--q:entity-types.name_kept-->6<!--/q--> comments. Numbers from the paper's comments would differ: these
-# comments and their clues were written for privlab.
+# **The seeded clues**: for each clue type, whether sanitizing **removed** it everywhere,
+# or a kept one is the audited comment of a top witness (**caught**). **Missed** clues
+# survived unnoticed: look at them before trusting a small resolution. A folder of
+# comments has no answer key, and the panel says so.
+
+# %% [markdown]
+# **When a resolution reads 0**: "no violation detected for these comments, these
+# references and this encoder", not privacy. A sanitizer that changes nothing also scores
+# 0, trivially; a small proxy set or an encoder that does not know the lore can miss a
+# clue.
+
+# %%
+exercises.check("03.1", answer)
+exercises.solution("03.1")
+
+# %% [markdown]
+# ## Exercise 03.2 · edit the code
 #
-# **On the paper's 49 comments (MiniLM; `benchmarks/figures.py` writes these figures).**
-# With `COMMENTS` set to `../shared/data/paper/text/avengers_large`, the broad list scores
-# **<!--q:paper49.concept-list-broad.resolution-->0.174<!--/q-->** (utility <!--q:paper49.concept-list-broad.utility-->0.78<!--/q-->, decisive witness <!--q:paper49.concept-list-broad.witness-->39,11<!--/q-->: audited comment, reference
-# comment), and the name-only list <!--q:paper49.concept-list.resolution-->0.230<!--/q-->. The paper reports 0.18 (utility 0.77) for
-# GLN2 with its own concept list under QWEN3 on the same comments: another sanitizer and
-# another encoder, so any closeness is a coincidence of scale, not a reproduction. The
-# name kept counts the singular too ("an Avenger" names the franchise as plainly as "the
-# Avengers"), in any case: the lists leave it in <!--q:paper49.concept-list-broad.name_kept-->3<!--/q--> and <!--q:paper49.concept-list.name_kept-->3<!--/q--> of the
-# <!--q:paper49.texts-->49<!--/q--> comments. A test reruns this when the folder is present.
+# **Utility** is the mean cosine between each comment and its sanitized version. Using
+# `S` and `T` from the by-hand cell, bind `answer` to the broad list's utility and
+# compare it with the table.
+
+# %%
+answer = None   # one line of numpy on S and T
+exercises.check("03.2", answer, result=panel.result)
+exercises.solution("03.2")
+
+# %% [markdown]
+# ## Exercise 03.3 · change a setting
 #
-# ## Reading the seeded clues
+# Choose **9** comments in the panel and press Run. Set `answer` to the name-only list's
+# (`concept-list`) resolution. Can it ever be higher than on all 49? Why?
+
+# %%
+answer = None   # read from the table after the run on 9 comments
+exercises.check("03.3", answer, result=panel.result)
+exercises.solution("03.3")
+
+# %% [markdown]
+# ## Going further
 #
-# For each clue type: whether sanitizing **removed** it from every comment, or a kept one
-# is the audited comment of a top witness with a positive difference (**caught**).
-# **Missed** clues survived and the test did not name them among its top trials: they
-# are what to look at before trusting a small resolution. Comments from a folder carry
-# no such answer key, and the panel says so instead.
+# - [Franchise comments in detail](../docs/lessons/03-avengers.md): the test and the
+#   utility formula, why the broad list names no character, the paper's 49 comments and
+#   what a recorded run of privlab found on them, and how the clue table is scored.
