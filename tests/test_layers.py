@@ -101,6 +101,8 @@ COMPUTED_IMPORTS: dict[tuple[str, str], tuple[str | None, str]] = {
     ("privlab.studies.params", "FAMILIES[family]"): (
         "FAMILIES", "a Config field names the registry family its choices come from; the "
                     "family is imported when a panel lists its members"),
+    ("privlab.cli.audit", "module_name"): (
+        None, "--sanitizer MODULE:FUNCTION names the user's own module (never a privlab one)"),
     ("privlab.errors", "module"): (
         None, "require() imports an optional third-party dependency; every require(...) "
               "call names the module and counts as importing it"),

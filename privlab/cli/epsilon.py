@@ -24,6 +24,13 @@ from pathlib import Path
 
 _CALLER = "privlab epsilon-benchmark"
 
+#: The library's parameters, by the option that sets them (for refusals).
+_OPTIONS = {"n_pairs": "--pairs", "pairs": "--pairs", "n": "--n", "methods": "--methods",
+            "method": "--methods", "mechanism": "--mechanism", "mechanisms": "--mechanism",
+            "geometry": "--geometry", "geometries": "--geometry", "epsilon": "--epsilon",
+            "target_epsilon": "--epsilon", "repetition": "--repetition",
+            "mmd_permutations": "--mmd-permutations", "n_jobs": "--jobs"}
+
 
 def register(subparsers) -> None:
     """Add the ``epsilon-benchmark`` subcommand."""
@@ -47,7 +54,8 @@ def register(subparsers) -> None:
     parser.add_argument("--repetition", nargs="+", type=int, default=[0])
     parser.add_argument("--methods", nargs="+", default=list(DEFAULT_METHODS), metavar="NAME",
                         help=f"auditors, from: {', '.join(BENCHMARK_METHODS)}")
-    parser.add_argument("--pairs", type=int, default=N_PAIRS, help="identity pairs per setting")
+    parser.add_argument("--pairs", type=int, default=N_PAIRS,
+                        help="identity pairs per setting (at least 2)")
     parser.add_argument("--mmd-permutations", type=int, default=MMD_PERMUTATIONS,
                         help="permutations of MMD-TV's equal-distribution test (0 skips it)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
@@ -147,10 +155,16 @@ def run(args) -> int:
 
     check_distinct(args)
     check_out(args.out)
-    settings = grid(args.mechanism, args.geometry, args.epsilon, args.n, args.repetition)
-    frame = run_sweep(settings, methods=args.methods, n_pairs=args.pairs,
-                      mmd_permutations=args.mmd_permutations, n_jobs=args.jobs,
-                      cache=not args.no_cache, progress=not args.quiet)
+    from privlab.cli.options import in_options
+    from privlab.errors import PrivlabTypeError, PrivlabValueError
+
+    try:
+        settings = grid(args.mechanism, args.geometry, args.epsilon, args.n, args.repetition)
+        frame = run_sweep(settings, methods=args.methods, n_pairs=args.pairs,
+                          mmd_permutations=args.mmd_permutations, n_jobs=args.jobs,
+                          cache=not args.no_cache, progress=not args.quiet)
+    except (PrivlabValueError, PrivlabTypeError) as exc:  # named as the options typed
+        raise in_options(exc, _OPTIONS, "epsilon-benchmark") from None
     args.out.parent.mkdir(parents=True, exist_ok=True)
     frame.to_csv(args.out, index=False)
     summary = per_setting(frame)[["mechanism", "geometry", "epsilon", "n", "repetition",

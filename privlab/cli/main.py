@@ -28,6 +28,7 @@ _COMMAND_MODULES = [
     "privlab.cli.demo",
     "privlab.cli.epsilon",
     "privlab.cli.quote",
+    "privlab.cli.audit",
     "privlab.cli.data",
 ]
 

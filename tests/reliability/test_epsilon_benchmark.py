@@ -289,20 +289,24 @@ def test_run_sweep_refuses_before_computing(computed, case, kw, error, pattern):
 
 # (case, arguments, regex naming the option)
 VERB_REFUSALS = [
-    ("--n 0", ["--n", "0"], r"'n' parameter of Setting must be an integer >= 10. Got 0"),
-    ("--n 5", ["--n", "12", "5"], r"'n' parameter .* Got 5"),
-    ("negative --epsilon", ["--epsilon", "1", "-0.5"], r"'epsilon' .* >= 0. Got -0.5"),
-    ("--epsilon nan", ["--epsilon", "nan"], r"'epsilon' .* finite .* Got nan"),
-    ("--epsilon inf", ["--epsilon", "inf"], r"'epsilon' .* finite .* Got inf"),
+    ("--n 0", ["--n", "0"], r"'--n' option of privlab epsilon-benchmark must be an integer "
+                            r">= 10. Got 0"),
+    ("--n 5", ["--n", "12", "5"], r"'--n' option .* Got 5"),
+    ("negative --epsilon", ["--epsilon", "1", "-0.5"], r"'--epsilon' option .* >= 0. Got -0.5"),
+    ("--epsilon nan", ["--epsilon", "nan"], r"'--epsilon' option .* finite .* Got nan"),
+    ("--epsilon inf", ["--epsilon", "inf"], r"'--epsilon' option .* finite .* Got inf"),
     ("--epsilon text", ["--epsilon", "one"], r"argument --epsilon: invalid float value: 'one'"),
-    ("--repetition -1", ["--repetition", "-1"], r"'repetition' .* nonnegative integer. Got -1"),
+    ("--repetition -1", ["--repetition", "-1"],
+     r"'--repetition' option .* nonnegative integer. Got -1"),
     ("unknown --mechanism", ["--mechanism", "laplace", "cauchy"],
-     r"'mechanism' parameter .* one of \('laplace'.*Got 'cauchy'"),
-    ("unknown --geometry", ["--geometry", "ring"], r"'geometry' .* Got 'ring'"),
-    ("unknown --methods", ["--methods", "gaussmech", "nope"], r"'methods' .* Got 'nope'"),
-    ("--pairs 1", ["--pairs", "1"], r"'n_pairs' .* Got 1 instead"),
-    ("--mmd-permutations -1", ["--mmd-permutations", "-1"], r"'mmd_permutations' .* Got -1"),
-    ("--jobs 0", ["--jobs", "0"], r"'n_jobs' .* Got 0"),
+     r"'--mechanism' option .* one of \('laplace'.*Got 'cauchy'"),
+    ("unknown --geometry", ["--geometry", "ring"], r"'--geometry' option .* Got 'ring'"),
+    ("unknown --methods", ["--methods", "gaussmech", "nope"], r"'--methods' option .* Got 'nope'"),
+    ("--pairs 1", ["--pairs", "1"], r"'--pairs' option of privlab epsilon-benchmark .* Got 1 "
+                                    r"instead"),
+    ("--mmd-permutations -1", ["--mmd-permutations", "-1"],
+     r"'--mmd-permutations' option .* Got -1"),
+    ("--jobs 0", ["--jobs", "0"], r"'--jobs' option .* Got 0"),
 ]
 
 

@@ -373,7 +373,7 @@ def test_demo_verb_refuses_in_one_line(tmp_path, capsys, monkeypatch, case, args
 EPSILON_REFUSALS = [
     ("--n not a number", ["--n", "ten", "--out", "t.csv"], 2, r"argument --n: invalid int"),
     ("--jobs not a number", ["--jobs", "two", "--out", "t.csv"], 2, r"argument --jobs"),
-    ("--n 0", ["--n", "0", "--out", "t.csv"], 2, r"'n' parameter .* >= 10"),
+    ("--n 0", ["--n", "0", "--out", "t.csv"], 2, r"'--n' option .* >= 10"),
     ("no --out", [], 2, r"the following arguments are required: --out"),
 ]
 

@@ -237,7 +237,7 @@ EPSILON_REFUSALS = [
     ("--n 100 100", ["--n", "100", "100"], r"'--n' .* distinct"),
     ("--methods twice", ["--methods", "gaussmech", "gaussmech"], r"'--methods' .* distinct"),
     ("--mechanism twice", ["--mechanism", "laplace", "laplace"], r"'--mechanism' .* distinct"),
-    ("--n 2000000000", ["--n", "2000000000"], r"'n' parameter .* at most 10,000"),
+    ("--n 2000000000", ["--n", "2000000000"], r"'--n' option .* at most 10,000"),
 ]
 
 
