@@ -11,48 +11,20 @@
 #     name: python3
 # ---
 
+
 # %% [markdown]
 # # 04 · Enron: do off-the-shelf PII tools hide Ken Lay?
 #
 # **The question.** A PII tool is run over emails that mention Enron's chairman, Ken
-# Lay. It targets person names, so we assume that removing names should also remove his
-# identity. Does it? Two ways to check:
+# Lay. It targets person names, so we assume that removing names also removes his
+# identity. Does it?
 #
-# 1. **The exact-name baseline**: count sanitized emails that still contain "Ken Lay"
-#    (case-insensitive). It finds explicit identifiers and nothing else.
-# 2. **The contrastive test**: with an encoder $\mathcal{E}$ and the tool $X_c$, every
-#    trial of sanitized email $x_i$ against reference email $y_j$ scores
-#    $$a_{ij} = \mathcal{E}(X_c(x_i)) \cdot \big(\mathcal{E}(y_j) - \mathcal{E}(X_c(y_j))\big),$$
-#    and the **resolution** is $\delta^* = \max(0, \max_{ij} a_{ij})$, attained by the
-#    **decisive witness** (symmetric test: every email is audited and reference).
-#
-# **What the numbers mean.** A name match is a flagrant leak. A positive resolution says
-# some released email still points towards what the tool removed from another email:
-# the witness shows whether that is a surviving name or identifying *context* (a fact
-# about him, his role, his company) that no name filter can see.
-#
-# **What they do not mean.** Zero matches is not privacy, and resolution 0 is only "no
-# violation detected for these emails, these references and this encoder". The
-# resolution is a cosine difference on this encoder's scale (notebook 09 calibrates it).
-#
-# **Data.** Ken Lay's mailbox is read in place from `../shared/data/enron/kenneth_json.zip`
-# when it is present, selected by the paper's rule: the body mentions "Ken Lay"
-# (case-insensitive, anywhere in the body, any whitespace between the two words) and
-# has at most 500 words. The exact-name baseline counts by the same rule. The JSON
-# layout stores bodies without their headers, so nothing is stripped from them.
-# Otherwise the offline mailbox about the fictional executive Marcus Whitfield is used,
-# which carries seeded leaks with ground truth.
-#
-# **Two optional departures, off by default.** `MATCH = "word"` finds the name as whole
-# words only, and `DEDUPE = True` keeps one copy of a body filed in several folders.
-# Neither is the paper's rule; the table "The selection, rule by rule" below gives the
-# number each yields, and the headline says when one is on.
-#
-# **One fixed departure.** Presidio runs on spaCy's *small* English model
-# (`en_core_web_sm` 3.8, packaged so that nothing is downloaded), where the paper ran
-# Presidio with its default, the large model (`en_core_web_lg`). The small model tags
-# fewer names as persons, so some of the names and surnames Presidio leaves here may be
-# the model's and not Presidio's.
+# Two checks. The **exact-name baseline** counts sanitized emails that still contain
+# "Ken Lay": it sees explicit identifiers only. The **contrastive test** of notebook 00
+# asks whether a sanitized email still points towards what the tool removed from
+# another email; its **resolution** is the largest such excess, and the **decisive
+# witness** is the pair of emails that attains it. Without Ken Lay's mailbox beside
+# privlab, an offline mailbox about a fictional executive is used.
 
 # %% tags=["parameters"]
 ENCODER = "minilm"   # a text encoder from privlab.encoders.registry
@@ -63,95 +35,128 @@ DEDUPE = None        # True drops repeated bodies; None: the study's (False, as 
 PROJECTOR = False    # True: large print for a projector (every figure below)
 
 # %%
+from dataclasses import replace
+
+import numpy as np
+
+from privlab.contrastive import audit
+from privlab.encoders import get_encoder
+from privlab.sanitizers import ConceptListSanitizer
 from privlab.studies import enron
-from privlab.ui import plots, study_panel
+from privlab.ui import exercises, plots, study_panel
 
 plots.projector(PROJECTOR)
-
-# %% [markdown]
-# **presidio** is Microsoft Presidio offline with the packaged spaCy model, every
-# recognizer for English and every candidate kept (its most inclusive setting), with the
-# anonymizer's replacement output (`<PERSON>`, `<EMAIL_ADDRESS>` …). **entity-types**
-# replaces spaCy's person, organisation, place and work names by boxes. **regex-pii**
-# removes formats only. **concept-list** removes the exact strings "Ken Lay", "Kenneth
-# Lay" (or the offline target's name).
-#
-# ## Run it
-#
-# Pick an encoder, the mailbox, the sanitizers, the number of emails or the selection
-# rule, and press **Run**. Embeddings are cached: a second run over the same emails only
-# encodes what changed. The output holds, in order: the headline; Table 2 (resolution
-# beside the exact-name baseline, one row per tool); the paper's Presidio count beside
-# privlab's; on the real mailbox, the selection rule by rule; the decisive witnesses with
-# the shared words highlighted; witnesses whose released email no longer names the
-# target (identifying context the exact-name baseline cannot see); and, on the offline
-# mailbox, each seeded leak type as removed by the tool, caught by the test or missed.
-
-# %%
 panel = study_panel(enron, encoders=(ENCODER,), data=CORPUS, limit=LIMIT, match=MATCH,
                            dedupe=DEDUPE)
+
+# %% [markdown]
+# ## By hand: the trial matrix on eight emails
+#
+# The first eight emails the panel's rule selects, sanitized by the simplest tool: a
+# list that removes the target's name. Rows of $S$ embed the sanitized emails, rows of
+# $T$ the emails as written; every email is also a reference, so
+# $a_{ij} = S_i \cdot (T_j - S_j)$ and the resolution is $\max(0, \max_{ij} a_{ij})$.
+# The cell reads the mailbox, the encoder and the rule from the panel below.
+
+# %%
+config = panel.config()                                # the panel's mailbox, encoder, rule
+corpus = enron.load_corpus(replace(config, limit=8))   # the first eight selected emails
+encoder = get_encoder(config.encoders[0])
+cleaned = ConceptListSanitizer(corpus.concepts).sanitize(list(corpus.texts))
+S, T = encoder.encode(cleaned), encoder.encode(list(corpus.texts))
+a = S @ (T - S).T                                      # a[i, j]: audited i, reference j
+i, j = np.unravel_index(a.argmax(), a.shape)
+
+# %% [markdown]
+# The same number from privlab's audit, which also keeps the witnesses and the
+# exact-name baseline:
+
+# %%
+checked = audit(list(corpus.texts), ConceptListSanitizer(corpus.concepts),
+                encoders=(encoder,), names=corpus.names).members[0]
+print(f"by hand: max a = {a.max():.4f} at audited {i}, reference {j}")
+print(f"privlab: resolution {checked.value:.4f}, witness audited {checked.witness.audited}, "
+      f"reference {checked.witness.reference}")
+print("agree:", bool(np.isclose(max(a.max(), 0.0), checked.value, atol=1e-5)))
+
+# %% [markdown]
+# ## Exercise 04.1 · predict, then run
+#
+# The panel audits Presidio, the tool the paper focuses on, over every selected email.
+# Its decisive witness is a released email. Predict: does it still contain the target's
+# **name**, or only identifying **context**? Write it down, then run the panel.
+
+# %%
+answer = None   # "name" or "context"
+
+# %% [markdown]
+# ## The study panel
+#
+# Pick an encoder, the mailbox, the sanitizers, the number of emails or the selection
+# rule, and press **Run**. The headline puts Presidio's resolution beside its exact-name
+# baseline, the emails that kept the surname or an address, and the paper's count.
+
+# %%
 panel.show()
 
 # %% [markdown]
-# ## privlab against the paper
+# **How to read it.** Table 2 has one row per tool: the resolution beside the
+# exact-name baseline. A tool can keep the name in no email and still have a large
+# resolution. The decisive witnesses show why, with the shared words highlighted; the
+# table of witnesses whose released email no longer names the target is what no name
+# filter can see. On the offline mailbox, each seeded leak type is listed as removed by
+# the tool, caught by the test or missed.
+
+# %% [markdown]
+# **privlab against the paper.** The paper counts Presidio's kept names over 1,841
+# emails from the whole Enron corpus; privlab reads one mailbox, Ken Lay's own, where
+# much of the mail is addressed to him, in forms Presidio's small spaCy model misses.
+# The counts are the same kind of number on different emails, not one an estimate of
+# the other.
+
+# %%
+result = panel.result   # None when the panel shows a message instead
+ran = [row.name for row in result.table] if result else []
+enron.paper_comparison(result) if "presidio" in ran else "Choose presidio in the panel."
+
+# %% [markdown]
+# **When a resolution reads 0**: no trial found a connection for these emails, these
+# references and this encoder. It is not a guarantee, and a name count of 0 is not
+# privacy either.
+
+# %%
+exercises.check("04.1", answer, result=panel.result)
+exercises.solution("04.1")
+
+# %% [markdown]
+# ## Exercise 04.2 · change a setting
 #
-# The paper's Table 2 counts the sanitized emails that still contain "Ken Lay"; the
-# panel sets its Presidio count beside privlab's on this run's emails.
+# Choose the **lexical** encoder in the panel and press **Run**. Set `answer` to the
+# resolution of the headline's tool (Presidio when it runs). Which numbers moved, and
+# which stayed where they were?
+
+# %%
+answer = None   # the headline tool's resolution under the lexical encoder
+exercises.check("04.2", answer, result=panel.result)
+exercises.solution("04.2")
+
+# %% [markdown]
+# ## Exercise 04.3 · edit the code
 #
-# **Why the numbers differ.** On this notebook's settings with the real mailbox beside
-# the clone (the first <!--q:texts-->300<!--/q--> emails the paper's rule selects; `make reproduce` runs
-# all of them; without the mailbox the notebook runs privlab's offline one instead),
-# Presidio leaves the name in **<!--q:presidio.name_kept-->6<!--/q-->** of them (**<!--q:presidio.name_share-->2.00%<!--/q-->**), with resolution
-# <!--q:presidio.resolution-->0.434<!--/q--> under MiniLM; the paper reports 17 of 1,841 (0.92%). The two are the same
-# kind of number on different emails:
+# Copy the by-hand cell and sanitize with `regex-pii`, which removes formats (e-mail
+# addresses, phone numbers) and not names:
+# `registry.create("regex-pii", concepts=tuple(corpus.concepts))` with
+# `from privlab.sanitizers import registry`. Bind `answer` to $\max(0, \max a)$.
+
+# %%
+answer = None   # the regex-pii resolution of the eight emails, by hand
+exercises.check("04.3", answer, corpus=corpus, config=config)
+exercises.solution("04.3")
+
+# %% [markdown]
+# ## Going further
 #
-# * **Mailbox against corpus.** The paper selected its emails from the whole Enron
-#   corpus (every employee's mailbox); privlab reads one mailbox, Ken Lay's own (`lay-k`),
-#   where much of the mail is addressed *to* him. On the full mailbox, Presidio's leaks are
-#   all of forms its packaged spaCy model does not tag as a person: the name glued to other characters in
-#   forwarded headers and memo titles (`=09Ken Lay@ENRON`, `Memo_Ken Lay`), in capitals
-#   in address lines (`To: "KEN LAY"`, `Dear KEN LAY,`), before an address (`On Behalf
-#   Of Ken Lay-@ENRON`), in lower case and with two spaces. Such lines are frequent in a
-#   chairman's inbox, so its share of leaks need not match the share over the whole
-#   corpus, and one set is no estimate of the other.
-# * **Copies.** <!--q:repeats-->68<!--/q--> of these <!--q:texts-->300<!--/q--> bodies repeat another one (the same email filed in
-#   several folders). The paper's stated selection drops no copies, and neither does
-#   privlab's default; `DEDUPE = True` drops them.
-# * **Beside the name kept: the surname and the address.** The name count misses what
-#   Presidio leaves when it masks "Ken" but not "Lay". The headline counts, next to it,
-#   the emails that lost the full name but kept the surname (written as a name: `Lay`,
-#   `LAY`) or an address made of it (`Lay@ENRON`, `klay@`), with
-#   `privlab.names.surname_leaks`: on this run **<!--q:presidio.surname_kept-->16<!--/q--> more** (<!--q:presidio.surname_share-->5.33%<!--/q-->), beyond
-#   the <!--q:presidio.name_kept-->6<!--/q-->, in forms such as `<PERSON> Lay- Chairman of the Board@ENRON` in
-#   Notes headers, `<PERSON> Lay@ENRON` in address lists, `"'Lay, <PERSON>'"`,
-#   `To: <PERSON> LAY`, `Dr Lay` and a biography ("Lay, a <LOCATION> native, earned
-#   ..."). The paper's Table 2 counts the name only, so there is no paper figure to set
-#   beside it.
-# * **Same rule, other pipeline.** The paper stripped headers "where possible" from raw
-#   messages; this layout stores bodies already, and they are used as stored. The
-#   resolution is measured under MiniLM, not the paper's QWEN3-4B, so only the name
-#   counts are compared; the decisive witness (audited and reference email <!--q:presidio.witness-->136,124<!--/q-->, shown by the panel) is
-#   typically an email with every name replaced (`Dear Mr. <PERSON>, ... <PERSON>'s long
-#   service to <ORGANIZATION>`): identifying context, the kind the exact-name baseline
-#   cannot see.
-#
-# ## The selection, rule by rule
-#
-# The number of emails each rule selects from the mailbox (the table the panel shows on
-# the real mailbox). The first row is the paper's rule and privlab's default; the others
-# are the labelled options and what a plain search for "ken lay" (exactly one space)
-# finds.
-#
-# * **Whole words only** (`MATCH = "word"`) drops the mentions glued to other
-#   characters, such as `=09Ken Lay@ENRON` (a quoted-printable tab before an address) or
-#   `Memo_Ken Lay`: exactly the forms spaCy cannot split and Presidio misses, so the
-#   exact-name baseline falls while the resolution does not.
-# * **Repeated bodies dropped** (`DEDUPE = True`) keeps one copy of an email filed in
-#   several folders. The resolution is a maximum over trials, so copies cannot change
-#   it; they do change the baseline's share. Two rules the paper does not state thus move
-#   the share a reader would compare with the paper's: run both and read the headline's
-#   count.
-#
-# The real mailbox has no ground truth for leaks; the offline mailbox's seeded leak types
-# (signature, quoted header, nickname, email address, identifying fact …) are listed as
-# removed by the tool, caught by the test (named in a top witness) or missed.
+# - [The Enron study in detail](../docs/lessons/04-enron.md): the data and its selection
+#   rule, the four tools, the departures from the paper, why privlab's counts differ
+#   from the paper's, and the selection rule by rule.
+# - Notebook `09_calibration` puts a resolution on a scale of known leaks.
