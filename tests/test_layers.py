@@ -284,8 +284,16 @@ def module_sources(root: Path = PACKAGE) -> dict[str, tuple[str, bool]]:
     return out
 
 
+#: Top-level modules that give a method's verbs a short name (``privlab.spia.score``):
+#: each only re-exports the public names of the component it names here, and belongs to
+#: that component (:func:`test_alias_modules_only_reexport_their_component`).
+ALIASES: dict[str, str] = {"privlab.spia": "privlab.redaction.spia",
+                           "privlab.redacbench": "privlab.redaction.redacbench"}
+
+
 def _component(module: str) -> tuple[int, str]:
     """``(layer index, component)`` of a module: the longest matching prefix wins."""
+    module = ALIASES.get(module, module)
     best = None
     for index, (_, prefixes) in enumerate(LAYERS):
         for prefix in prefixes:
@@ -435,6 +443,18 @@ def test_every_module_belongs_to_a_layer():
         layer, component = _component(module)
         if layer == 0:
             _tier(component)
+
+
+def test_alias_modules_only_reexport_their_component():
+    sources = module_sources()
+    for alias, target in ALIASES.items():
+        source, _ = sources[alias]
+        imported = imported_modules(source, alias)
+        assert imported and all(m == target or m.startswith(target + ".") for m in imported), \
+            f"{alias} imports {sorted(imported)}; an alias re-exports {target} only"
+        tree = ast.parse(source)
+        assert all(isinstance(node, (ast.ImportFrom, ast.Expr)) for node in tree.body), \
+            f"{alias} defines something: an alias holds imports only"
 
 
 def test_no_module_imports_a_higher_layer_or_a_peer():

@@ -29,6 +29,7 @@ _COMMAND_MODULES = [
     "privlab.cli.epsilon",
     "privlab.cli.quote",
     "privlab.cli.audit",
+    "privlab.cli.byo",
     "privlab.cli.data",
 ]
 

@@ -1,6 +1,8 @@
 """ε auditors and mechanisms of known privacy.
 
-The public verbs: :func:`certified_epsilon` (Eq. 16 on given error counts) and
+The public verbs: :func:`audit` (your two samples from neighbouring inputs: the
+certificate with its confidence, the paper's four estimators, a label-shuffled control;
+:mod:`privlab.epsilon.byo`), :func:`certified_epsilon` (Eq. 16 on given error counts) and
 :func:`audit_pairs` (every auditor on any identity-labelled embedding table); the
 auditors' registry (:data:`privlab.epsilon.auditors.registry`, viewed by name as
 :data:`AUDITORS`); the pair list and selected-pairs certificate of :mod:`privlab.epsilon.pairs`;
@@ -26,6 +28,7 @@ from privlab.epsilon.auditors import (
     gaussmech_null_floor,
     get_auditor,
 )
+from privlab.epsilon.byo import EpsilonAudit, audit
 from privlab.epsilon.cascade import CascadeAudit, audit_cascade, cascade_alpha
 from privlab.epsilon.mechanisms import (
     MECHANISMS,
@@ -49,5 +52,5 @@ __all__ = [
     "MECHANISMS", "analytic_gaussian_epsilon", "analytic_gaussian_sigma",
     "build_mechanism", "make_prototypes",
     "certify_pairs", "identity_pairs", "select_distinguishable_pairs", "select_on_development",
-    "split_rows", "CascadeAudit", "audit_cascade", "cascade_alpha",
+    "split_rows", "CascadeAudit", "audit_cascade", "cascade_alpha", "EpsilonAudit", "audit",
 ]

@@ -7,11 +7,15 @@
 * :mod:`~privlab.redaction.redacbench.judge` — judges of what can still be inferred
   (registry :data:`judges`; the oracle is marked ``oracle=True``);
 * :mod:`~privlab.redaction.redacbench.evaluation` — the confusion matrix, Security,
-  Utility, text utility (BLEU, ROUGE) and a judge's error rates on the hand labels.
+  Utility, text utility (BLEU, ROUGE) and a judge's error rates on the hand labels;
+* :mod:`~privlab.redaction.redacbench.byo` — :func:`score`, your redaction (a function or
+  a file of outputs) with the unredacted control and the judge's errors (also
+  ``privlab.redacbench.score``).
 """
 
 import importlib
 
+from privlab.redaction.redacbench.byo import RedacBenchScore, read_outputs, score
 from privlab.redaction.redacbench.data import (
     KEYWORD_SOURCES,
     Document,
@@ -45,11 +49,13 @@ from privlab.redaction.redacbench.judge import (
 from privlab.redaction.redacbench.strategy import (
     MASK,
     AdversarialRedaction,
+    FunctionStrategy,
     Iterative,
     Masking,
     NoRedaction,
     SanitizerStrategy,
     Strategy,
+    as_strategy,
     strategies,
 )
 from privlab.registry import member_modules
@@ -69,10 +75,13 @@ def load_members() -> tuple[str, ...]:
 
 load_members()
 
-__all__ = ["AdversarialRedaction", "Confusion", "Document", "HeuristicJudge", "Iterative",
+__all__ = ["AdversarialRedaction", "Confusion", "Document", "FunctionStrategy",
+           "HeuristicJudge", "Iterative", "as_strategy",
            "JUDGE_QUESTION", "Judge", "JudgeCheck", "JudgeErrors", "KEYWORD_SOURCES",
            "LLMJudge", "MASK", "Masking", "NoRedaction", "OracleJudge", "Policy",
-           "Proposition", "RedacBenchResult", "SanitizerStrategy", "Strategy", "confusion",
+           "Proposition", "RedacBenchResult", "RedacBenchScore", "SanitizerStrategy",
+           "Strategy", "confusion",
            "derive_from_spia", "document_to_json", "evaluate", "judge_errors", "judge_prompt",
-           "judges", "load_members", "load_redacbench", "parse_document", "sample_path", "score_redactions",
+           "judges", "load_members", "load_redacbench", "parse_document", "read_outputs",
+           "sample_path", "score", "score_redactions",
            "strategies"]

@@ -30,7 +30,7 @@ from typing import Mapping, Sequence
 from privlab.errors import invalid, wrong_type
 from privlab.redaction.redacbench.data import Document
 from privlab.redaction.redacbench.judge import Judge
-from privlab.redaction.redacbench.strategy import Strategy
+from privlab.redaction.redacbench.strategy import Strategy, as_strategy
 from privlab.redaction.utility import MEASURES, per_document
 
 
@@ -397,7 +397,8 @@ def evaluate(documents: Sequence[Document], strategy: Strategy, judge: Judge, *,
 
     Args:
         documents: the benchmark.
-        strategy: the redaction strategy.
+        strategy: the redaction strategy: a :class:`Strategy`, a registry name, or any
+            function ``text -> text`` (or ``(text, policy_text) -> text``).
         judge: the judge.
         errors: also measure the judge's error rates on the hand labels.
 
@@ -413,8 +414,7 @@ def evaluate(documents: Sequence[Document], strategy: Strategy, judge: Judge, *,
         >>> r.security, r.utility, r.text_utility["bleu"]
         (0.0, 1.0, 1.0)
     """
-    if not isinstance(strategy, Strategy):
-        raise wrong_type("strategy", "evaluate", "a Strategy", strategy)
+    strategy = as_strategy(strategy, "strategy", "evaluate")
     if not isinstance(judge, Judge):
         raise wrong_type("judge", "evaluate", "a Judge", judge)
     redacted = {(doc.id, policy.id): strategy.redact(doc.text, policy)

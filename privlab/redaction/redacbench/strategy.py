@@ -17,8 +17,9 @@ decorating it (or a factory returning it) with
 
 from __future__ import annotations
 
+import inspect
 from abc import ABC, abstractmethod
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from privlab.errors import invalid, wrong_type
 from privlab.llm import ensure_client
@@ -226,5 +227,71 @@ class Iterative(Strategy):
         return text
 
 
-__all__ = ["AdversarialRedaction", "Iterative", "MASK", "Masking", "NoRedaction",
-           "SanitizerStrategy", "Strategy", "strategies"]
+class FunctionStrategy(Strategy):
+    """Any function as a strategy: ``f(text)``, or ``f(text, policy_text)`` when it takes
+    two arguments (the policy's words, e.g. "Health information is confidential.").
+
+    Args:
+        function: the user's redaction function; it must return a str.
+        name: display and provenance id (default the function's name).
+
+    Example:
+        >>> p = Policy("h", "Health is confidential.", frozenset())
+        >>> FunctionStrategy(lambda t: t.replace("ill", "[X]")).redact("Ann is ill.", p)
+        'Ann is [X].'
+        >>> FunctionStrategy(lambda t, policy: policy).redact("Ann is ill.", p)
+        'Health is confidential.'
+    """
+
+    def __init__(self, function: Callable[..., str], name: str | None = None):
+        if not callable(function):
+            raise wrong_type("function", "FunctionStrategy", "a callable", function)
+        self.function = function
+        self.takes_policy = _positional_arity(function) >= 2
+        self.name = name or getattr(function, "__name__", type(function).__name__)
+        if self.name == "<lambda>":
+            self.name = "your function"
+
+    def _redact(self, text: str, policy: Policy) -> str:
+        out = self.function(text, policy.text) if self.takes_policy else self.function(text)
+        if not isinstance(out, str):
+            raise wrong_type("function", "FunctionStrategy", "a function returning a str",
+                             out, "Return the redacted text itself.")
+        return out
+
+
+def _positional_arity(function: Callable[..., Any]) -> int:
+    """How many positional arguments ``function`` accepts (2 for ``*args``; 1 if unknown)."""
+    try:
+        params = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return 1
+    if any(p.kind is p.VAR_POSITIONAL for p in params):
+        return 2
+    return sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+
+
+def as_strategy(value: Any, parameter: str, caller: str) -> Strategy:
+    """``value`` as a :class:`Strategy`: a Strategy as it is, a registry name built, a
+    function wrapped in :class:`FunctionStrategy`.
+
+    Example:
+        >>> as_strategy(str.upper, "strategy", "evaluate").name
+        'upper'
+    """
+    if isinstance(value, Strategy):
+        return value
+    if isinstance(value, str):
+        if value in strategies.names():
+            return strategies.create(value)
+        raise invalid(parameter, caller, f"a Strategy, a function or one of "
+                      f"{strategies.names()}", value)
+    if callable(value):
+        return FunctionStrategy(value)
+    raise wrong_type(parameter, caller, "a Strategy, a registry name or a function "
+                     "text -> text (or (text, policy_text) -> text)", value,
+                     "Pass your redaction function itself; it is wrapped for you.")
+
+
+__all__ = ["AdversarialRedaction", "FunctionStrategy", "Iterative", "MASK", "Masking",
+           "NoRedaction", "SanitizerStrategy", "Strategy", "as_strategy", "strategies"]

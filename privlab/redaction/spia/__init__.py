@@ -15,6 +15,9 @@
   in ``adversaries``);
 * :mod:`~privlab.redaction.spia.baseline` — the text-blind ``base-rate`` adversary, what
   a guess gets without reading;
+* :mod:`~privlab.redaction.spia.byo` — :func:`score`, your anonymizer's outputs (a file,
+  a list or a function) scored with the text-blind baseline beside them (also
+  ``privlab.spia.score``);
 * :mod:`~privlab.redaction.spia.split` — the declared split: the offline rules were
   developed on PANORAMA-531 minus PANORAMA-151, the rest is evaluation only.
 
@@ -28,6 +31,7 @@ import importlib
 from privlab.redaction.spia import contextual  # noqa: F401  (registers "contextual")
 from privlab.redaction.spia import baseline  # noqa: F401  (registers "base-rate")
 
+from privlab.redaction.spia.byo import SPIAScore, read_outputs, score
 from privlab.redaction.spia.matching import (
     AgreementMatcher,
     LLMMatcher,
@@ -95,10 +99,12 @@ load_members()
 __all__ = ["AgreementMatcher", "CATEGORY_MAPS", "CATEGORY_TAGS", "CODE_TAGS", "FREE_TEXT_TAGS",
            "ID_LIKE_TAGS",
            "JW_THRESHOLD", "LLMMatcher", "MIN_CERTAINTY", "NON_CODE_TAGS", "OfflineMatcher",
-           "PII", "ProtectionResult", "SPIARecord", "Subject", "SubjectMatcher", "TAGS",
+           "PII", "ProtectionResult", "SPIARecord", "SPIAScore", "Subject", "SubjectMatcher",
+           "TAGS",
            "ValueJudge", "age_score", "category_score", "count_subjects_and_piis",
            "email_score", "empty_predictions", "free_text_score", "gold_profile_callable",
            "identifier_score", "jaro_winkler", "load_members", "load_spia", "location_score",
            "matchers", "name_score",
-           "normalize_identifier", "parse_spia_record", "protection", "rule_name", "score_pii",
+           "normalize_identifier", "parse_spia_record", "protection", "read_outputs",
+           "rule_name", "score", "score_pii",
            "score_subject", "subject_similarity", "write_spia"]
