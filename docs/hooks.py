@@ -47,12 +47,34 @@ def _notebooks() -> list[Path]:
     return sorted(_notebook_folder().glob("[0-9][0-9]*_*.ipynb"))
 
 
+def _title(page: Path) -> str:
+    """A Markdown page's first heading (its file name when it has none)."""
+    for line in page.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# "):
+            return line[2:].strip()
+    return page.stem
+
+
 def on_config(config):
-    """List the notebooks in the navigation, under "Notebooks"."""
-    entries = [{path.stem: f"notebooks/{path.name}"} for path in _notebooks()]
-    for section in config["nav"] or []:
-        if isinstance(section, dict) and "Notebooks" in section:
-            section["Notebooks"] = list(section["Notebooks"]) + entries
+    """List in the navigation what the folders hold: the notebooks under "Notebooks", each
+    notebook's companion page under "Lessons", every decision record under "Decisions"."""
+    docs = Path(config["docs_dir"])
+    found = {
+        "Notebooks": [{path.stem: f"notebooks/{path.name}"} for path in _notebooks()],
+        "Lessons": [{_title(page): page.relative_to(docs).as_posix()}
+                    for page in sorted((docs / "lessons").glob("*.md"))],
+        "Decisions": [{_title(page): page.relative_to(docs).as_posix()}
+                      for page in sorted((docs / "decisions").glob("2*.md"))],
+    }
+    nav = config["nav"] or []
+    for name, entries in found.items():
+        section = next((s for s in nav if isinstance(s, dict) and name in s), None)
+        if section is None and entries:
+            section = {name: []}
+            nav.insert(len(nav) - 1 if name != "Decisions" else len(nav), section)
+        if section is not None:
+            listed = section[name] if isinstance(section[name], list) else [section[name]]
+            section[name] = list(listed) + entries
     return config
 
 
