@@ -118,6 +118,13 @@ def get_auditor(name: str) -> Auditor:
         >>> get_auditor("gaussmech").status.value
         'diagnostic'
     """
+    if isinstance(name, str) and name in registry and registry.entry(name).meta.get("oracle"):
+        raise invalid("methods", "get_auditor", f"one of {sorted(AUDITORS)} (an oracle such "
+                      "as this one needs the mechanism's exact scorer, which a name cannot "
+                      "give)", name, "Pass the auditor itself: methods=["
+                      f"{name.replace('-', '_')}(scorer)] from privlab.epsilon.auditors, with "
+                      "scorer(rows) -> one score per row, larger for B (e.g. the exact "
+                      "log-likelihood ratio).")
     if not isinstance(name, str) or name not in AUDITORS:
         raise invalid("methods", "get_auditor", f"one of {sorted(AUDITORS)}", name)
     return AUDITORS[name]
