@@ -129,6 +129,9 @@ class FinetuneResult(StudyResult):
             resolutions that chose it (empty when ``config.mix`` was given).
         provenance: corpora hashes, captions and training settings.
         status: what kind of number the resolutions are.
+        tuned_encoder: the fine-tuned D that was audited (an
+            :class:`~privlab.encoders.adapter.AdapterEncoder` at blend ``mix``), to encode
+            more images with it.
     """
 
     config: Config
@@ -143,6 +146,7 @@ class FinetuneResult(StudyResult):
     mix: float = 0.5
     mix_selection: Any = field(default=None, repr=False)
     status: str = "diagnostic (model- and corpus-relative; the fine-tuned D is corpus-specific)"
+    tuned_encoder: Any = field(default=None, repr=False, compare=False)
 
     def resolution(self, sanitizer: str, which: str) -> float:
         """The resolution of ``sanitizer`` under ``which`` (``"base"`` or ``"fine-tuned"``)."""
@@ -380,6 +384,17 @@ def pick_mix(frame) -> float:
     return float(passing.max() if len(passing) else frame["mix"].min())
 
 
+def heldout_scenes(config: Config) -> SceneCorpus:
+    """The held-out scenes of the target that :func:`run` audits (seed ``seed + 1000``).
+
+    Example:
+        >>> len(heldout_scenes(Config(heldout_size=3)))
+        3
+    """
+    return identity_scenes(CELEBRITY_TARGET, config.heldout_size,
+                           seed=config.seed + HELDOUT_SEED_OFFSET)
+
+
 @registry.member("finetune", number="10", title=STUDY, notebook="10_finetuning")
 def run(config: Config | None = None) -> FinetuneResult:
     """Train the adapter on coarse captions, then audit held-out scenes under base and tuned D.
@@ -422,7 +437,7 @@ def run(config: Config | None = None) -> FinetuneResult:
     base = get_encoder(config.encoders[0])
 
     heldout_seed = config.seed + HELDOUT_SEED_OFFSET
-    heldout = identity_scenes(CELEBRITY_TARGET, config.heldout_size, seed=heldout_seed)
+    heldout = heldout_scenes(config)
     contrast = identity_scenes(OTHER_PERSON, config.heldout_size, seed=heldout_seed)
     step("auditing the held-out scenes", 3, 4)
     audits = {}
@@ -455,9 +470,10 @@ def run(config: Config | None = None) -> FinetuneResult:
     step("fine-tuning done", 4, 4)
     return FinetuneResult(config, audits, base.name, tuned.name, fitted.losses,
                           fitted.initial_loss, learned, accuracy, heldout, mix, selection,
-                          provenance=provenance)
+                          provenance=provenance, tuned_encoder=tuned)
 
 
-__all__ = ["BASES", "BASE_NAMES", "CAPTION", "CONTROL", "Config", "FACE", "FinetuneResult",
-           "IDENTITY_KINDS", "MIX_CANDIDATES", "MIX_RULE", "SANITIZERS", "SIGNATURES",
-           "choose_mix", "identity_scenes", "pick_mix", "run"]
+__all__ = ["BASES", "BASE_NAMES", "CAPTION", "CELEBRITY_TARGET", "CONTROL", "Config", "FACE",
+           "FinetuneResult", "HELDOUT_SEED_OFFSET", "IDENTITY_KINDS", "MIX_CANDIDATES",
+           "MIX_RULE", "SANITIZERS", "SIGNATURES", "choose_mix", "heldout_scenes",
+           "identity_scenes", "pick_mix", "run"]

@@ -113,6 +113,30 @@ def test_study_measures_the_adapted_mechanism(result):
     assert learned["n"].tolist() == [k, k, kept, k - kept, kept]
 
 
+def test_the_audited_fine_tuned_d_gives_its_resolution_by_hand(result):
+    """Notebook 10's by-hand kernel: the held-out scenes and the kept fine-tuned D give
+    the audited value and witness of the face blackout, and the base D gives the base's."""
+    import numpy as np
+
+    from privlab.datasets.scene_cues import cue_blackout
+    from privlab.encoders import get_encoder
+
+    scenes = finetune.heldout_scenes(result.config)
+    assert [s.kinds() for s in scenes.scenes] == [s.kinds() for s in result.heldout.scenes]
+    blacked = cue_blackout(scenes, finetune.SANITIZERS[finetune.FACE]).sanitize(scenes.images)
+    for which, encoder in (("fine-tuned", result.tuned_encoder),
+                           ("base", get_encoder(result.config.encoders[0]))):
+        S, T = encoder.encode(blacked), encoder.encode(scenes.images)
+        a = S @ (T - S).T
+        member = result.audits[finetune.FACE].member(encoder.name)
+        assert max(0.0, float(a.max())) == pytest.approx(member.value, abs=1e-5), which
+        assert a.max() == pytest.approx(member.resolution.max_difference, abs=1e-5), which
+    assert result.tuned_encoder.name == result.tuned
+    i, j = np.unravel_index(a.argmax(), a.shape)
+    base = result.audits[finetune.FACE].member(result.base)
+    assert (int(i), int(j)) == (base.witness.audited, base.witness.reference)
+
+
 def test_study_refuses_bad_settings():
     with pytest.raises(PrivlabValueError, match="'encoders' parameter of finetune.run"):
         finetune.run(finetune.Config(encoders=("minilm",)))
