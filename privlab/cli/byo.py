@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import argparse
 import math
-import stat
 from pathlib import Path
 
 import numpy as np
 
 from privlab.cli.options import in_options
+from privlab.cli.resolution import _check_npy_file as check_npy_file
+from privlab.cli.resolution import _check_npy_header as check_npy_header
 from privlab.cli.resolution import _count as at_least  # an integer >= minimum, one line
 from privlab.errors import PrivlabTypeError, PrivlabValueError, invalid
 
@@ -119,6 +120,9 @@ def register(subparsers) -> None:
 def load_samples(path: Path, option: str, caller: str) -> np.ndarray:
     """The real array (1-D or 2-D) in the .npy file ``path``, or a refusal naming ``option``.
 
+    The file is checked as ``privlab resolution`` checks its own (missing, a folder, a
+    pipe, empty, not .npy, truncated, a second array appended) before it is read.
+
     Example:
         >>> import tempfile
         >>> p = Path(tempfile.mkdtemp()) / "a.npy"; np.save(p, np.arange(3.0))
@@ -126,22 +130,20 @@ def load_samples(path: Path, option: str, caller: str) -> np.ndarray:
         (3,)
     """
     hint = "Save the outputs with numpy.save(path, array)."
-    if not path.exists():
-        raise invalid(option, caller, "an existing .npy file", f"{path} (it does not exist)",
-                      given_is_text=True)
-    if not stat.S_ISREG(path.stat().st_mode):
-        raise invalid(option, caller, "a regular .npy file", f"{path} (not a regular file)",
-                      hint, given_is_text=True)
+    try:
+        check_npy_file(path, option)
+        check_npy_header(path, option)
+    except PrivlabValueError as exc:  # worded for privlab resolution: name this command
+        raise PrivlabValueError(str(exc).replace("privlab resolution", caller)) from None
     try:
         array = np.load(path, allow_pickle=False)
     except (OSError, EOFError, ValueError) as exc:
         raise invalid(option, caller, "a readable NumPy .npy array", f"{path} ({exc})", hint,
                       given_is_text=True) from None
-    if not isinstance(array, np.ndarray) or array.dtype.kind not in "fiub" \
-            or array.ndim not in (1, 2):
+    if array.dtype.kind not in "fiub" or array.ndim not in (1, 2):
         raise invalid(option, caller, "a .npy array of real numbers, shape (n,) or (n, d)",
-                      f"{path} holding {getattr(array, 'dtype', type(array).__name__)} "
-                      f"{getattr(array, 'shape', '')}", hint, given_is_text=True)
+                      f"{path} holding {array.dtype} of shape {array.shape}", hint,
+                      given_is_text=True)
     return array
 
 

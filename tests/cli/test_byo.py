@@ -120,3 +120,14 @@ def test_redacbench_score_on_a_file_of_outputs(tmp_path, capsys, monkeypatch):
                        encoding="utf-8")
     assert main(["redacbench", "score", str(outputs)]) == 2
     assert "'OUTPUTS' option of privlab redacbench score" in capsys.readouterr().err
+
+
+def test_epsilon_audit_refuses_a_second_array_appended(laplace, tmp_path, capsys):
+    folder, a, _ = laplace
+    appended = tmp_path / "two.npy"
+    with open(appended, "wb") as handle:
+        np.save(handle, a)
+        np.save(handle, a)
+    assert main(["epsilon", "audit", str(folder / "A.npy"), str(appended)]) == 2
+    err = capsys.readouterr().err
+    assert "'B'" in err and "privlab epsilon audit" in err and "second array" in err
