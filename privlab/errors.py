@@ -112,6 +112,35 @@ def item_list(items: Any, parameter: str, caller: str) -> list:
     return list(items)
 
 
+def strings(value: Any, parameter: str, caller: str, *, also: tuple = (),
+            example: str = "['Ken Lay', 'Kenneth Lay']") -> list:
+    """A string or a list of strings as a list: a bare string is one item, never its letters.
+
+    The one reading of "names", "methods", "concepts" and the like everywhere: ``"Ken Lay"``
+    is ``["Ken Lay"]``. Items of the types in ``also`` (an Auditor object, say) pass too.
+
+    Raises:
+        PrivlabTypeError: ``value`` is neither, or an item is no string (nor in ``also``);
+            the message names the item's position.
+
+    Example:
+        >>> strings("Ken Lay", "names", "audit"), strings(("a", "b"), "names", "audit")
+        (['Ken Lay'], ['a', 'b'])
+    """
+    expected = "a string or a list of strings" + "".join(
+        f" or {kind.__name__} objects" for kind in also)
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, bytes) or not hasattr(value, "__iter__") or isinstance(value, dict):
+        raise wrong_type(parameter, caller, expected, value, f"E.g. {example}.")
+    items = list(value)
+    for index, item in enumerate(items):
+        if not isinstance(item, str) and not (also and isinstance(item, also)):
+            raise wrong_type(parameter, caller, expected, item,
+                             f"Item {index} is the one refused. E.g. {example}.")
+    return items
+
+
 #: The largest seed every generator privlab uses accepts (NumPy's legacy RandomState and
 #: scikit-learn's ``random_state`` take ``0 <= seed < 2**32``).
 MAX_SEED = 2**32 - 1

@@ -37,12 +37,38 @@ def refuse_record(caller: str, expected: str, where: str, problem: str,
                    fix="Fix or remove that line; no record is skipped silently.")
 
 
+def check_readable(path: Path, parameter: str, caller: str) -> None:
+    """Refuse a file this process may not read, naming it and the fix (never a raw
+    ``PermissionError`` from deep inside a loader)."""
+    try:
+        with open(path, "rb"):
+            pass
+    except PermissionError:
+        raise invalid(parameter, caller, "a file this user can read",
+                      f"{path} (permission denied)", "Give yourself read access (e.g. "
+                      "chmod u+r) or copy the file somewhere readable; nothing was loaded.",
+                      given_is_text=True) from None
+
+
+class _DuplicateKey(ValueError):
+    """A JSON object that gives one key twice."""
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict:
+    record: dict = {}
+    for key, value in pairs:
+        if key in record:
+            raise _DuplicateKey(key)
+        record[key] = value
+    return record
+
+
 def iter_jsonl(lines: Iterable[str], name: str, caller: str,
                parameter: str = "path") -> Iterator[tuple[int, Any]]:
     """Decode JSON lines from any text stream as ``(line number, object)`` pairs.
 
-    Blank lines are skipped; any other line that is not JSON is refused with its file
-    name and number.
+    Blank lines are skipped; any other line that is not JSON, or whose object gives a key
+    twice (JSON keeps the last silently), is refused with its file name and number.
 
     Example:
         >>> list(iter_jsonl(['{"a": 1}', '', '[2]'], "mem.jsonl", "demo"))
@@ -52,11 +78,16 @@ def iter_jsonl(lines: Iterable[str], name: str, caller: str,
         if not line.strip():
             continue
         try:
-            yield number, json.loads(line)
+            yield number, json.loads(line, object_pairs_hook=_no_duplicate_keys)
         except json.JSONDecodeError as exc:
             raise invalid(parameter, caller, "one JSON object per line",
                           f"{name} line {number}: {exc.msg}", given_is_text=True,
                           fix="Fix or remove that line.") from exc
+        except _DuplicateKey as exc:
+            raise invalid(parameter, caller, "one JSON object per line, each key once",
+                          f"{name} line {number}: the key {str(exc)!r} given twice",
+                          given_is_text=True, fix="Keep one of the two values; nothing was "
+                          "loaded.") from None
 
 
 def read_jsonl(path: str | Path, caller: str, parameter: str = "path") -> list[tuple[int, Any]]:
@@ -71,6 +102,7 @@ def read_jsonl(path: str | Path, caller: str, parameter: str = "path") -> list[t
         state = "a folder" if path.is_dir() else "it does not exist"
         raise invalid(parameter, caller, "an existing JSON-lines file", f"{path} ({state})",
                       given_is_text=True)   # the whole path: a cut one hides the file's name
+    check_readable(path, parameter, caller)
     with path.open("rb") as handle:
         return list(iter_jsonl(_utf8_lines(handle, path.name, caller, parameter), path.name,
                                caller, parameter))

@@ -29,8 +29,9 @@ def register(subparsers) -> None:
     sizes.add_argument("--full", action="store_true",
                        help="the full settings README's quoted figures come from (make reproduce)")
     # At least one value: "--only" alone would otherwise select nothing and run everything.
-    parser.add_argument("--only", nargs="+", default=None, metavar="NN",
-                        help="notebook number prefixes to run, e.g. 00 05")
+    # "extend": --only 00 --only 01 runs both, as --only 00 01 does.
+    parser.add_argument("--only", nargs="+", action="extend", default=None, metavar="NN",
+                        help="notebook numbers to run, e.g. 00 05 (05 includes 05a)")
     parser.add_argument("--fresh-kernels", action="store_true",
                         help="a kernel of its own for each notebook (default: one kernel runs "
                              "them in turn, each from an empty namespace, models loaded once)")
@@ -63,11 +64,14 @@ def run(args) -> int:
                       "Run make notebooks, or pass the folder that holds them.",
                       given_is_text=True)
     if args.only:
-        paths = [p for p in paths if p.name[:2] in set(args.only)]
-        if not paths:
+        numbers = {p.name.split("_")[0] for p in paths} | {p.name[:2] for p in paths}
+        unknown = [number for number in args.only if number not in numbers]
+        if unknown:
             raise invalid("--only", _CALLER, "notebook numbers that exist",
-                          " ".join(args.only), "Pass two-digit prefixes such as 00 05.",
-                          given_is_text=True)
+                          " ".join(unknown), f"Pass numbers among {' '.join(sorted(numbers))}; "
+                          "nothing was run.", given_is_text=True)
+        wanted = set(args.only)
+        paths = [p for p in paths if p.name[:2] in wanted or p.name.split("_")[0] in wanted]
     failed = 0
     profile = "smoke" if args.smoke else ("full" if getattr(args, "full", False) else "demo")
     wording = {"smoke": "smoke settings", "demo": "demo settings (make reproduce: full)",

@@ -38,7 +38,8 @@ def register(subparsers) -> None:
     parser.add_argument("--top-k", type=_count(0), default=5,
                         help="largest trials to list (default 5; 0 for none)")
     parser.add_argument("--normalize", action="store_true",
-                        help="normalise audited rows instead of refusing non-unit rows")
+                        help="normalise the audited rows (and --reference-originals and "
+                             "--reference-sanitized) instead of refusing non-unit rows")
     parser.add_argument("--dtype", choices=["float32", "float64"], default="float32")
     parser.add_argument("--device", default=None, help="cpu or cuda (default: cuda if available)")
     parser.add_argument("--block-size", type=_count(1), default=None,
@@ -125,6 +126,12 @@ def _check_npy_header(path: Path, option: str) -> None:
                       f"{path} (it is truncated or damaged: its header promises shape {shape} "
                       f"of {dtype}, {needed:,} bytes of data, but the file holds {held:,})",
                       _SAVE_HINT, given_is_text=True)
+    if needed < held:  # np.load would read the first array and ignore the rest
+        raise invalid(option, _CALLER, "a .npy file holding one array",
+                      f"{path} ({held - needed:,} bytes after the array of shape {shape}: a "
+                      "second array appended, or trailing data)",
+                      "Save one array per file with numpy.save(path, array) (np.save on an "
+                      "open file twice appends a second array).", given_is_text=True)
 
 
 _SPECIAL_FILES = ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"),
@@ -169,6 +176,17 @@ def _unreadable(path: Path, option: str, exc: OSError) -> ValueError:
                    f"{path} (it cannot be read: {exc.strerror or exc})", given_is_text=True)
 
 
+def _as_options(exc: ValueError) -> ValueError:
+    """``reference_directions``'s refusal, naming the command's options, not its own."""
+    message = str(exc).replace("The 'E_ref' parameter of reference_directions",
+                               "The '--reference-originals' option of privlab resolution")
+    message = message.replace("The 'E_ref_sanitized' parameter of reference_directions",
+                              "The '--reference-sanitized' option of privlab resolution")
+    message = message.replace("Pass normalize=True to normalise them.",
+                              "Pass --normalize to normalise them.")
+    return type(exc)(message)
+
+
 def run(args) -> int:
     """Execute the subcommand; prints JSON or a short report."""
     from privlab.resolution import DEFAULT_BLOCK_SIZE, reference_directions, resolution
@@ -185,8 +203,12 @@ def run(args) -> int:
         if args.reference_sanitized is None:
             raise invalid("--reference-sanitized", _CALLER, "given with --reference-originals",
                           "nothing", "Pass the .npy of E(X_c(y)).", given_is_text=True)
-        T = reference_directions(_load(args.reference_originals, "--reference-originals"),
-                                 _load(args.reference_sanitized, "--reference-sanitized"))
+        originals = _load(args.reference_originals, "--reference-originals")
+        sanitized = _load(args.reference_sanitized, "--reference-sanitized")
+        try:
+            T = reference_directions(originals, sanitized, normalize=args.normalize)
+        except ValueError as exc:  # named by the options the user typed
+            raise _as_options(exc) from None
     res = resolution(S, T, top_k=args.top_k, normalize=args.normalize, dtype=args.dtype,
                      device=args.device,
                      block_size=DEFAULT_BLOCK_SIZE if args.block_size is None else args.block_size)

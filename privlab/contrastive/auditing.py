@@ -60,7 +60,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from privlab.errors import invalid, item_list, wrong_type
+from privlab.errors import invalid, item_list, strings, wrong_type
 from privlab.contrastive.face import AuditFace
 from privlab.contrastive.sanitized import sanitize as sanitize_once
 from privlab.hashing import sequence_hash
@@ -470,6 +470,7 @@ def audit(originals: Sequence[Any], sanitizer=None, *, sanitized: Sequence[Any] 
         ValueError: empty corpus, lengths that differ, neither sanitizer nor sanitized.
         TypeError: wrong kinds of items (named by index).
 
+    names = None if names is None else strings(names, "names", caller)
     Example:
         >>> from privlab.sanitizers import ConceptListSanitizer
         >>> from privlab.encoders import LexicalEncoder

@@ -47,9 +47,11 @@ import pandas as pd
 from privlab.arrays import check_flag
 from privlab.errors import invalid, item_list, wrong_type
 from privlab.hashing import bytes_hash, file_hash
+from privlab.io import check_readable
 
 MIN_NORM = 1e-6
-LABEL_COLUMN_NAMES = ("label", "identity", "identity_id", "id", "person", "name")
+LABEL_COLUMN_NAMES = ("label", "identity", "identity_id", "id", "person", "name", "subject",
+                      "subject_id", "person_id", "class", "target")
 MISSING_TOKENS = ("", "nan", "na", "n/a", "null", "none")
 MAX_LISTED = 10
 
@@ -246,6 +248,14 @@ def _pick_label_column(header: list[str], label_column: str | None, caller: str)
     for name in LABEL_COLUMN_NAMES:
         if name in lowered:
             return lowered.index(name)
+    if len(header) > 2 and header[0] not in ("", "0") and \
+            re.fullmatch(r"[A-Za-z_]*\d+", header[0]) and \
+            re.fullmatch(r"[A-Za-z_]*\d+", header[1]):
+        # e0, e1, ... first: the first column is an embedding value, not the label
+        raise invalid("label_column", caller, "the header's column holding the identity",
+                      None, f"None of the columns {header} is named like a label "
+                      f"({', '.join(LABEL_COLUMN_NAMES[:6])}, ...) and the first looks like an "
+                      "embedding value. Pass label_column='<name>'; nothing was loaded.")
     return 0
 
 
@@ -259,7 +269,8 @@ def _read_csv(path: Path, label_column, embedding_columns, vector_column, caller
                       f"{path.name} line {line}: byte 0x{raw[exc.start]:02x} is not UTF-8",
                       "Re-save the file as UTF-8; nothing was loaded.",
                       given_is_text=True) from None
-    reader = csv.reader(io.StringIO(text))
+    # newline=None reads \r\n, \n and a lone \r (old Mac files) alike as line ends
+    reader = csv.reader(io.StringIO(text, newline=None))
     try:
         header = next(reader)
     except StopIteration:
@@ -297,8 +308,8 @@ def _read_csv(path: Path, label_column, embedding_columns, vector_column, caller
             problems.append((line, f"{len(record)} fields, the header has {len(header)}"))
             continue
         label = record[label_at].strip()
-        if not label:
-            problems.append((line, "an empty label"))
+        if not label or label.lower() == "nan":
+            problems.append((line, "an empty label" if not label else "a NaN label"))
             continue
         try:
             values = (_parse_vector_cell(record[cols[0]]) if mode == "cell"
@@ -380,9 +391,19 @@ def _from_arrays_checked(x: np.ndarray, y: np.ndarray, caller: str, name: str | 
                       given_is_text=True) from None
     labels, vectors, locations, problems = [], [], [], []
     for i in range(len(x)):
-        label = str(y[i]).strip()
-        if not label:
-            problems.append((i, "an empty label"))
+        value = y[i]
+        if isinstance(value, (bytes, np.bytes_)):
+            try:  # labels saved as bytes: the text they hold, never "b'alice'"
+                value = bytes(value).decode("utf-8")
+            except UnicodeDecodeError:
+                problems.append((i, "a label of bytes that are not UTF-8"))
+                continue
+        if isinstance(value, (float, np.floating)) and math.isnan(value):
+            problems.append((i, "a NaN label"))
+            continue
+        label = str(value).strip()
+        if not label or label.lower() == "nan":
+            problems.append((i, "an empty label" if not label else "a NaN label"))
             continue
         row = x[i]
         values = [None if math.isnan(v) else float(v) for v in row]
@@ -526,6 +547,7 @@ def load_embedding_table(path: str | Path, *, label_column: str | None = None,
     normalize = check_flag(normalize, "normalize", caller)
     if embedding_columns is not None:
         embedding_columns = item_list(embedding_columns, "embedding_columns", caller)
+    check_readable(path, "path", caller)
     suffix = path.suffix.lower()
     if suffix == ".csv":
         labels, vectors, locations, blank, fmt = _read_csv(

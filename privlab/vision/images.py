@@ -199,7 +199,10 @@ def as_rgb(item: Any, parameter: str = "image", caller: str = "as_rgb") -> np.nd
         (4, 5, 3)
     """
     if hasattr(item, "mode") and hasattr(item, "convert"):
-        if item.mode in ("RGBA", "LA", "PA") or (item.mode == "P" and "transparency" in item.info):
+        # a tRNS colour key (RGB, L or P with "transparency", as pngcrush and optipng write
+        # binary alpha) is transparency too: composited on white like an alpha channel
+        if item.mode in ("RGBA", "LA", "PA") or (
+                item.mode in ("P", "RGB", "L", "I", "I;16") and "transparency" in item.info):
             from PIL import Image
 
             rgba = item.convert("RGBA")

@@ -18,7 +18,7 @@ import pandas as pd
 from privlab.epsilon.auditors.base import DEFAULT_DELTA, AuditResult, Auditor, _as_samples, \
     _check_alpha, registry
 from privlab.epsilon.auditors.reserved import ReservedTest
-from privlab.errors import invalid, wrong_type
+from privlab.errors import invalid, strings, wrong_type
 
 
 @dataclass
@@ -183,7 +183,8 @@ def audit_pairs(embeddings, labels, pairs: Sequence[tuple], methods: Sequence[st
         raise invalid("pairs", caller, "a nonempty sequence of (label_a, label_b)", pairs)
     family_alpha = _check_alpha(family_alpha, caller)
     built = []
-    for m in methods:
+    for m in strings(methods, "methods", caller, also=(Auditor,),
+                       example="['gaussmech', 'reserved']"):
         if isinstance(m, str):
             built.append(get_auditor(m))
         elif isinstance(m, Auditor):

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from privlab.errors import invalid
-from privlab.io import iter_jsonl, refuse_record, write_jsonl
+from privlab.io import check_readable, iter_jsonl, refuse_record, write_jsonl
 
 #: The five tags with a fixed format, inferred in a separate request by the LLM adversary.
 CODE_TAGS: tuple[str, ...] = ("IDENTIFICATION_NUMBER", "DRIVER_LICENSE_NUMBER",
@@ -240,6 +240,7 @@ def load_spia(path: str | Path) -> list[SPIARecord]:
     path = Path(path)
     if not path.is_file():
         raise invalid("path", "load_spia", "an existing JSON-lines file", str(path))
+    check_readable(path, "path", "load_spia")
     raw = path.read_bytes()
     try:
         text = raw.decode("utf-8-sig")

@@ -1,0 +1,189 @@
+"""Bad inputs of the fourth round: each was silent or a raw traceback before.
+
+A bare string where a list is meant, a JSON key given twice, an unreadable file, a face
+table whose identity column is not first, labels as bytes or NaN, old Mac line ends, PNG
+colour keys, repeated ``--only``, a second array appended to a .npy file, and a refusal
+that pointed to an option that does not help.
+"""
+
+from __future__ import annotations
+
+import builtins
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from privlab.contrastive import audit
+from privlab.datasets.face_embeddings import load_embedding_table
+from privlab.epsilon.auditors.table import audit_pairs
+from privlab.errors import strings
+from privlab.io import read_jsonl
+from privlab.sanitizers import ConceptListSanitizer
+from privlab.vision.images import read_image
+
+
+def test_a_bare_string_is_one_item_never_its_letters():
+    assert strings("Ken Lay", "names", "audit") == ["Ken Lay"]
+    with pytest.raises(TypeError, match=r"'names' parameter of audit must be a string or a "
+                                        r"list of strings. Got int instead. Item 1 is the one"):
+        strings(["Ken Lay", 3], "names", "audit")
+    with pytest.raises(TypeError, match=r"'names' parameter of audit must be a string or a "
+                                        r"list of strings"):
+        strings({"Ken Lay": 1}, "names", "audit")
+
+
+def test_audit_names_as_a_bare_string_counts_the_name_not_its_letters():
+    texts = ["Ken Lay met the board", "a quiet day", "Ken Lay left early", "rain again"]
+    one = audit(texts, ConceptListSanitizer(["board"]), encoders=["lexical"], names="Ken Lay")
+    listed = audit(texts, ConceptListSanitizer(["board"]), encoders=["lexical"],
+                   names=["Ken Lay"])
+    assert one.baseline.names == ("Ken Lay",)
+    assert one.baseline.count == listed.baseline.count == 2  # "a quiet day" holds no name
+    assert one.baseline.indices == (0, 2)
+
+
+def test_audit_pairs_takes_one_method_as_a_bare_string():
+    rng = np.random.default_rng(0)
+    x, y = rng.normal(size=(40, 3)), np.repeat(["p", "q"], 20)
+    table = audit_pairs(x, y, [("p", "q")], methods="gaussmech")
+    assert list(table.to_frame()["method"]) == ["gaussmech"]
+
+
+def test_a_jsonl_key_given_twice_is_refused_with_file_and_line(tmp_path):
+    path = tmp_path / "docs.jsonl"
+    path.write_text('{"id": 1, "policies": ["a"]}\n\n{"id": 2, "policies": ["b"], '
+                    '"policies": []}\n')
+    with pytest.raises(ValueError, match=r"docs\.jsonl line 3: the key 'policies' given "
+                                         r"twice.*Keep one of the two values"):
+        read_jsonl(path, "load_redacbench")
+
+
+def test_an_unreadable_file_is_refused_by_name_not_a_raw_permission_error(tmp_path,
+                                                                         monkeypatch):
+    path = tmp_path / "gold.jsonl"
+    path.write_text('{"id": 1}\n')
+    real_open = builtins.open
+
+    def no_access(file, *args, **kwargs):  # root reads everything: deny it by hand
+        if os.fspath(file) == str(path):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", no_access)
+    with pytest.raises(ValueError, match=r"'path' parameter of load_spia must be a file this "
+                                         r"user can read.*permission denied.*chmod u\+r"):
+        read_jsonl(path, "load_spia")
+
+
+def _csv(tmp_path, text: str, newline: str = "\n"):
+    path = tmp_path / "faces.csv"
+    path.write_bytes(text.replace("\n", newline).encode())
+    return path
+
+
+def test_a_face_table_with_subject_id_last_takes_it_as_the_label(tmp_path):
+    path = _csv(tmp_path, "e0,e1,subject_id\n3,4,17\n0,1,17\n1,0,23\n")
+    table = load_embedding_table(path)
+    assert table.labels.tolist() == ["17", "17", "23"]
+    assert table.embeddings[0].tolist() == [0.6, 0.8]
+
+
+def test_a_face_table_whose_label_column_cannot_be_told_is_refused(tmp_path):
+    path = _csv(tmp_path, "e0,e1,who\n3,4,ann\n0,1,bob\n")
+    with pytest.raises(ValueError, match=r"'label_column' parameter of load_embedding_table.*"
+                                         r"Pass label_column="):
+        load_embedding_table(path)
+    assert load_embedding_table(path, label_column="who").labels.tolist() == ["ann", "bob"]
+
+
+def test_a_face_csv_with_old_mac_line_ends_loads_like_unix(tmp_path):
+    unix = load_embedding_table(_csv(tmp_path, "label,e0,e1\nann,3,4\nbob,0,1\n"))
+    mac = load_embedding_table(_csv(tmp_path, "label,e0,e1\nann,3,4\nbob,0,1\n", "\r"))
+    assert mac.labels.tolist() == unix.labels.tolist() == ["ann", "bob"]
+    assert np.array_equal(mac.embeddings, unix.embeddings)
+
+
+def test_npz_labels_as_bytes_are_their_text_and_a_nan_label_is_refused(tmp_path):
+    x = np.array([[3.0, 4.0], [0.0, 1.0]])
+    path = tmp_path / "t.npz"
+    np.savez(path, embeddings=x, labels=np.array([b"alice", b"bob"]))
+    assert load_embedding_table(path).labels.tolist() == ["alice", "bob"]
+    np.savez(path, embeddings=x, labels=np.array([1.0, np.nan]))
+    with pytest.raises(ValueError, match=r"row 1: a NaN label"):
+        load_embedding_table(path)
+    csv = _csv(tmp_path, "label,e0,e1\nann,3,4\nnan,0,1\n")
+    with pytest.raises(ValueError, match=r"line 3: a NaN label"):
+        load_embedding_table(csv)
+
+
+@pytest.mark.parametrize("mode", ["RGB", "L"])
+def test_a_png_colour_key_reads_white_like_the_same_picture_with_alpha(tmp_path, mode):
+    rgb = np.full((4, 4, 3), 200, np.uint8)
+    rgb[0, 0] = 0
+    alpha = np.where(rgb[..., 0] == 0, 0, 255).astype(np.uint8)
+    Image.fromarray(np.dstack([rgb, alpha]), "RGBA").save(tmp_path / "alpha.png")
+    keyed = Image.fromarray(rgb if mode == "RGB" else rgb[..., 0])
+    keyed.save(tmp_path / "keyed.png", transparency=(0, 0, 0) if mode == "RGB" else 0)
+    assert np.array_equal(read_image(tmp_path / "keyed.png"), read_image(tmp_path / "alpha.png"))
+    assert read_image(tmp_path / "keyed.png")[0, 0].tolist() == [255, 255, 255]
+
+
+def _privlab(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "privlab", *args], capture_output=True,
+                          text=True, cwd=cwd, timeout=120)
+
+
+def test_demo_only_refuses_numbers_without_a_notebook(tmp_path):
+    folder = tmp_path / "nbs"
+    folder.mkdir()
+    for name in ("00_a.ipynb", "01_b.ipynb"):
+        (folder / name).write_text("{}")
+    run = _privlab("demo", "--notebooks", str(folder), "--only", "00", "50",
+                   "--out", str(tmp_path / "out"))
+    assert run.returncode != 0
+    assert "'--only'" in run.stderr and "Got 50 instead" in run.stderr
+    assert "numbers among 00 01" in run.stderr
+
+
+def test_demo_only_given_twice_selects_both(monkeypatch, tmp_path):
+    from privlab.cli.main import build_parser
+
+    args = build_parser().parse_args(["demo", "--only", "00", "--only", "01"])
+    assert args.only == ["00", "01"]
+
+
+def _npy_pair(tmp_path):
+    appended = tmp_path / "two.npy"
+    with open(appended, "wb") as handle:
+        np.save(handle, np.eye(3))
+        np.save(handle, np.eye(3))
+    trailing = tmp_path / "tail.npy"
+    np.save(trailing, np.eye(3))
+    with open(trailing, "ab") as handle:
+        handle.write(b"junk")
+    return appended, trailing
+
+
+def test_a_npy_with_a_second_array_or_trailing_bytes_is_refused(tmp_path):
+    for path, extra in zip(_npy_pair(tmp_path), (200, 4)):
+        run = _privlab("resolution", "--audited", str(path), "--references", str(path))
+        assert run.returncode == 2
+        assert f"'--audited'" in run.stderr and f"({extra} bytes after the array" in run.stderr
+
+
+def test_non_unit_reference_originals_name_the_option_and_a_fix_that_works(tmp_path):
+    doubled, unit = tmp_path / "r.npy", tmp_path / "u.npy"
+    np.save(doubled, 2 * np.eye(3))
+    np.save(unit, np.eye(3)[[1, 2, 0]])
+    args = ["resolution", "--audited", str(unit), "--reference-originals", str(doubled),
+            "--reference-sanitized", str(unit)]
+    refused = _privlab(*args)
+    assert refused.returncode == 2
+    assert "'--reference-originals' option of privlab resolution" in refused.stderr
+    assert "Pass --normalize" in refused.stderr and "E_ref" not in refused.stderr
+    fixed = _privlab(*args, "--normalize")
+    assert fixed.returncode == 0 and fixed.stdout.startswith("resolution 1 ")
