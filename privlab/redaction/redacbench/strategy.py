@@ -202,7 +202,8 @@ def _adversarial(client: Any = None, **_options: Any) -> AdversarialRedaction:
 
 
 class Iterative(Strategy):
-    """Apply a strategy ``rounds`` times, each round to the previous round's output.
+    """Apply a strategy (or a function, or a registry name) ``rounds`` times, each round to
+    the previous round's output.
 
     Example:
         >>> p = Policy("x", "", frozenset(), ("a",))
@@ -210,9 +211,8 @@ class Iterative(Strategy):
         'masking x2'
     """
 
-    def __init__(self, base: Strategy, rounds: int = 2):
-        if not isinstance(base, Strategy):
-            raise wrong_type("base", "Iterative", "a Strategy", base)
+    def __init__(self, base: Strategy | Callable[..., str] | str, rounds: int = 2):
+        base = as_strategy(base, "base", "Iterative")
         if not isinstance(rounds, int) or rounds < 1:
             raise invalid("rounds", "Iterative", "an int >= 1", rounds)
         self.base, self.rounds = base, rounds

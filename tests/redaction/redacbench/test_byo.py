@@ -133,3 +133,12 @@ def test_the_report_shows_a_leak(tmp_path):
     assert first.items[0][0] == "sensitive fact" and first.items[1][1] in ORIGINALS
     page = r.report(tmp_path / "redac.html").read_text(encoding="utf-8")
     assert "Witness" in page and "<math" in page
+
+
+def test_iterative_takes_a_function_too():
+    from privlab.redaction.redacbench import Iterative, Policy
+
+    twice = Iterative(lambda t: t + "!", 2)
+    assert twice.redact("ok", Policy("p", "", frozenset())) == "ok!!"
+    with pytest.raises(PrivlabTypeError, match="'base' parameter of Iterative"):
+        Iterative(42, 2)
