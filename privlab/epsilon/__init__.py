@@ -7,7 +7,9 @@ certificate with its confidence, the paper's four estimators, a label-shuffled c
 auditors' registry (:data:`privlab.epsilon.auditors.registry`, viewed by name as
 :data:`AUDITORS`); the pair list and selected-pairs certificate of :mod:`privlab.epsilon.pairs`;
 the per-pass certificate of a repeated-generation cascade (:func:`audit_cascade`); and the
-known-ε benchmark in :mod:`privlab.epsilon.benchmark`.
+known-ε benchmark in :mod:`privlab.epsilon.benchmark`; the peers' mechanisms, right and wrong
+(:mod:`privlab.epsilon.peers`); and ε lower bounds from a user's attack scores
+(:func:`from_scores`).
 """
 
 from privlab.epsilon.auditors import (
@@ -44,6 +46,7 @@ from privlab.epsilon.pairs import (
     select_on_development,
     split_rows,
 )
+from privlab.epsilon.scores import ScoreAudit, from_scores
 
 __all__ = [
     "AUDITORS", "AuditResult", "Auditor", "EpsilonAuditTable", "GaussMech", "KDELR", "MMDTV",
@@ -53,4 +56,5 @@ __all__ = [
     "build_mechanism", "make_prototypes",
     "certify_pairs", "identity_pairs", "select_distinguishable_pairs", "select_on_development",
     "split_rows", "CascadeAudit", "audit_cascade", "cascade_alpha", "EpsilonAudit", "audit",
+    "ScoreAudit", "from_scores",
 ]
