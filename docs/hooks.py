@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -88,7 +89,12 @@ def on_files(files, config):
     staging = Path(tempfile.mkdtemp(prefix="privlab-docs-"))
     (staging / "notebooks").mkdir()
     for path in _notebooks():
-        shutil.copy2(path, staging / "notebooks" / path.name)
+        # An executed copy keeps its widgets' state, whose page would fetch the widget
+        # manager from a CDN; privlab demo has already copied a panel's outputs into the
+        # cells (privlab.ui.static.inline_widget_outputs), so the state is left out.
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        nb.get("metadata", {}).pop("widgets", None)
+        (staging / "notebooks" / path.name).write_text(json.dumps(nb), encoding="utf-8")
         files.append(File(f"notebooks/{path.name}", str(staging), config["site_dir"],
                           config["use_directory_urls"]))
     return files
