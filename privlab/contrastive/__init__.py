@@ -2,6 +2,9 @@
 
 * :mod:`privlab.contrastive.auditing` — one sanitizer audited under one or more encoders
   (resolution, decisive witness, utility, exact-name baseline).
+* :mod:`privlab.contrastive.byo` — ``privlab.audit``: your items (lists, folders, files),
+  any callable sanitizer or its outputs, any encoder; :mod:`privlab.contrastive.face` — the
+  headline, witnesses and report every audit shows.
 * :mod:`privlab.contrastive.placebo` — placebo twins of sanitizers (the same marks where
   no cue is): each member's artefact floor and the excess over it.
 * :mod:`privlab.contrastive.ensemble` — which member of an ensemble catches which cue.
