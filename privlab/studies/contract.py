@@ -61,7 +61,7 @@ INTERNAL_ID = re.compile(
     r"|\w+\[[^\]\s]*\]-[\w.-]*"
     r"|\b[a-z][\w]*(?:-[a-z]\d[\d.]*){3,}", re.IGNORECASE)
 
-#: How many words a headline's first line may take (README's block prints it alone).
+#: How many words a headline's first line may take (the docs' headline block prints it alone).
 FIRST_LINE_WORDS = 30
 
 
@@ -107,7 +107,7 @@ class Headline:
             figure), one line each; printed under the first line, shown folded.
         status_note: what the status means for this headline, e.g. ``"model- and
             corpus-relative"`` (the general meaning is ``status.description``).
-        figures: the run's figures that the notebook's prose and README quote, by name
+        figures: the run's figures that the notebook's prose and the docs quote, by name
             (``{"leaks": "19"}``), as printed; ``privlab quote`` writes them into the
             text between ``<!--q:leaks-->`` and ``<!--/q-->`` markers.
 
@@ -333,7 +333,7 @@ class StudyResult:
         raise NotImplementedError(f"{type(self).__qualname__} must define headline()")
 
     def quoted_figures(self) -> dict[str, str]:
-        """The figures the notebook's prose and README quote, by name (``{"leaks": "19"}``,
+        """The figures the notebook's prose and the docs quote, by name (``{"leaks": "19"}``,
         see :func:`check_figures`); none unless the study names some."""
         return {}
 
