@@ -15,8 +15,8 @@ tested separately. The offline members come from different families:
 - :class:`EfficientNetLite0Encoder` — generic ImageNet features. A cautionary member: it
   reads black boxes as content, so even a perfect blackout keeps a positive resolution.
 - :class:`OpenCLIPEncoder` — any open_clip architecture with a pretrained tag or a local
-  weights file: the paper's EVA-CLIP, SigLIP 2 and MetaCLIP 2 are presets for users who
-  are online or have the weights cached.
+  weights file; presets: EVA02-E-14-plus (*not* the paper's EVA-CLIP-18B, which loads
+  through ``transformers``: :mod:`privlab.encoders.hf_clip`), SigLIP 2, MetaCLIP 2, DFN5B.
 
 A structural fact applies to every member: reference j contributes
 ``T_j = E(y_j) - E(X_c(y_j))``, which is exactly 0 when the member cannot tell the
@@ -46,6 +46,7 @@ from privlab.encoders.describe import (  # registers describe-then-embed and ocr
     ocr_text,
 )
 from privlab.encoders.image_base import ImageEncoder
+from privlab.encoders.precision import check_dtype, check_quantization, precision_suffix
 from privlab.errors import invalid, require
 from privlab.hashing import file_hash, folder_hash
 from privlab.vision.imagenet import efficientnet, imagenet_batch
@@ -86,7 +87,11 @@ class EfficientNetLite0Encoder(ImageEncoder):
 # ----------------------------------------------------------------------------------
 
 OPEN_CLIP_PRESETS: dict[str, tuple[str, str, str]] = {
-    "eva-clip": ("EVA02-E-14-plus", "laion2b_s9b_b144k", "EVA-CLIP EVA02-E-14-plus (the paper's EVA)"),
+    "eva02-e14-plus": ("EVA02-E-14-plus", "laion2b_s9b_b144k",
+                       "open_clip EVA02-E-14-plus, LAION-2B (an EVA-02 CLIP; the paper's "
+                       "EVA-CLIP-18B is eva-clip-18b)"),
+    "dfn5b-clip-h14-378": ("ViT-H-14-378-quickgelu", "dfn5b",
+                           "apple/DFN5B-CLIP-ViT-H-14-378 (the authors' compare-images default)"),
     "siglip2-giant": ("ViT-gopt-16-SigLIP2-384", "webli",
                       "google/siglip2-giant-opt-patch16-384 (the paper's SIGLIP2)"),
     "metaclip2-giant": ("ViT-bigG-14-worldwide-378", "metaclip2_worldwide",
@@ -105,6 +110,10 @@ class OpenCLIPEncoder(ImageEncoder):
             local ``.pt``/``.bin``/``.safetensors`` file, or None for the hf-hub form.
         device: ``"cpu"``, ``"cuda"`` or None for :func:`privlab.config.default_device`.
         precision: open_clip precision (``"fp32"``, ``"fp16"``, ``"bf16"``).
+        dtype: the same as a dtype name (``"float32"``, ``"float16"``, ``"bfloat16"``);
+            overrides ``precision`` when given. A non-default precision is part of the name.
+        quantization: ``"none"`` only: open_clip loads no bitsandbytes weights; an 8-bit
+            or 4-bit tower loads through :class:`~privlab.encoders.hf_clip.TransformersCLIPEncoder`.
         model_config_dir: a folder of model JSON configs to register first (for your own
             architectures; :func:`open_clip.add_model_config`).
 
@@ -119,13 +128,20 @@ class OpenCLIPEncoder(ImageEncoder):
     batch_size = 16
 
     def __init__(self, model: str, pretrained: str | None = None, *, device: str | None = None,
-                 precision: str = "fp32", model_config_dir: str | Path | None = None):
+                 precision: str = "fp32", model_config_dir: str | Path | None = None,
+                 dtype: str | None = None, quantization: str | None = "none"):
         if not isinstance(model, str) or not model:
             raise invalid("model", "OpenCLIPEncoder", "an open_clip model name", model)
+        if check_quantization(quantization, "OpenCLIPEncoder") != "none":
+            raise invalid("quantization", "OpenCLIPEncoder", "'none' (open_clip loads no "
+                          "bitsandbytes weights)", quantization,
+                          "Use dtype='float16' or 'bfloat16', or load the checkpoint's "
+                          "transformers form with TransformersCLIPEncoder(quantization=...).")
         self.model_name = model
         self.pretrained = pretrained
         self.device = device
-        self.precision = precision
+        self.dtype = check_dtype(dtype if dtype is not None else precision, "OpenCLIPEncoder")
+        self.precision = _OPEN_CLIP_PRECISION[self.dtype]
         self.model_config_dir = model_config_dir
         tag = pretrained or "hub"
         if pretrained and _looks_like_path(pretrained):
@@ -137,7 +153,7 @@ class OpenCLIPEncoder(ImageEncoder):
             tag = f"file-{file_hash(path, 12)}"
         if model_config_dir is not None and Path(model_config_dir).is_dir():
             tag += f":config-{folder_hash(model_config_dir, 12)}"  # an edited config: new id
-        self.name = f"open_clip:{model}:{tag}"
+        self.name = f"open_clip:{model}:{tag}" + precision_suffix(self.dtype, "none")
         self._model = None
         self._preprocess = None
 
@@ -162,13 +178,18 @@ class OpenCLIPEncoder(ImageEncoder):
 
         model, preprocess = self._load()
         batch = torch.stack([preprocess(Image.fromarray(as_rgb(item, "items", "OpenCLIPEncoder")))
-                             for item in items]).to(self.device)
+                             for item in items])
+        batch = batch.to(self.device, dtype=next(model.parameters()).dtype)
         with torch.no_grad():
             feats = model.encode_image(batch)
         return feats.float().cpu().numpy()
 
     def describe(self) -> dict[str, Any]:
-        return {**super().describe(), "model": self.model_name, "pretrained": self.name.split(":")[-1]}
+        return {**super().describe(), "model": self.model_name,
+                "pretrained": self.name.split(":")[-1].split("@")[0], "dtype": self.dtype}
+
+
+_OPEN_CLIP_PRECISION = {"float32": "fp32", "float16": "fp16", "bfloat16": "bf16"}
 
 
 def _looks_like_path(value: str) -> bool:
@@ -189,8 +210,9 @@ def open_clip_encoder(model: str = "ViT-B-32", pretrained: str | None = None,
 
 
 def _preset(arch: str, tag: str):
-    def factory(**kw) -> OpenCLIPEncoder:
-        return OpenCLIPEncoder(arch, tag, **kw)
+    def factory(pretrained: str | None = None, **kw) -> OpenCLIPEncoder:
+        # pretrained: a local weights file of this architecture (offline), else the tag
+        return OpenCLIPEncoder(arch, pretrained or tag, **kw)
 
     return factory
 
@@ -201,6 +223,31 @@ for _key, (_arch, _tag, _text) in OPEN_CLIP_PRESETS.items():
 del _key, _arch, _tag, _text
 
 
+@registry.member("eva-clip", modality="image", offline=False, deprecated="eva02-e14-plus",
+                 description="deprecated name of eva02-e14-plus (open_clip EVA02-E-14-plus, "
+                             "not the paper's EVA-CLIP-18B)")
+def eva_clip_deprecated(**kw) -> OpenCLIPEncoder:
+    """The old name of ``eva02-e14-plus``; warns, since the model is not the paper's EVA.
+
+    Example:
+        >>> import warnings
+        >>> with warnings.catch_warnings(record=True) as caught:
+        ...     warnings.simplefilter("always")
+        ...     eva_clip_deprecated().name
+        'open_clip:EVA02-E-14-plus:laion2b_s9b_b144k'
+        >>> "eva-clip-18b" in str(caught[0].message)
+        True
+    """
+    import warnings
+
+    warnings.warn("The encoder 'eva-clip' is open_clip's EVA02-E-14-plus, not the paper's "
+                  "BAAI/EVA-CLIP-18B: ask for 'eva02-e14-plus' (this model) or 'eva-clip-18b' "
+                  "(the paper's); the name 'eva-clip' will be removed.", FutureWarning,
+                  stacklevel=2)
+    return registry.create("eva02-e14-plus", **kw)
+
+
 __all__ = ["DescribeThenEmbedEncoder", "Description", "DlibFaceEncoder",
            "EfficientNetLite0Encoder", "ImageEncoder", "OPEN_CLIP_PRESETS", "OpenCLIPEncoder",
-           "SFaceEncoder", "description_text", "ocr_text", "open_clip_encoder"]
+           "SFaceEncoder", "description_text", "eva_clip_deprecated", "ocr_text",
+           "open_clip_encoder"]

@@ -22,6 +22,13 @@ from typing import Sequence
 import numpy as np
 
 from privlab.encoders.base import Encoder, registry
+from privlab.encoders.precision import (
+    check_dtype,
+    check_quantization,
+    precision_suffix,
+    quantization_config,
+    torch_dtype,
+)
 from privlab.errors import MissingDependencyError, invalid
 from privlab.fixes import download_command, install_arguments, install_command
 from privlab.hashing import folder_hash
@@ -120,6 +127,10 @@ class SentenceTransformerEncoder(Encoder):
         name: cache and display id (default: the model string).
         device: ``"cpu"``/``"cuda"`` (default: CUDA when available).
         batch_size: texts per forward pass.
+        dtype: ``"float32"`` (default), ``"float16"`` or ``"bfloat16"`` weights.
+        quantization: ``"none"`` (default), ``"8bit"`` or ``"4bit"`` (bitsandbytes, GPU; the
+            authors' tools offer the same so that an 8B embedder fits one GPU). A
+            non-default precision is appended to ``name`` (``@bfloat16+4bit``).
 
     The model loads on first use. Offline, a hub name works only when it is already in
     the local Hugging Face cache; otherwise the error says how to get it.
@@ -132,9 +143,12 @@ class SentenceTransformerEncoder(Encoder):
     report_every: int = 8
 
     def __init__(self, model: str | os.PathLike, *, name: str | None = None,
-                 device: str | None = None, batch_size: int = 64):
+                 device: str | None = None, batch_size: int = 64, dtype: str = "float32",
+                 quantization: str | None = "none"):
         self.model_ref = str(model)
-        self.name = name or self.model_ref
+        self.dtype = check_dtype(dtype, "SentenceTransformerEncoder")
+        self.quantization = check_quantization(quantization, "SentenceTransformerEncoder")
+        self.name = (name or self.model_ref) + precision_suffix(self.dtype, self.quantization)
         self.device = device
         self.batch_size = batch_size
         self._model = None
@@ -163,10 +177,16 @@ class SentenceTransformerEncoder(Encoder):
             note(f"loading {self.name} …")
 
             local = Path(self.model_ref).expanduser()
+            bnb = quantization_config(self.quantization, self.dtype, "SentenceTransformerEncoder")
+            weights = {"dtype": torch_dtype(self.dtype)} if self.dtype != "float32" else {}
+            if bnb is not None:
+                weights.update(quantization_config=bnb, dtype=torch_dtype(
+                    "bfloat16" if self.dtype == "float32" else self.dtype))
             try:
                 self._model = SentenceTransformer(
                     str(local) if local.is_dir() else self.model_ref,
-                    device=self.device or default_device())
+                    device=self.device or default_device(),
+                    **({"model_kwargs": weights} if weights else {}))
             except OSError as exc:
                 raise invalid("model", "SentenceTransformerEncoder",
                               "a local sentence-transformers folder or a hub name that can be "
@@ -265,29 +285,35 @@ class LexicalEncoder(Encoder):
         return out
 
 
-# The paper's Qwen3 embedders, for users who are online or have them cached.
+# The paper's Qwen3 embedders, for users who are online or have them cached (``path``: the
+# folder a checkpoint was downloaded to, read offline).
 @registry.member("qwen3-embedding-4b", modality="text", offline=False,
                  description="Qwen3-Embedding-4B (hub; GPU advised)")
-def qwen3_embedding_4b(**kw) -> SentenceTransformerEncoder:
-    """Qwen3-Embedding-4B from the hub (loads on first use).
+def qwen3_embedding_4b(path: str | os.PathLike | None = None,
+                       **kw) -> SentenceTransformerEncoder:
+    """Qwen3-Embedding-4B from the hub, or from the local folder ``path`` (loads on first use).
 
     Example:
         >>> qwen3_embedding_4b().name
         'Qwen/Qwen3-Embedding-4B'
     """
-    return SentenceTransformerEncoder("Qwen/Qwen3-Embedding-4B", **kw)
+    return SentenceTransformerEncoder(path or "Qwen/Qwen3-Embedding-4B",
+                                      name="Qwen/Qwen3-Embedding-4B", **kw)
 
 
 @registry.member("qwen3-embedding-8b", modality="text", offline=False,
-                 description="Qwen3-Embedding-8B (hub; GPU advised)")
-def qwen3_embedding_8b(**kw) -> SentenceTransformerEncoder:
-    """Qwen3-Embedding-8B from the hub (loads on first use).
+                 description="Qwen3-Embedding-8B, the paper's text embedder (experiments.sh "
+                             "--embedder-model); hub, GPU, 8bit/4bit to fit")
+def qwen3_embedding_8b(path: str | os.PathLike | None = None,
+                       **kw) -> SentenceTransformerEncoder:
+    """Qwen3-Embedding-8B, the authors' text embedder, from the hub or the folder ``path``.
 
     Example:
-        >>> qwen3_embedding_8b().name
-        'Qwen/Qwen3-Embedding-8B'
+        >>> qwen3_embedding_8b(quantization="4bit").name  # nothing is loaded yet
+        'Qwen/Qwen3-Embedding-8B@4bit'
     """
-    return SentenceTransformerEncoder("Qwen/Qwen3-Embedding-8B", **kw)
+    return SentenceTransformerEncoder(path or "Qwen/Qwen3-Embedding-8B",
+                                      name="Qwen/Qwen3-Embedding-8B", **kw)
 
 
 __all__ = ["LexicalEncoder", "SentenceTransformerEncoder", "minilm", "mpnet",

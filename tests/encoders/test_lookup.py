@@ -8,7 +8,8 @@ from privlab.encoders.text import LexicalEncoder, SentenceTransformerEncoder
 
 TEXT = ["minilm", "mpnet", "lexical", "qwen3-embedding-4b", "qwen3-embedding-8b"]
 IMAGE = ["sface", "dlib-face", "describe-then-embed", "ocr-text", "efficientnet-lite0", "open_clip",
-         "eva-clip", "siglip2-giant", "metaclip2-giant", "clip-vit-b-32", "adapter"]
+         "eva02-e14-plus", "dfn5b-clip-h14-378", "siglip2-giant", "metaclip2-giant",
+         "clip-vit-b-32", "eva-clip", "adapter", "eva-clip-18b", "llm2clip-eva02-b16"]
 
 
 def test_the_built_in_members_are_registered_in_order_with_their_metadata():
