@@ -120,9 +120,12 @@ def _part_text(part, from_text: bool) -> str:
         raise _Undecodable("a base64 body that is not valid base64")
     charset = part.get_content_charset() or "us-ascii"
     try:
-        codec = codecs.lookup(charset).name
+        info = codecs.lookup(charset)
     except LookupError:
         raise _Undecodable(f"an unknown charset {charset!r}") from None
+    if not getattr(info, "_is_text_encoding", True):  # rot13, base64, zlib: not a charset
+        raise _Undecodable(f"a charset {charset!r} that names no text encoding")
+    codec = info.name
     try:
         return data.decode(codec)
     except UnicodeDecodeError as exc:

@@ -384,6 +384,10 @@ def _from_arrays_checked(x: np.ndarray, y: np.ndarray, caller: str, name: str | 
     if y.ndim != 1 or len(y) != len(x):
         raise invalid("labels", caller, f"a 1-D array of length {len(x)}",
                       f"{at}shape {y.shape}", given_is_text=True)
+    if x.dtype.kind == "c":  # astype(float) would drop the imaginary part with a warning
+        raise invalid("embeddings", caller, "real numbers", f"{at}dtype {x.dtype}",
+                      "Save the real embeddings (np.real(x) if the imaginary parts are 0); "
+                      "nothing was loaded.", given_is_text=True)
     try:
         x = x.astype(np.float64)
     except (TypeError, ValueError):
@@ -419,6 +423,13 @@ def _from_arrays_checked(x: np.ndarray, y: np.ndarray, caller: str, name: str | 
                       at + _listing(problems, "row"), "Repair or remove those rows; nothing "
                       "was loaded.", given_is_text=True)
     return labels, vectors, locations, 0
+
+
+def _check_min_norm(min_norm: Any, caller: str) -> None:
+    if isinstance(min_norm, bool) or not isinstance(min_norm, (int, float)) \
+            or not min_norm >= 0 or math.isinf(min_norm):  # NaN fails >= 0: it kept NaN rows
+        raise invalid("min_norm", caller, "a finite nonnegative number", min_norm,
+                      f"E.g. min_norm={MIN_NORM}.")
 
 
 def _finish(labels, vectors, locations, blank, location_kind, min_norm, normalize, source,
@@ -540,8 +551,7 @@ def load_embedding_table(path: str | Path, *, label_column: str | None = None,
     if not path.is_file():
         raise invalid("path", caller, "an existing file", str(path),
                       "Check the path, or use toy_face_table() for the offline default.")
-    if isinstance(min_norm, bool) or not isinstance(min_norm, (int, float)) or min_norm < 0:
-        raise invalid("min_norm", caller, "a nonnegative number", min_norm)
+    _check_min_norm(min_norm, caller)
     if generation is not None and not isinstance(generation, Mapping):
         raise wrong_type("generation", caller, "a mapping or None", generation)
     normalize = check_flag(normalize, "normalize", caller)
@@ -583,6 +593,7 @@ def table_from_arrays(embeddings: Any, labels: Sequence, *, source: str = "array
     """
     caller = "table_from_arrays"
     normalize = check_flag(normalize, "normalize", caller)
+    _check_min_norm(min_norm, caller)
     x = np.asarray(embeddings)
     y = np.asarray(labels)
     labels_, vectors, locations, blank = _from_arrays_checked(x, y, caller)

@@ -187,3 +187,42 @@ def test_non_unit_reference_originals_name_the_option_and_a_fix_that_works(tmp_p
     assert "Pass --normalize" in refused.stderr and "E_ref" not in refused.stderr
     fixed = _privlab(*args, "--normalize")
     assert fixed.returncode == 0 and fixed.stdout.startswith("resolution 1 ")
+
+
+@pytest.mark.parametrize("charset", ["rot13", "base64", "zlib"])
+def test_a_message_declaring_a_codec_that_is_no_charset_is_skipped_and_listed(tmp_path,
+                                                                              charset):
+    from privlab.datasets import enron
+
+    box = tmp_path / "maildir" / "lay-k" / "inbox"
+    box.mkdir(parents=True)
+    for k in range(3):
+        (box / f"{k}.").write_bytes(b"Message-ID: <%d>\n\nKen Lay memo %d\n" % (k, k))
+    (box / "9.").write_bytes(b"Message-ID: <odd>\nContent-Type: text/plain; charset="
+                             + charset.encode() + b"\n\nXra Ynl\n")
+    with pytest.warns(UserWarning, match=rf"1 of 4 messages .*\(<odd>\): a charset "
+                                         rf"'{charset}' that names no text encoding"):
+        corpus = enron.load_mailbox(tmp_path / "maildir")
+    assert corpus.texts == tuple(f"Ken Lay memo {k}" for k in range(3))
+
+
+def test_a_face_table_refuses_a_nan_min_norm_and_complex_embeddings(tmp_path):
+    from privlab.datasets.face_embeddings import table_from_arrays
+
+    x = np.array([[3.0, 4.0], [np.nan, np.nan], [0.0, 1.0]])
+    for bad in (float("nan"), float("inf"), -1.0):
+        with pytest.raises(ValueError, match=r"'min_norm' parameter of table_from_arrays must "
+                                             r"be a finite nonnegative number"):
+            table_from_arrays(x, ["a", "b", "c"], min_norm=bad)
+    path = tmp_path / "c.npz"
+    np.savez(path, embeddings=np.array([[1 + 2j, 0], [0, 1j]]), labels=np.array(["a", "b"]))
+    with pytest.raises(ValueError, match=r"must be real numbers. Got c\.npz: dtype complex128"):
+        load_embedding_table(path)
+
+
+def test_audit_pairs_keeps_the_largest_valid_seed_valid_at_every_pair():
+    rng = np.random.default_rng(1)
+    x, y = rng.normal(size=(60, 2)), np.repeat(["p", "q", "r"], 20)
+    table = audit_pairs(x, y, [("p", "q"), ("q", "r")], methods=["gaussmech"],
+                        seed=2**32 - 1)
+    assert len(table.to_frame()) == 2

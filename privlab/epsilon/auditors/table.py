@@ -155,7 +155,7 @@ def audit_pairs(embeddings, labels, pairs: Sequence[tuple], methods: Sequence[st
         pairs: sequence of (label_a, label_b).
         methods: registry names from :data:`AUDITORS`, or Auditor instances.
         delta: δ passed to every auditor (use 0 for pure-DP conversions).
-        seed: base seed; pair k uses ``seed + k``.
+        seed: base seed; pair k uses ``(seed + k) % 2**32``.
         family_alpha: simultaneous level of all the certificates' bounds over all pairs.
         min_rows: fewest rows an identity must have.
 
@@ -214,7 +214,8 @@ def audit_pairs(embeddings, labels, pairs: Sequence[tuple], methods: Sequence[st
     results = []
     for k, (la, lb) in enumerate(pairs):
         for auditor in auditors:
-            r = auditor.audit(groups[la], groups[lb], delta=delta, seed=seed + k)
+            # seed + k wraps below 2**32: every valid seed stays valid at every pair
+            r = auditor.audit(groups[la], groups[lb], delta=delta, seed=(seed + k) % 2**32)
             r.provenance.update({"pair": (la, lb), "pair_index": k})
             results.append(r)
     prov = {"methods": [a.name for a in auditors], "delta": delta, "seed": seed,
