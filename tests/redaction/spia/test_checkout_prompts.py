@@ -180,3 +180,34 @@ def test_the_shared_spia_folder_holds_data_not_the_repositorys_prompts():
     # The shared copy keeps SPIA's data files only: prompts need a checkout of the repository.
     with pytest.raises(PrivlabValueError, match="config/prompts"):
         read_spia_prompts(folder / "spia")
+
+
+def test_the_study_sends_the_checkouts_prompts_and_its_headline_names_them(tmp_path,
+                                                                           monkeypatch):
+    from llm_server import FakeLLMServer
+
+    from privlab.studies import spia
+
+    root = spia_checkout(tmp_path / "spia")
+
+    def respond(request):
+        prompt = request["messages"][0]["content"]
+        if "SUBJECTS marker" in prompt:
+            return ANALYSIS
+        return json.dumps(CODE if prompt.startswith("CODE marker") else NON_CODE)
+
+    with FakeLLMServer(respond) as server:
+        monkeypatch.setenv("PRIVLAB_LLM_BASE_URL", server.base_url)
+        monkeypatch.setenv("PRIVLAB_LLM_MODEL", "fake")
+        result = spia.run(spia.Config(data="sample", anonymizers=("none",), adversary="llm",
+                                      baseline=None, max_documents=2, prompts_from=str(root)))
+    sent = [r["messages"][0]["content"].split(" marker")[0] for r in server.requests]
+    assert len(sent) == 6 and set(sent) <= {"TAB-SUBJECTS", "PANORAMA-SUBJECTS", "CODE",
+                                            "NON-CODE"}
+    digest = read_spia_prompts(root).digest
+    assert result.provenance["adversary"] == (f"llm two-step (fake) with SPIA's prompts "
+                                              f"(sha256 {digest})")
+    headline = result.headline()
+    assert f"adversary: llm two-step (fake) with SPIA's prompts (sha256 {digest}) (not an " \
+        "offline stand-in)" in headline.caveats
+    assert f"SPIA's prompts (sha256 {digest})" in headline.text
