@@ -47,9 +47,12 @@ PAPER_SETS = {
 }
 #: Which set each notebook audits (the paper's sets of §5.1-5.3).
 NOTEBOOK_SETS = {"01": "dicaprio", "02": "mcdonalds_large", "03": "avengers_large"}
-#: The paper's calibration pairs that notebook 09 audits on the laid-out concepts.
-PAPER_PAIRS = (("dogs", "cats"), ("oranges", "lemons"), ("cars", "boats"),
-               ("paperclips", "desks"))
+#: The paper's calibration pairs, as the authors' experiments.sh orders them (folder1,
+#: folder2): the photo pairs and the sentence pairs notebook 09 audits.
+PAPER_IMAGE_PAIRS = (("paperclips", "desks"), ("cars", "boats"), ("dogs", "cats"),
+                     ("oranges", "lemons"))
+PAPER_TEXT_PAIRS = (("desks", "paperclips"), ("cars", "boats"), ("dogs", "cats"),
+                    ("oranges", "lemons"))
 MODES = ("link", "copy")
 MANIFEST = "LAYOUT.json"
 
@@ -202,8 +205,8 @@ def lay_out(source: str | Path, target: str | Path | None = None, *,
             missing.append(f"concepts/images/{c}")
     settings = {nb: {"data": str(target / name)} for nb, name in NOTEBOOK_SETS.items()
                 if found[name] is not None}
-    pairs = tuple(p for p in PAPER_PAIRS if all(texts[c] for c in p))
-    image_pairs = tuple(p for p in PAPER_PAIRS if all(images[c] for c in p))
+    pairs = tuple(p for p in PAPER_TEXT_PAIRS if all(texts[c] for c in p))
+    image_pairs = tuple(p for p in PAPER_IMAGE_PAIRS if all(images[c] for c in p))
     if pairs or image_pairs:
         settings["09"] = {**({"data": str(concepts), "pairs": pairs} if pairs else {}),
                           **({"image_data": str(concepts), "image_pairs": image_pairs}
@@ -304,5 +307,5 @@ def paper_settings(notebook: str, root: str | Path | None = None) -> dict[str, A
             for k, v in settings.items()}
 
 
-__all__ = ["Layout", "MODES", "NOTEBOOK_SETS", "PAPER_CONCEPTS", "PAPER_PAIRS", "PAPER_SETS",
-           "lay_out", "lay_out_spia", "paper_settings"]
+__all__ = ["Layout", "MODES", "NOTEBOOK_SETS", "PAPER_CONCEPTS", "PAPER_IMAGE_PAIRS",
+           "PAPER_SETS", "PAPER_TEXT_PAIRS", "lay_out", "lay_out_spia", "paper_settings"]

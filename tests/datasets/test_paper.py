@@ -12,7 +12,8 @@ from PIL import Image
 
 from privlab.cli.main import main
 from privlab.config import shared_data_dir
-from privlab.datasets.paper import lay_out, lay_out_spia, paper_settings
+from privlab.datasets.paper import (PAPER_IMAGE_PAIRS, PAPER_TEXT_PAIRS, lay_out, lay_out_spia,
+                                    paper_settings)
 from privlab.errors import PrivlabValueError
 
 COMMENTS = {"ejua1": "Avengers: Endgame was three hours and I loved it.",
@@ -155,7 +156,8 @@ def test_the_shared_copy_of_the_papers_data_is_laid_out_and_03_runs_on_it(tmp_pa
         "dicaprio": 27, "mcdonalds_large": 37, "mcdonalds_small": 7, "avengers_large": 49,
         "avengers_small": 9}
     assert set(layout.settings) == {"01", "02", "03", "09"}
-    assert len(layout.settings["09"]["pairs"]) == 4  # the sentences sit in ../concepts
+    assert layout.settings["09"]["pairs"] == PAPER_TEXT_PAIRS  # sentences in ../concepts
+    assert layout.settings["09"]["image_pairs"] == PAPER_IMAGE_PAIRS
     assert len(load_folder(paper_settings("02", layout.root)["data"], max_side=64)) == 37
     r = avengers.run(avengers.Config(**paper_settings("03", layout.root), encoders=("lexical",),
                                      sanitizers=("concept-list",)))
