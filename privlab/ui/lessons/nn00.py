@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from privlab.ui.exercises import Exercise, Verdict
+from privlab.ui.lessons.answers import no_result, number
 
 TOLERANCE = 1e-4
 
@@ -28,14 +29,11 @@ def resolution(result: Any, label: str) -> float:
     return float(result.audits[label].members[0].value)
 
 
-def _number(answer: Any) -> float | None:
-    try:
-        return float(answer)
-    except (TypeError, ValueError):
-        return None
-
 
 def _compare(answer: Any, context: Mapping[str, Any]) -> Verdict:
+    refused = no_result(context["result"])
+    if refused:
+        return refused
     weak, strong = (resolution(context["result"], k) for k in ("weak", "strong"))
     truth = ("lower" if strong < weak - TOLERANCE else
              "higher" if strong > weak + TOLERANCE else "same")
@@ -50,11 +48,14 @@ def _compare(answer: Any, context: Mapping[str, Any]) -> Verdict:
 
 
 def _strong_on_lexical(answer: Any, context: Mapping[str, Any]) -> Verdict:
+    refused = no_result(context["result"])
+    if refused:
+        return refused
     result = context["result"]
     if tuple(result.config.encoders) != ("lexical",):
         return Verdict(False, f"The panel last ran on {result.config.encoders[0]}: choose "
                               "lexical, press Run, then read the strong list's resolution.")
-    value, truth = _number(answer), resolution(result, "strong")
+    value, truth = number(answer), resolution(result, "strong")
     if value is None or abs(value - truth) > TOLERANCE:
         return Verdict(False, f"Read the strong list's resolution in the table (you wrote "
                               f"{answer!r}).")
@@ -63,7 +64,10 @@ def _strong_on_lexical(answer: Any, context: Mapping[str, Any]) -> Verdict:
 
 
 def _strong_by_hand(answer: Any, context: Mapping[str, Any]) -> Verdict:
-    value = _number(answer)
+    refused = no_result(context["result"])
+    if refused:
+        return refused
+    value = number(answer)
     truth, weak = resolution(context["result"], "strong"), resolution(context["result"], "weak")
     if value is None:
         return Verdict(False, f"Bind answer to a number: the max of a (you wrote {answer!r}).")

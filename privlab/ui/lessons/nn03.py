@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from privlab.ui.exercises import Exercise, Verdict
+from privlab.ui.lessons.answers import no_result, number
 
 TOLERANCE = 1e-4
 BROAD = "concept-list-broad"
@@ -21,19 +22,13 @@ NAME_ONLY = "concept-list"
 NEEDS = {"result": "panel.result"}
 
 
-def _number(answer: Any) -> float | None:
-    try:
-        return float(answer)
-    except (TypeError, ValueError):
-        return None
-
 
 def _sanitizers(result: Any) -> list[str]:
     return [a.name for a in result.table]
 
 
 def _identity(answer: Any, context: Mapping[str, Any]) -> Verdict:
-    value = _number(answer)
+    value = number(answer)
     if value is None:
         return Verdict(False, f"Bind answer to a number (you wrote {answer!r}).")
     if abs(value) > TOLERANCE:
@@ -44,10 +39,13 @@ def _identity(answer: Any, context: Mapping[str, Any]) -> Verdict:
 
 
 def _utility(answer: Any, context: Mapping[str, Any]) -> Verdict:
+    refused = no_result(context["result"])
+    if refused:
+        return refused
     result = context["result"]
     if BROAD not in _sanitizers(result):
         return Verdict(False, f"The panel's last run had no {BROAD}: tick it and press Run.")
-    value, truth = _number(answer), result.table[BROAD].members[0].mean_utility
+    value, truth = number(answer), result.table[BROAD].members[0].mean_utility
     if value is None:
         return Verdict(False, f"Bind answer to a number (you wrote {answer!r}).")
     if abs(value - truth) <= TOLERANCE:
@@ -58,11 +56,14 @@ def _utility(answer: Any, context: Mapping[str, Any]) -> Verdict:
 
 
 def _nine(answer: Any, context: Mapping[str, Any]) -> Verdict:
+    refused = no_result(context["result"])
+    if refused:
+        return refused
     result = context["result"]
     if len(result.corpus) != 9 or NAME_ONLY not in _sanitizers(result):
         return Verdict(False, f"The panel last ran on {len(result.corpus)} comments: choose 9, "
                               f"keep {NAME_ONLY} ticked and press Run.")
-    value, truth = _number(answer), result.table[NAME_ONLY].value
+    value, truth = number(answer), result.table[NAME_ONLY].value
     if value is None or abs(value - truth) > TOLERANCE:
         return Verdict(False, f"Read the {NAME_ONLY} row's resolution in the table (you "
                               f"wrote {answer!r}).")
