@@ -100,13 +100,19 @@ def on_files(files, config):
     return files
 
 
+#: A Sphinx role left in a rendered docstring (mkdocstrings reads Google style, not reST).
+_ROLE = re.compile(r":(?:func|mod|class|meth|data|attr|exc):(?=<code>|[\w~])")
+
+
 def _mathjax_url(page) -> str:
     depth = page.url.count("/") if page.url else 0
     return "../" * depth + f"{MATHJAX_DIR}/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full"
 
 
 def on_post_page(output, page, config):
-    """Load the local MathJax on every page that has math (notebooks: in their own place)."""
+    """Load the local MathJax on every page that has math (notebooks: in their own place);
+    show the docstrings' Sphinx roles (``:func:`name```) as plain code."""
+    output = _ROLE.sub("", output).replace("<code>~", "<code>")
     url = _mathjax_url(page)
     if PLACEHOLDER in output:
         return output.replace(PLACEHOLDER, url).replace("<head>", "<head>\n" + _CONFIG, 1)
