@@ -34,7 +34,10 @@ def _fingerprints() -> dict[str, str]:
     from privlab.encoders import registry
 
     out = {}
-    for name in registry.names():
+    for entry in registry.entries():
+        if entry.meta.get("deprecated"):  # an old name: the current one is shown
+            continue
+        name = entry.name
         try:
             out[registry.create(name).name] = name
         except Exception:  # a member that needs a package, a path or a download

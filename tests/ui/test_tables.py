@@ -68,6 +68,8 @@ def test_encoder_fingerprints_read_as_their_registry_names():
     assert tables.display_name("describe[ocr+faces+labels]-minilm-g3e26b6d4-m0.363-f0.8-l0.5") \
         == "describe-then-embed (ocr+faces+labels)"
     assert tables.display_name("open_clip:ViT-B-32:laion2b_s34b_b79k") == "clip-vit-b-32"
+    # the current name, never the deprecated alias of the same model
+    assert tables.display_name("open_clip:EVA02-E-14-plus:laion2b_s9b_b144k") == "eva02-e14-plus"
     assert tables.display_name("adapter:efficientnet-lite0:abc123") \
         == "adapter on efficientnet-lite0"
     assert tables.header(("presidio", "all-MiniLM-L6-v2")) == "presidio | minilm"
