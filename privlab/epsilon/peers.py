@@ -4,25 +4,9 @@ DP-Sniper (Bichsel et al., S&P 2021) and StatDP (Ding et al., CCS 2018) check th
 auditors on small mechanisms whose claims are known to hold or to fail. privlab's own
 implementations, from the published descriptions (nothing copied):
 
-* **truncated geometric** (Ghosh, Roughgarden and Sundararajan): a count plus two-sided
-  geometric noise, clamped to [0, m]; ε-DP, exactly ε on interior outputs.
-* **report noisy max**: Laplace (1) or exponential (2) noise of scale 2/ε, the argmax
-  index released (ε-DP); the same noise with the *maximum value* released (3, 4), which
-  claims ε and leaks (about kε/2 for k queries moved together with Laplace noise; ∞ with
-  exponential noise, whose support moves).
-* **sparse vector technique**, the six variants of Lyu, Su and Li (VLDB 2017, Fig. 1),
-  cutoff c = 1 where they have one: 1 and 2 are ε-DP; 3 releases the noisy query value
-  when it is above the threshold (the loss grows with the number of ⊥ answers before it);
-  4 draws the query noise at scale Δ/ε₂ with ε₁ = ε/4 (actually ((1 + 6c)/4)·ε-DP);
-  5 adds no query noise (∞); 6 has no cutoff (the loss grows with the number of queries).
-* **one-time RAPPOR** (Erlingsson, Pihur and Korolova): each bit of an h-hash Bloom filter
-  replaced by a fair coin with probability f; ε = 2h·ln((1 − f/2)/(f/2)). The wrong
-  variant claims the one-hash ε 2·ln((1 − f/2)/(f/2)) while using h = 2.
-* **floating-point Laplace** (Mironov, CCS 2012): inverse-CDF Laplace noise on doubles; the
-  set of doubles it can output depends on the input, so it is not ε-DP for any finite ε.
-  Its feature :func:`reachable_from_zero` is Mironov's attack: is the output one that input
-  0 can produce? **Snapping** (Mironov's fix): clamp, add the noise, round to a power-of-two
-  grid Λ ≥ 1/ε, clamp again; ε(1 + 12Bη) + 2η-DP with η = 2⁻⁵³.
+The mechanisms: truncated geometric, report noisy max (1–4), the six variants of the
+sparse vector technique (Lyu, Su and Li), one-time RAPPOR and floating-point Laplace with
+Mironov's snapping; which claims hold, and why the others fail: ``docs/methods/epsilon.md``.
 
 Each mechanism has two inputs (identities 0 and 1, the pair) and ``sample(i, n, rng)``
 returning features a logistic classifier can use (one-hot output categories for discrete

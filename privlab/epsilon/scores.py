@@ -19,10 +19,8 @@ selection half says otherwise. Three readings of the same scores:
    ε-DP; the largest ε whose tail at the observed count is ≤ ``alpha``/|grid| (a fixed grid
    of k, Bonferroni) is a lower confidence bound on ε (δ = 0 only). Ties are broken at
    random (seeded), so a discrete score cannot favour either array.
-3. **GDP reading** (f-DP, Dong, Roth and Su): the same evaluation bounds give
-   μ_L = Φ⁻¹(1 − U_FPR) − Φ⁻¹(U_FNR), the smallest μ of a μ-GDP mechanism that allows the
-   rule's error rates; the ε at ``delta`` of μ_L-GDP is a reading *if* the mechanism's
-   trade-off curve is Gaussian (a diagnostic, not a certificate; ∞ at δ = 0 when μ_L > 0).
+3. **GDP reading** (f-DP, Dong, Roth and Su): a diagnostic ε from the same bounds, valid
+   only if the trade-off curve is Gaussian: ``docs/methods/epsilon.md``.
 
 The control: the threshold certificate on the same pooled scores with the labels shuffled
 (seeded), where the true ε is 0; the result reports the excess over it.
