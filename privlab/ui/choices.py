@@ -183,7 +183,8 @@ def registry_options(registry: Any, *, names: Iterable[str] | None = None,
         >>> [o.name for o in registry_options(registry, modality="text", online=False)][:2]
         ['minilm', 'lexical']
     """
-    chosen = list(names) if names is not None else registry.names(**filters)
+    chosen = list(names) if names is not None else [  # a deprecated alias only when named
+        n for n in registry.names(**filters) if not registry.entry(n).meta.get("deprecated")]
     chosen = [n for n in chosen if n in registry
               and (online or registry.entry(n).meta.get("offline", True) is not False)]
     out = [entry_option(registry.entry(n)) for n in chosen]

@@ -129,3 +129,13 @@ def test_install_commands_are_normalised():
     assert pip_command("pip install dlib").endswith("pip install dlib")
     assert pip_command("--no-deps mediapipe").endswith("pip install --no-deps mediapipe")
     assert pip_command("gliner").split()[-2:] == ["install", "gliner"]
+
+
+def test_a_deprecated_alias_is_offered_only_when_named():
+    from privlab.encoders import registry
+    from privlab.ui.choices import registry_options
+
+    offered = [o.name for o in registry_options(registry, modality="image")]
+    assert "eva02-e14-plus" in offered and "eva-clip-18b" in offered
+    assert "eva-clip" not in offered  # the old name of eva02-e14-plus
+    assert [o.name for o in registry_options(registry, names=["eva-clip"])] == ["eva-clip"]
