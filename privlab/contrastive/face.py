@@ -97,7 +97,7 @@ class AuditFace(ResultFace):
         refs = "each audited item against the others" if self.symmetric else "given references"
         return Finding(
             "resolution", top.value, Status.DIAGNOSTIC,
-            rests_on=(f"{n} {kind} you gave", f"encoder {', '.join(labels)}", refs),
+            rests_on=(f"{n} {kind}", f"encoder {', '.join(labels)}", refs),
             subject=f"'{self.name}' under {top.label or top.encoder}",
             control="placebo" if top.placebo is not None else "",
             control_value=top.placebo, caveats=self.caveats(), ruler=RULER,
