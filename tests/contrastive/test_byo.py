@@ -175,3 +175,15 @@ def test_an_image_folder_with_a_whole_image_blur_warns_of_the_placebo(tmp_path):
     (witness,) = a.face_witnesses()
     assert all(hasattr(item, "size") for _, item in witness.items)  # the images themselves
     assert "data:image/png;base64," in a.report(tmp_path / "r.html").read_text()
+
+
+def test_the_facade_imports_the_verb_only_when_asked():
+    import subprocess
+    import sys
+
+    code = ("import sys, privlab; before = 'privlab.contrastive' in sys.modules; "
+            "f = privlab.audit; print(before, 'privlab.contrastive' in sys.modules, "
+            "f.__module__, 'audit' in dir(privlab))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["False", "True", "privlab.contrastive.byo", "True"]
