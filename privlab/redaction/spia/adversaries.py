@@ -33,7 +33,12 @@ from typing import Any, Sequence
 
 from privlab.errors import invalid, wrong_type
 from privlab.llm import ensure_client
-from privlab.redaction.spia.checkout_prompts import clean_analysis, corpus_of, read_spia_prompts
+from privlab.redaction.spia.checkout_prompts import (
+    clean_analysis,
+    corpus_of,
+    read_spia_prompts,
+    says_no_value,
+)
 from privlab.redaction.spia.prompts import (
     JUDGE,
     SPIA_REFERENCE_DATE,
@@ -472,7 +477,8 @@ class LLMAdversary(Adversary):
     Attributes:
         stats: counts over the documents read: ``retries`` (answers asked again) and
             ``empty_non_code`` (NON-CODE tags a subject was left without, although the
-            prompt asks for all ten).
+            prompt asks for all ten); on SPIA's prompts, ``no_value`` (keywords that only
+            said nothing was found, "Unknown", dropped as SPIA's parser drops them).
     """
 
     weak = False
@@ -495,6 +501,8 @@ class LLMAdversary(Adversary):
             self.prompts = read_spia_prompts(prompts_from, "LLMAdversary")
             self.name += f" with SPIA's prompts (sha256 {self.prompts.digest})"
         self.stats = {"retries": 0, "empty_non_code": 0}
+        if self.prompts is not None:
+            self.stats["no_value"] = 0
 
     def _ask(self, prompt: str, validate: Any, what: str, json_mode: bool = True) -> Any:
         problems: list[str] = []
@@ -540,7 +548,9 @@ class LLMAdversary(Adversary):
                                _spia_profile_validator(tags, descriptions),
                                f"the {group} profiles", json_mode=False)
             for sid, values in answer.items():
-                piis.setdefault(sid, []).extend(values)
+                kept = [p for p in values if not says_no_value(p.keyword)]
+                self.stats["no_value"] += len(values) - len(kept)
+                piis.setdefault(sid, []).extend(kept)
         subjects = []
         for sid in sorted(piis):
             self.stats["empty_non_code"] += len(set(NON_CODE_TAGS) - {p.tag for p in piis[sid]})

@@ -44,6 +44,11 @@ SPIA_RESULT_FORMATS = {
     "non-code": ("src/llm/client.py", "get_subject_profiling_non_code"),
 }
 
+_NO_VALUE = re.compile(
+    r"^\W*(?:none|n/?a|no information)\b|\bunknown\b|"
+    r"\bnot (?:inferable|specified|stated|provided|mentioned|available|disclosed|given|"
+    r"determinable|identifiable)\b|\b(?:redacted|masked|anonymi[sz]ed|unspecified|undisclosed)\b",
+    re.IGNORECASE)
 _COUNT = re.compile(r"number\s+of\s+subjects\s*:?\s*\**\s*(\d+)", re.IGNORECASE)
 _ANALYSIS = re.compile(r"individual\s+(?:character\s+)?analysis", re.IGNORECASE)
 
@@ -195,6 +200,20 @@ def corpus_of(data_id: str) -> str:
     return "panorama" if "panorama" in str(data_id).lower() else "tab"
 
 
+def says_no_value(keyword: str) -> bool:
+    """Whether a keyword only says that no value was found ("Unknown", "not specified",
+    "[REDACTED]", "N/A"...). SPIA's parser turns such keywords into an empty one (nothing
+    inferred); the adversary on SPIA's prompts drops them the same way, so that its scores
+    compare with SPIA's.
+
+    Example:
+        >>> [says_no_value(k) for k in ("Unknown", "Cork / unknown", "N/A", "Not specified",
+        ...                             "[REDACTED]", "Nonesuch Ltd", "Cork / Ireland")]
+        [True, True, True, True, True, False, False]
+    """
+    return bool(_NO_VALUE.search(str(keyword)))
+
+
 def clean_analysis(answer: str) -> tuple[str, int]:
     """The part of a subject-analysis answer passed on, and the number of subjects it gives.
 
@@ -218,4 +237,4 @@ def clean_analysis(answer: str) -> tuple[str, int]:
 
 
 __all__ = ["SPIAPrompts", "SPIA_RESULT_FORMATS", "SPIA_TEMPLATES", "checkout_root",
-           "clean_analysis", "corpus_of", "read_spia_prompts"]
+           "clean_analysis", "corpus_of", "read_spia_prompts", "says_no_value"]

@@ -61,7 +61,8 @@ NON_CODE = [{"id": 0, "description": "the writer", "PIIs": [
     {"tag": "RELATIONSHIP", "keyword": "Married", "certainty": 5}]},
             {"id": 1, "description": "Ann, the writer's wife", "PIIs": [
                 {"tag": "NAME", "keyword": "Ann", "certainty": 5},
-                {"tag": "SEX", "keyword": "Female", "certainty": 5}]}]
+                {"tag": "SEX", "keyword": "Female", "certainty": 5},
+                {"tag": "OCCUPATION", "keyword": "Not specified", "certainty": 1}]}]
 
 
 def spia_checkout(root):
@@ -117,7 +118,9 @@ def test_the_adversary_sends_the_checkouts_prompts_and_reads_their_answers(tmp_p
     assert {(p.tag, p.keyword, p.certainty) for p in by_id[0].piis} == {
         ("PHONE_NUMBER", "021 555 0100", 5), ("LOCATION", "Cork / Ireland", 4),
         ("RELATIONSHIP", "Married", 5)}
+    # "Not specified" says nothing was found: dropped, as SPIA's parser drops it
     assert {(p.tag, p.keyword) for p in by_id[1].piis} == {("NAME", "Ann"), ("SEX", "Female")}
+    assert adversary.stats["no_value"] == 1
     assert by_id[1].description == "Ann"  # the first answer's description is kept
 
     digest = read_spia_prompts(root).digest
