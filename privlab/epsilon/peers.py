@@ -131,8 +131,8 @@ class SparseVector(PairMechanism):
     """Sparse vector variant 1–6 of Lyu, Su and Li on m queries (Δ = 1, threshold T, c = 1).
 
     Outputs, one-hot: with a cutoff, the position of the first ⊤ (or none); without one,
-    the whole ⊤/⊥ pattern (2^m categories). Variant 3 adds, per position, the released
-    noisy value.
+    the whole ⊤/⊥ pattern (2^m categories; ``encoding="bits"``: the m answers themselves).
+    Variant 3 adds, per position, the released noisy value.
 
     Example:
         >>> SparseVector(5, 1.0).sample(0, 2, np.random.default_rng(0)).shape
@@ -140,9 +140,12 @@ class SparseVector(PairMechanism):
     """
 
     def __init__(self, variant: int, epsilon: float, m: int | None = None,
-                 threshold: float = 0.0, inputs=None):
+                 threshold: float = 0.0, inputs=None, encoding: str = "one-hot"):
         if variant not in SVT_VARIANTS:
             raise invalid("variant", "SparseVector", "one of 1–6", variant)
+        if encoding not in ("one-hot", "bits"):
+            raise invalid("encoding", "SparseVector", "'one-hot' or 'bits'", encoding)
+        self.encoding = encoding
         self.variant, self.epsilon, self.threshold = variant, float(epsilon), float(threshold)
         self.spec = SVT_VARIANTS[variant]
         self.m = m or (6 if not self.spec["cutoff"] else 10)
@@ -167,6 +170,8 @@ class SparseVector(PairMechanism):
         noisy = q + nu
         if not s["cutoff"]:
             above = noisy >= self.threshold + rho[:, None]
+            if self.encoding == "bits":  # the ⊤/⊥ pattern itself, m columns
+                return above.astype(float)
             return _one_hot(above.astype(np.int64) @ (1 << np.arange(self.m)), 1 << self.m)
         # c = 1: the answer stops at the first ⊤ (variant 2 would redraw ρ after it)
         above = noisy >= self.threshold + rho[:, None]

@@ -38,8 +38,11 @@ name. The modules: :mod:`~privlab.epsilon.auditors.base` (protocol, results, reg
 :mod:`~privlab.epsilon.auditors.reserved`, :mod:`~privlab.epsilon.auditors.classifiers`,
 :mod:`~privlab.epsilon.auditors.dpsniper`, :mod:`~privlab.epsilon.auditors.hockey_stick`,
 :mod:`~privlab.epsilon.auditors.mmd_finite`, :mod:`~privlab.epsilon.auditors.sequential`
-(the members) and
-:mod:`~privlab.epsilon.auditors.table` (:func:`audit_pairs`).
+(the members),
+:mod:`~privlab.epsilon.auditors.table` (:func:`audit_pairs`),
+:mod:`~privlab.epsilon.auditors.sweep` (the n log n threshold searches) and
+:mod:`~privlab.epsilon.auditors.streaming` (``audit_sampler``: rows drawn from a mechanism in
+batches, :func:`mechanism_sampler`).
 """
 
 # The import order is the registration order, which lists the members everywhere; a module
@@ -89,6 +92,7 @@ from privlab.epsilon.auditors.sequential import (
     reserved_sequential,
 )
 from privlab.epsilon.auditors.table import AUDITORS, EpsilonAuditTable, audit_pairs, get_auditor
+from privlab.epsilon.auditors.streaming import mechanism_sampler
 
 
 def load_members() -> tuple[str, ...]:
@@ -115,5 +119,5 @@ __all__ = [
     "LearnedReservedTest", "MLPClassifier", "MMDFinite", "SequentialCertificate",
     "SequentialReservedTest", "betting_upper", "dp_sniper", "dp_sniper_mlp", "find_threshold",
     "hockey_stick", "hockey_stick_lower", "make_classifier", "mmd_finite", "mmd_lower_bound",
-    "reserved_mlp", "reserved_sequential", "load_members",
+    "reserved_mlp", "reserved_sequential", "load_members", "mechanism_sampler",
 ]
