@@ -56,7 +56,8 @@ def median_bandwidth(x: np.ndarray, max_rows: int = BANDWIDTH_ROWS,
     With more rows a uniform subsample of ``max_rows`` is drawn without replacement (seeded),
     so no n × n matrix is built; with fewer, every row is used and the value is the one
     :func:`~privlab.epsilon.auditors.mmd.rbf_median_kernel` gives. Falls back to 1 when all
-    the rows used coincide.
+    the rows used coincide. The change of rule, measured:
+    ``docs/decisions/2026-12-05-epsilon-scale.md``.
 
     Returns:
         (bandwidth, rows used).
