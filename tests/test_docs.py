@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -62,9 +63,15 @@ def site(tmp_path_factory) -> Path:
 def test_the_build_holds_the_pages_the_notebooks_and_a_local_mathjax(site):
     assert (site / "index.html").is_file()
     assert (site / "assets" / "mathjax" / "MathJax.js").is_file()
-    notebooks = sorted(p.parent.name for p in (site / "notebooks").glob("*/index.html"))
+    notebooks = sorted(p.stem for p in (site / "notebooks").glob("*.html"))
     committed = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb"))
     assert notebooks == committed
+    # Opened from file://, every link of the home page leads to a page (not a folder).
+    home = (site / "index.html").read_text(encoding="utf-8")
+    links = [link for link in re.findall(r'href="([^"#?]+)', home) if "://" not in link]
+    assert len(links) > 20
+    for link in links:
+        assert (site / link).is_file(), link
     # No page loads a script, style or font from a CDN.
     for page in site.rglob("*.html"):
         text = page.read_text(encoding="utf-8")
@@ -98,7 +105,7 @@ def test_math_renders_and_the_reference_lists_the_kernel_with_the_network_off(si
         context.route("**/*", only_the_site)
         page = context.new_page()
         pages = {}
-        for name in ("index.html", "notebooks/00_quickstart/index.html"):
+        for name in ("index.html", "notebooks/00_quickstart.html"):
             page.goto((site / name).as_uri())
             page.wait_for_function(
                 "() => window.MathJax && MathJax.Hub && MathJax.Hub.queue.pending === 0"
@@ -108,7 +115,7 @@ def test_math_renders_and_the_reference_lists_the_kernel_with_the_network_off(si
                               '.MathJax, .MathJax_Display, .MathJax_SVG').length,
                           errors: document.querySelectorAll('.MathJax_Error').length,
                           raw: document.body.innerText.includes('\\\\delta^*')})""")
-        page.goto((site / "reference" / "resolution" / "index.html").as_uri())
+        page.goto((site / "reference" / "resolution.html").as_uri())
         reference = page.inner_text("article")
         browser.close()
     assert refused == []
