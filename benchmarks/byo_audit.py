@@ -62,14 +62,20 @@ def main() -> None:
         return time.perf_counter() - start
 
     engine_times, verb_times = [], []
-    for run in range(args.repeats):  # interleaved, so drift hits both sides alike
-        engine_times.append(engine(run))
-        verb_times.append(verb(run))
+    for run in range(args.repeats):  # interleaved, each side first in turn, so drift and
+        if run % 2:                      # order hit both sides alike
+            verb_times.append(verb(run))
+            engine_times.append(engine(run))
+        else:
+            engine_times.append(engine(run))
+            verb_times.append(verb(run))
     e, v = statistics.median(engine_times), statistics.median(verb_times)
     print(f"{args.n} texts, encoder {args.encoder}, {args.repeats} runs each (median):")
     print(f"  privlab.contrastive.audit with a Sanitizer object: {e:.2f} s")
     print(f"  privlab.audit with a plain function:               {v:.2f} s")
     print(f"  ratio verb / engine: {v / e:.3f}")
+    print("  every run (engine, verb): " + ", ".join(
+        f"({a:.1f}, {b:.1f})" for a, b in zip(engine_times, verb_times)))
 
 
 if __name__ == "__main__":
