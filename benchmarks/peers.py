@@ -12,10 +12,10 @@ Run with ``nice -n 10 python benchmarks/peers.py [--quick] [--full]``.
    ``eval_sp2021/reference-results/dd_search_reg_data.log`` and
    ``floating_point_data.log``: its lower confidence bounds ``eps_lcb`` at c = 0.01, logistic
    regression, quoted to three decimals), privlab's streamed DP-Sniper (c = 0.01, 10^5
-   training and 10^6 threshold rows per input, 10^6 final rows; ``--full``: 10^7). Output
-   encodings, SVT's cutoff (1 here) and RAPPOR's parameters are privlab's, so a row compares
-   two attacks on *similar* mechanisms, not the same numbers; the floating-point row uses
-   Mironov's reachability feature where the peer learned from the bits.
+   training and 10^6 threshold rows per input, 10^6 final rows; ``--full``: 10^7). SVT at the
+   peer's defaults (threshold 1, cutoff 2 where there is one); output encodings are
+   privlab's, so a row compares two attacks on *similar* mechanisms; the floating-point row
+   uses Mironov's reachability feature where the peer learned from the bits.
 
 Prints tables; asserts nothing (tests/epsilon/test_peers.py asserts the refutations).
 """
@@ -55,12 +55,14 @@ def _beside_mechanisms():
                                                (np.zeros(5), np.ones(5))),
         "report-noisy-max-4": P.ReportNoisyMax(0.1, "exponential", "value",
                                                (np.ones(5), 2.0 * np.ones(5))),
-        "svt-1": P.SparseVector(1, 0.1, m=10, inputs=half),
-        "svt-2": P.SparseVector(2, 0.1, m=10, inputs=half),
-        "svt-3": P.SparseVector(3, 0.1, m=10, inputs=(ones, v)),
-        "svt-4": P.SparseVector(4, 0.1, m=10, inputs=(ones, v)),
-        "svt-5": P.SparseVector(5, 0.1, m=10, inputs=(v, ones), encoding="bits"),
-        "svt-6": P.SparseVector(6, 0.1, m=10, inputs=half[::-1], encoding="bits"),
+        "svt-1": P.SparseVector(1, 0.1, m=10, threshold=1.0, inputs=half, cutoff=2),
+        "svt-2": P.SparseVector(2, 0.1, m=10, threshold=1.0, inputs=half, cutoff=2),
+        "svt-3": P.SparseVector(3, 0.1, m=10, threshold=1.0, inputs=(ones, v), cutoff=2),
+        "svt-4": P.SparseVector(4, 0.1, m=10, threshold=1.0, inputs=(ones, v), cutoff=2),
+        "svt-5": P.SparseVector(5, 0.1, m=10, threshold=1.0, inputs=(v, ones),
+                                encoding="bits"),
+        "svt-6": P.SparseVector(6, 0.1, m=10, threshold=1.0, inputs=half[::-1],
+                                encoding="bits"),
         "float-laplace": P.FloatLaplace(0.1),
         "snapping-laplace": P.SnappingLaplace(0.1),
     }

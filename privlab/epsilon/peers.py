@@ -128,10 +128,11 @@ SVT_VARIANTS = {
 
 
 class SparseVector(PairMechanism):
-    """Sparse vector variant 1–6 of Lyu, Su and Li on m queries (Δ = 1, threshold T, c = 1).
+    """Sparse vector variant 1–6 of Lyu, Su and Li on m queries (Δ = 1, threshold T, cutoff c).
 
-    Outputs, one-hot: with a cutoff, the position of the first ⊤ (or none); without one,
-    the whole ⊤/⊥ pattern (2^m categories; ``encoding="bits"``: the m answers themselves).
+    Outputs, one-hot: with a cutoff c = 1, the position of the first ⊤ (or none); with
+    c > 1, per query a ⊤ and a ⊥ indicator (neither once stopped); without a cutoff, the
+    whole ⊤/⊥ pattern (2^m categories; ``encoding="bits"``: the m answers themselves).
     Variant 3 adds, per position, the released noisy value.
 
     Example:
@@ -140,9 +141,13 @@ class SparseVector(PairMechanism):
     """
 
     def __init__(self, variant: int, epsilon: float, m: int | None = None,
-                 threshold: float = 0.0, inputs=None, encoding: str = "one-hot"):
+                 threshold: float = 0.0, inputs=None, encoding: str = "one-hot",
+                 cutoff: int = 1):
         if variant not in SVT_VARIANTS:
             raise invalid("variant", "SparseVector", "one of 1–6", variant)
+        if isinstance(cutoff, bool) or not isinstance(cutoff, int) or cutoff < 1:
+            raise invalid("cutoff", "SparseVector", "an int >= 1", cutoff)
+        self.cutoff = cutoff
         if encoding not in ("one-hot", "bits"):
             raise invalid("encoding", "SparseVector", "'one-hot' or 'bits'", encoding)
         self.encoding = encoding
@@ -160,7 +165,7 @@ class SparseVector(PairMechanism):
         self.name = f"svt-{variant}"
 
     def _sample(self, q, n, rng):
-        s, eps, c = self.spec, self.epsilon, 1
+        s, eps, c = self.spec, self.epsilon, self.cutoff
         eps1 = s["eps1"] * eps
         eps2 = eps - eps1
         rho_scale = (c if s["rho_units"] is None else s["rho_units"]) / eps1
@@ -173,6 +178,8 @@ class SparseVector(PairMechanism):
             if self.encoding == "bits":  # the ⊤/⊥ pattern itself, m columns
                 return above.astype(float)
             return _one_hot(above.astype(np.int64) @ (1 << np.arange(self.m)), 1 << self.m)
+        if c > 1:
+            return self._answers(noisy, rho, rho_scale, rng)
         # c = 1: the answer stops at the first ⊤ (variant 2 would redraw ρ after it)
         above = noisy >= self.threshold + rho[:, None]
         first = np.where(above.any(axis=1), above.argmax(axis=1), self.m)
@@ -183,6 +190,21 @@ class SparseVector(PairMechanism):
             value[np.flatnonzero(hit), first[hit]] = noisy[hit, first[hit]]
             features = np.hstack([features, value])
         return features
+
+    def _answers(self, noisy, rho, rho_scale, rng):
+        """Query by query up to c ⊤ answers; ⊤ and ⊥ indicators (and values for variant 3)."""
+        n = len(noisy)
+        top, bottom = np.zeros((n, self.m), bool), np.zeros((n, self.m), bool)
+        count = np.zeros(n, np.int64)
+        for i in range(self.m):
+            live = count < self.cutoff
+            hit = live & (noisy[:, i] >= self.threshold + rho)
+            top[:, i], bottom[:, i] = hit, live & ~hit
+            count += hit
+            if self.spec["redraw"]:  # variant 2: a fresh threshold noise after each ⊤
+                rho = np.where(hit, rng.laplace(0.0, rho_scale, n), rho)
+        features = [top, bottom] + ([np.where(top, noisy, 0.0)] if self.spec["value"] else [])
+        return np.hstack(features).astype(float)
 
 
 def rappor_epsilon(f: float, hashes: int) -> float:

@@ -103,3 +103,22 @@ def test_sparse_vector_variants_follow_their_descriptions():
         P.SparseVector(7, 1.0)
     with pytest.raises(PrivlabValueError, match="identity"):
         P.SparseVector(1, 1.0).sample(2, 3, rng)
+
+
+def test_sparse_vector_with_a_cutoff_of_two_answers_until_the_second_top():
+    rng = np.random.default_rng(5)
+    for variant in (1, 2, 3, 4):
+        mech = P.SparseVector(variant, 1.0, m=8, cutoff=2)
+        out = mech.sample(0, 3_000, rng)
+        top, bottom = out[:, :8].astype(bool), out[:, 8:16].astype(bool)
+        assert not (top & bottom).any() and top.sum(axis=1).max() == 2
+        answered = top | bottom
+        # answers stop right after the second ⊤: answered positions form a prefix
+        assert np.all(np.diff(answered.astype(int), axis=1) <= 0)
+        stopped = top.sum(axis=1) == 2
+        last = np.where(stopped, 8 - np.argmax(top[:, ::-1], axis=1), 8)
+        assert np.all(answered.sum(axis=1) == last)
+        if variant == 3:
+            assert np.all((out[:, 16:] != 0) == top)
+    with pytest.raises(PrivlabValueError, match="cutoff"):
+        P.SparseVector(1, 1.0, cutoff=0)
