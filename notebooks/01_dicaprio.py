@@ -38,6 +38,7 @@ PLACEBO = True             # audit each sanitizer's placebo twin and report the 
 LADDER_MEMBERS = ["sface", "dlib-face", "describe-then-embed", "ocr-text", "efficientnet-lite0"]
 TILT = 30.0                # degrees by which every other target portrait is turned (detector miss)
 BY_HAND = "cues:faces only"  # the sanitizer the by-hand cell audits (a folder: "face-blackout-yunet")
+MEMBER = "describe-then-embed"  # the member the by-hand cell uses
 PROJECTOR = False          # True: large print for a projector (every figure below)
 
 # %%
@@ -116,22 +117,23 @@ exercises.solution("01.1")
 # ## By hand: one member, one sanitizer
 #
 # Take the released images and the originals of the *faces only* blackout from the
-# panel's last run, embed both with describe-then-embed (it writes the OCR text and the
-# name of a recognised face into one sentence, then embeds it), and build the trial
-# matrix. Every image is also a reference, so $T_c = S$.
+# panel's last run, embed both with `MEMBER`, describe-then-embed (it writes the OCR
+# text and the name of a recognised face into one sentence, then embeds it), and build
+# the trial matrix. Every image is also a reference, so $T_c = S$.
 
 # %%
 result = panel.result                          # the panel's last run drives this cell
 audit = result.audit(BY_HAND)                  # that sanitizer's audit
-member = result.encoders[list(result.config.encoders).index("describe-then-embed")]
+k = list(result.config.encoders).index(MEMBER) if MEMBER in result.config.encoders else 0
+member = result.encoders[k]                    # MEMBER, or the first member if unticked
 S = member.encode(audit.sanitized)             # released images, one unit row each
 T = member.encode(audit.originals)             # originals
 a = S @ (T - S).T
 i, j = np.unravel_index(a.argmax(), a.shape)
 
 # %%
-value = audit.members[list(result.config.encoders).index("describe-then-embed")].value
-print(f"by hand: max a = {a.max():.4f} at released {result.labels[i]}, "
+value = audit.members[k].value
+print(f"by hand ({result.config.encoders[k]}): max a = {a.max():.4f} at released {result.labels[i]}, "
       f"reference {result.labels[j]}")
 print(f"privlab: resolution {value:.4f}")
 print("agree:", bool(np.isclose(max(a.max(), 0.0), value, atol=1e-4)))
