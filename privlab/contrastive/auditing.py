@@ -8,33 +8,10 @@ Every contrastive study (text or image) runs the same pipeline::
 This module does that once, for any kind of item. Items are opaque: texts, PIL images or
 arrays all work, because only the sanitizer and the encoders look inside them.
 
-Public API (stable)
--------------------
-``audit(originals, sanitizer=None, *, sanitized=None, encoders=("minilm",), references=None,
-references_sanitized=None, names=None, top_k=5, progress=False, placebo=False)
--> ContrastiveAudit``
-    One sanitizer, one or more encoders. Symmetric by default (every original is both
-    audited and reference, as in every study of the paper); pass ``references`` (and
-    optionally ``references_sanitized``) for the asymmetric test. ``sanitized`` skips
-    the sanitizer when the outputs already exist (for example from an API run earlier).
-    ``names`` (text only) adds the exact-name baseline of Table 2. ``placebo=True`` also
-    audits the sanitizer's placebo twin (:mod:`privlab.contrastive.placebo`: the same
-    marks where no cue is) and reports each member's artefact floor and the excess.
-
-``audit_many(originals, sanitizers, **same) -> AuditTable``
-    Several sanitizers on the same corpus; ``AuditTable.to_frame()`` has one row per
-    (sanitizer, encoder) with resolution, witness, utility and the name baseline.
-
-``exact_name_baseline(texts, names, *, match="word") -> NameBaseline``
-    Sanitized texts that still contain any of ``names`` (case-insensitive, any
-    whitespace between the words of a name; whole words, or anywhere with
-    ``match="substring"``).
-
-``utility(E, E_sanitized) -> ndarray``
-    Cosine between each original and its sanitized version (rows of unit embeddings).
-
-``shared_terms(a, b)``
-    Content words two texts share (to highlight what a text witness retained).
+Public API: :func:`audit` (one sanitizer, one or more encoders; symmetric by default),
+:func:`audit_many` (several sanitizers on one corpus), :func:`exact_name_baseline`,
+:func:`utility` and :func:`shared_terms`, each documented where it is defined (at a
+glance: ``docs/reference/contrastive.md``).
 
 Results
 -------
@@ -61,7 +38,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from privlab.errors import invalid, item_list, strings, wrong_type
-from privlab.contrastive.face import AuditFace
+from privlab.contrastive.face import AuditFace, same_item
 from privlab.contrastive.sanitized import sanitize as sanitize_once
 from privlab.hashing import sequence_hash
 from privlab.progress import step, within
@@ -470,7 +447,6 @@ def audit(originals: Sequence[Any], sanitizer=None, *, sanitized: Sequence[Any] 
         ValueError: empty corpus, lengths that differ, neither sanitizer nor sanitized.
         TypeError: wrong kinds of items (named by index).
 
-    names = None if names is None else strings(names, "names", caller)
     Example:
         >>> from privlab.sanitizers import ConceptListSanitizer
         >>> from privlab.encoders import LexicalEncoder
@@ -494,6 +470,7 @@ def _audit(originals, sanitizer, sanitized, encoders, references, references_san
     """:func:`audit`'s body, reporting its phases (sanitizing, then each encoder)."""
     caller = "audit"
     originals = item_list(originals, "originals", caller)
+    names = None if names is None else strings(names, "names", caller)
     if not originals:
         raise invalid("originals", caller, "a non-empty list", originals)
     if sanitized is None and sanitizer is None:
@@ -533,6 +510,7 @@ def _audit(originals, sanitizer, sanitized, encoders, references, references_san
         if len(refs_san) != len(refs):
             raise invalid("references_sanitized", caller, f"one item per reference ({len(refs)})",
                           f"{len(refs_san)} items", given_is_text=True)
+    _warn_if_trivial(originals, sanitized, symmetric, caller)
     top_k = check_top_k(top_k, caller, minimum=1)  # witnesses need at least one trial
     twin = _placebo_twin(placebo, sanitizer, originals, names, caller)
     twin_san = twin_refs = coverage = overlap = None
@@ -593,6 +571,25 @@ def _audit(originals, sanitizer, sanitized, encoders, references, references_san
                             symmetric, placebo_sanitizer=None if twin is None else twin.describe(),
                             placebo_sanitized=twin_san, placebo_coverage=coverage,
                             placebo_overlap=overlap)
+
+
+def _warn_if_trivial(originals: list, sanitized: list, symmetric: bool, caller: str) -> None:
+    """Warn where the number is 0 by construction: one item against itself, all blank, or
+    nothing sanitized (the headline's caveats say the same)."""
+    import warnings
+
+    problems = []
+    if symmetric and len(originals) == 1:
+        problems.append("a single item is audited against itself (only the self-trial "
+                        "exists); pass two or more items")
+    if all(isinstance(item, str) and not item.strip() for item in originals):
+        problems.append("every original text is blank; pass the texts to audit")
+    elif all(same_item(a, b) for a, b in zip(originals, sanitized)):
+        problems.append("the sanitizer changed none of the items (did its list of concepts "
+                        "or its settings remove anything?)")
+    for problem in problems:
+        warnings.warn(f"{caller}: {problem}. The resolution is 0 by construction, not a "
+                      "measure of privacy.", UserWarning, stacklevel=4)
 
 
 def _placebo_twin(placebo: Any, sanitizer: Any, originals: list, names: Any, caller: str):

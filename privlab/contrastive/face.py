@@ -43,7 +43,8 @@ def _kind(items: list) -> str:
     return "texts" if items and isinstance(items[0], str) else "images"
 
 
-def _same(a: Any, b: Any) -> bool:
+def same_item(a: Any, b: Any) -> bool:
+    """Whether two items (texts, images, arrays) hold the same content."""
     try:
         return content_hash(a) == content_hash(b)
     except TypeError:
@@ -81,13 +82,20 @@ class AuditFace(ResultFace):
                 out.append(f"the placebo found room for only {coverage:.2%} of the sanitizer's "
                            f"marked area (coverage {coverage:.2g}), so its floor is a lower "
                            "estimate")
-            changed = [i for i in range(n) if not _same(self.originals[i], self.sanitized[i])]
-            idle = sum(_same(self.originals[i], self.placebo_sanitized[i]) for i in changed)
+            changed = [i for i in range(n)
+                       if not same_item(self.originals[i], self.sanitized[i])]
+            idle = sum(same_item(self.originals[i], self.placebo_sanitized[i]) for i in changed)
             if changed and idle * 2 > len(changed):
                 out.append(f"the placebo marked nothing in {idle} of the {len(changed)} "
                            f"changed {kind}, so its floor is a lower estimate")
-        if n < 5:
+        if n == 1 and self.symmetric:
+            out.append("one item audited against itself: only the self-trial exists, so the "
+                       "number says nothing")
+        elif n < 5:
             out.append(f"only {n} {kind}: one pair decides the number")
+        blank = sum(isinstance(item, str) and not item.strip() for item in self.originals)
+        if blank:
+            out.append(f"{blank} of the {n} {kind} are blank: they carry nothing to find")
         return tuple(out)
 
     def face_finding(self) -> Finding:

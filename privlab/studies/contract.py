@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from privlab.errors import check_seed, invalid, item_list, wrong_type
+from privlab.errors import PrivlabTypeError, check_seed, invalid, item_list, wrong_type
 from privlab.registry import Registry
 from privlab.status import Status
 
@@ -375,6 +375,18 @@ class StudyConfig:
         from privlab.studies.params import refuse_renamed
 
         refuse_renamed(cls, settings, cls.__qualname__)
+        if dataclasses.is_dataclass(cls):  # a misspelt setting: named, with the nearest
+            import difflib
+
+            fields = [f.name for f in dataclasses.fields(cls) if f.init]
+            for name in settings:
+                if name not in fields:
+                    near = difflib.get_close_matches(name, fields, n=1)
+                    caller = f"{cls.__module__.rsplit('.', 1)[-1]}.{cls.__qualname__}"
+                    message = invalid(name, caller, f"one of the settings {fields}",
+                                      settings[name], f"Did you mean {near[0]!r}?" if near
+                                      else "Check the spelling of the setting.")
+                    raise PrivlabTypeError(str(message))  # a TypeError, as Python's own
         return super().__new__(cls)
 
     def __post_init__(self) -> None:

@@ -215,7 +215,8 @@ class LadderResult(StudyResult):
         step = {name: k for k, name in enumerate(dict.fromkeys(frame["sanitizer"]))}
         frame.insert(0, "step", [step[s] + 1 for s in frame["sanitizer"]])
         frame.insert(1, "rung", [self.labels[step[s]] for s in frame["sanitizer"]])
-        frame = frame.rename(columns={"encoder": "member"})
+        # the member's id, not the label an audit row also carries as "member"
+        frame = frame.drop(columns="member", errors="ignore").rename(columns={"encoder": "member"})
         cols = [c for c in ("step", "rung", "sanitizer", "member", "resolution", "placebo",
                             "excess", "placebo_coverage", "utility", "witness_x", "witness_y")
                 if c in frame.columns]
@@ -519,7 +520,8 @@ class MissResult(StudyResult):
         placebo, excess, whether it flags (excess above δ, or above 0), the decisive
         witness's images, the faces the member counts in that released image and the
         number of released images in which it counts a face."""
-        frame = self.run.to_frame().rename(columns={"encoder": "member"})
+        frame = self.run.to_frame().drop(columns="member", errors="ignore").rename(
+            columns={"encoder": "member"})
         delta = self.config.delta
         value = frame["excess"] if "excess" in frame.columns else frame["resolution"]
         frame["sanitizer detector"] = [self.families[s] for s in frame["sanitizer"]]

@@ -135,6 +135,12 @@ def run(config: Config | None = None) -> QuickstartResult:
     config = config or Config.for_notebook()
     if not config.data:
         raise invalid("data", "quickstart.run", "a non-empty sequence of texts", config.data)
+    for name, concepts in (("weak_concepts", config.weak_concepts),
+                           ("strong_concepts", config.strong_concepts)):
+        if not any(isinstance(c, str) and c.strip() for c in concepts):
+            raise invalid(name, "quickstart.run", "at least one word or phrase to remove",
+                          concepts, "An empty list removes nothing, so the audit would read 0 "
+                          "by construction; e.g. ('Einstein',).")
     audits: dict[str, ContrastiveAudit] = {}
     lists = (("weak", config.weak_concepts), ("strong", config.strong_concepts))
     for i, (label, concepts) in enumerate(lists):

@@ -226,3 +226,32 @@ def test_audit_pairs_keeps_the_largest_valid_seed_valid_at_every_pair():
     table = audit_pairs(x, y, [("p", "q"), ("q", "r")], methods=["gaussmech"],
                         seed=2**32 - 1)
     assert len(table.to_frame()) == 2
+
+
+def test_quickstart_refuses_an_empty_concept_list():
+    from privlab.studies import quickstart
+
+    with pytest.raises(ValueError, match=r"'weak_concepts' parameter of quickstart\.run must "
+                                         r"be at least one word or phrase to remove"):
+        quickstart.run(quickstart.Config(encoders=("lexical",), weak_concepts=()))
+
+
+def test_a_misspelt_study_setting_is_named_with_the_nearest_one():
+    from privlab.studies import quickstart
+
+    with pytest.raises(TypeError, match=r"'encodrs' parameter of quickstart\.Config must be "
+                                         r"one of the settings .*Did you mean 'encoders'\?"):
+        quickstart.Config(encodrs=("lexical",))
+
+
+@pytest.mark.parametrize("texts, problem", [
+    (["Ken Lay spoke"], "a single item is audited against itself"),
+    (["", "  "], "every original text is blank"),
+    (["Ken Lay spoke", "the board met"], "the sanitizer changed none of the items")])
+def test_an_audit_that_is_zero_by_construction_warns_and_says_so(texts, problem):
+    sanitizer = ConceptListSanitizer(["nothing-here"])
+    with pytest.warns(UserWarning, match=rf"audit: {problem}.*0 by construction"):
+        result = audit(texts, sanitizer, encoders=["lexical"])
+    assert result.members[0].value == 0
+    assert "0 by construction" in result.headline() or "self-trial" in result.headline() \
+        or "blank" in result.headline()

@@ -95,7 +95,9 @@ def test_one_name_per_idea_and_old_names_are_refused_with_the_new_one():
     # a study that never had the idea says the name is unknown, not renamed
     from privlab.studies import scale
 
-    with pytest.raises(TypeError, match="unexpected keyword argument 'folder'"):
+    with pytest.raises(TypeError, match=r"The 'folder' parameter of scale\.Config must be one "
+                                        r"of the settings \['m', 'n', 'd', .*Check the "
+                                        r"spelling"):
         scale.Config(folder="x")
 
 
