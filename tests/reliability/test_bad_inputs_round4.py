@@ -255,3 +255,22 @@ def test_an_audit_that_is_zero_by_construction_warns_and_says_so(texts, problem)
     assert result.members[0].value == 0
     assert "0 by construction" in result.headline() or "self-trial" in result.headline() \
         or "blank" in result.headline()
+
+
+def test_two_dataframes_are_audited_by_column_name_not_position():
+    import pandas as pd
+
+    from privlab.epsilon.auditors import get_auditor
+
+    rng = np.random.default_rng(0)
+    a = pd.DataFrame({"x": rng.normal(size=200), "y": rng.normal(3, 1, size=200)})
+    b = pd.DataFrame({"x": rng.normal(size=200), "y": rng.normal(3, 1, size=200)})
+    mmd = get_auditor("mmd-tv")
+    aligned = mmd.audit(a, b).value
+    assert mmd.audit(a, b[["y", "x"]]).value == aligned  # matched by name
+    by_position = mmd.audit(a.to_numpy(), b[["y", "x"]].to_numpy()).value
+    assert by_position > aligned + 0.3  # what position-matching read: a false difference
+    with pytest.raises(ValueError, match=r"'b' parameter of MMDTV\.audit must be a DataFrame "
+                                         r"with the columns of 'a' \['x', 'y'\]. Got columns "
+                                         r"only in a: \['y'\], only in b: \['z'\]"):
+        mmd.audit(a, b.rename(columns={"y": "z"}))

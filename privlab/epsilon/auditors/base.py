@@ -52,7 +52,9 @@ def _check_delta(delta, caller: str) -> float:
 
 
 def _check_pair(a, b, seed, caller: str) -> tuple[np.ndarray, np.ndarray, int]:
-    """Two identities' outputs of one dimension, and an int seed."""
+    """Two identities' outputs of one dimension, and an int seed. Two DataFrames are
+    aligned by column name (their order may differ); different columns are refused."""
+    a, b = _aligned(a, b, caller)
     a = _as_samples(a, "a", caller)
     b = _as_samples(b, "b", caller)
     if a.shape[1] != b.shape[1]:
@@ -61,6 +63,25 @@ def _check_pair(a, b, seed, caller: str) -> tuple[np.ndarray, np.ndarray, int]:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise wrong_type("seed", caller, "an int", seed)
     return a, b, check_seed(seed, "seed", caller)
+
+
+def _aligned(a, b, caller: str):
+    """``a`` and ``b``, with ``b``'s columns in ``a``'s order when both are DataFrames."""
+    columns_a, columns_b = getattr(a, "columns", None), getattr(b, "columns", None)
+    if columns_a is None or columns_b is None or not hasattr(b, "loc"):
+        return a, b
+    names_a, names_b = list(columns_a), list(columns_b)
+    if names_a == names_b:
+        return a, b
+    if sorted(map(str, names_a)) != sorted(map(str, names_b)) or \
+            len(set(names_a)) != len(names_a):
+        only_a = [c for c in names_a if c not in names_b]
+        only_b = [c for c in names_b if c not in names_a]
+        raise invalid("b", caller, f"a DataFrame with the columns of 'a' {names_a}",
+                      f"columns only in a: {only_a}, only in b: {only_b}",
+                      "Select the same columns in both (columns are matched by name, never "
+                      "by position).", given_is_text=True)
+    return a, b[names_a]
 
 
 def split_halves(a: np.ndarray, b: np.ndarray, seed: int):
