@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 import os
 import platform
 import re
@@ -108,7 +109,51 @@ def read_record(path: Path) -> dict[str, Any]:
     if missing:
         raise invalid("record", _CALLER, "a record written by privlab demo",
                       f"{path} (no '{missing[0]}' field)", given_is_text=True)
+    problem = _record_problem(record)
+    if problem:
+        raise invalid("record", _CALLER, "a record written by privlab demo",
+                      f"{path} ({problem})", "Write it again with make demo (or make "
+                      "reproduce) rather than by hand.", given_is_text=True)
     return record
+
+
+def _finite(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and \
+        math.isfinite(value) and value >= 0
+
+
+def _record_problem(record: dict[str, Any]) -> str | None:
+    """What in ``record`` the block cannot print truthfully, or None."""
+    if not isinstance(record["machine"], dict):
+        return f"'machine' is {type(record['machine']).__name__}, not an object"
+    if not _finite(record["total_seconds"]):
+        return f"'total_seconds' is {record['total_seconds']!r}, not a finite number of seconds"
+    if not isinstance(record["notebooks"], list):
+        return f"'notebooks' is {type(record['notebooks']).__name__}, not a list"
+    for k, run in enumerate(record["notebooks"]):
+        where = f"notebooks[{k}]"
+        if not isinstance(run, dict):
+            return f"{where} is {type(run).__name__}, not an object"
+        if not isinstance(run.get("notebook"), str):
+            return f"{where} has no 'notebook' name"
+        if not _finite(run.get("seconds")):
+            return f"{where} ({run['notebook']}) has 'seconds' {run.get('seconds')!r}, not a " \
+                   "finite number"
+        headlines = run.get("headlines", [])
+        if not isinstance(headlines, list):
+            return f"{where} has 'headlines' that are not a list"
+        for j, h in enumerate(headlines):
+            at = f"{where}.headlines[{j}]"
+            if not isinstance(h, dict):
+                return f"{at} is not an object"
+            for key in ("study", "text", "status"):
+                if not isinstance(h.get(key), str):
+                    return f"{at} has no text '{key}'"
+            for key in ("caveats", "details"):
+                items = h.get(key, [])
+                if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
+                    return f"{at} has '{key}' that is not a list of texts"
+    return None
 
 
 def render_block(record: dict[str, Any]) -> str:

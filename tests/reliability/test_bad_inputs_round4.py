@@ -274,3 +274,36 @@ def test_two_dataframes_are_audited_by_column_name_not_position():
                                          r"with the columns of 'a' \['x', 'y'\]. Got columns "
                                          r"only in a: \['y'\], only in b: \['z'\]"):
         mmd.audit(a, b.rename(columns={"y": "z"}))
+
+
+def _good_record() -> dict:
+    return {"profile": "demo", "date": "2026-12-01", "total_seconds": 12.0,
+            "machine": {"cores": 2, "platform": "Linux", "shared_data": False},
+            "notebooks": [{"notebook": "00_quickstart", "seconds": 12.0, "ok": True,
+                           "headlines": [{"study": "00 quickstart", "text": "resolution 0.2",
+                                          "status": "diagnostic", "caveats": ["12 texts"]}]}]}
+
+
+@pytest.mark.parametrize("change, problem", [
+    (lambda r: r.update(total_seconds=float("nan")), "'total_seconds' is nan, not a finite"),
+    (lambda r: r.update(total_seconds="12"), "'total_seconds' is '12', not a finite"),
+    (lambda r: r.update(machine="laptop"), "'machine' is str, not an object"),
+    (lambda r: r.update(notebooks={"a": 1}), "'notebooks' is dict, not a list"),
+    (lambda r: r["notebooks"][0].pop("seconds"), r"notebooks\[0\] \(00_quickstart\) has "
+                                                 "'seconds' None"),
+    (lambda r: r["notebooks"][0]["headlines"][0].update(caveats="12 texts"),
+     r"notebooks\[0\]\.headlines\[0\] has 'caveats' that is not a list of texts")])
+def test_quote_refuses_a_malformed_record_naming_the_field(tmp_path, change, problem):
+    import json
+
+    from privlab.cli.quote import read_record
+
+    record = _good_record()
+    path = tmp_path / "headlines-demo.json"
+    path.write_text(json.dumps(record))
+    assert read_record(path)["total_seconds"] == 12.0
+    change(record)
+    path.write_text(json.dumps(record))
+    with pytest.raises(ValueError, match=rf"'record' parameter of privlab quote must be a "
+                                         rf"record written by privlab demo. Got .*{problem}"):
+        read_record(path)
