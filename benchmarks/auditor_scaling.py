@@ -6,7 +6,8 @@ Run with ``nice -n 10 python benchmarks/auditor_scaling.py [--quick] [--max-seco
    mechanism (ε = 1, ``privlab.epsilon.validity.laplace_1d``), n rows per identity on a
    geometric grid; each auditor stops growing once one run takes ``--max-seconds`` or at
    its cap (the plug-in MMD holds an n × n Gram matrix by design); one untimed call at
-   200 rows first takes the imports. Prints wall and CPU seconds (the exponents use CPU
+   200 rows first takes the imports. Each run is timed untraced and repeated under
+   tracemalloc for its memory. Prints wall and CPU seconds (the exponents use CPU
    time, which other processes on a shared machine do not inflate),
    peak traced memory (tracemalloc: NumPy's allocations; torch's are not traced, so the
    MLP rows understate) and the growth exponent: the least-squares slope of log time
@@ -45,15 +46,17 @@ STREAM_SIZES = (100_000, 1_000_000, 10_000_000)
 
 
 def measure(run) -> tuple[float, float, float, object]:
-    """(wall seconds, CPU seconds of this process, peak traced MB, result) of one call.
+    """(wall seconds, CPU seconds of this process, peak traced MB, result) of ``run``.
 
-    The CPU seconds are the fairer clock on a shared machine (wall time there also counts
-    the other processes' turns).
+    Timed once untraced (tracing slows code that makes many Python objects), then run again
+    under tracemalloc for the memory. The CPU seconds are the fairer clock on a shared
+    machine (wall time there also counts the other processes' turns).
     """
-    tracemalloc.start()
     start, cpu = time.perf_counter(), time.process_time()
     result = run()
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    tracemalloc.start()
+    run()
     peak = tracemalloc.get_traced_memory()[1] / 2**20
     tracemalloc.stop()
     return seconds, cpu, peak, result
