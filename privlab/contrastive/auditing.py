@@ -471,6 +471,7 @@ def _audit(originals, sanitizer, sanitized, encoders, references, references_san
     caller = "audit"
     originals = item_list(originals, "originals", caller)
     names = None if names is None else strings(names, "names", caller)
+    _refuse_surrogates(originals, "originals", caller)
     if not originals:
         raise invalid("originals", caller, "a non-empty list", originals)
     if sanitized is None and sanitizer is None:
@@ -510,6 +511,7 @@ def _audit(originals, sanitizer, sanitized, encoders, references, references_san
         if len(refs_san) != len(refs):
             raise invalid("references_sanitized", caller, f"one item per reference ({len(refs)})",
                           f"{len(refs_san)} items", given_is_text=True)
+    _refuse_surrogates(sanitized, "sanitized", caller)
     _warn_if_trivial(originals, sanitized, symmetric, caller)
     top_k = check_top_k(top_k, caller, minimum=1)  # witnesses need at least one trial
     twin = _placebo_twin(placebo, sanitizer, originals, names, caller)
@@ -571,6 +573,19 @@ def _audit(originals, sanitizer, sanitized, encoders, references, references_san
                             symmetric, placebo_sanitizer=None if twin is None else twin.describe(),
                             placebo_sanitized=twin_san, placebo_coverage=coverage,
                             placebo_overlap=overlap)
+
+
+def _refuse_surrogates(items: list, parameter: str, caller: str) -> None:
+    """Refuse a text holding a lone surrogate (no encoder or hash can encode it)."""
+    for index, item in enumerate(items):
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise invalid(f"{parameter}[{index}]", caller, "text that UTF-8 can encode",
+                              f"a lone surrogate {item[exc.start]!r} at character {exc.start}",
+                              "Read the file with errors='replace' (or repair its bytes); "
+                              "nothing was audited.", given_is_text=True) from None
 
 
 def _warn_if_trivial(originals: list, sanitized: list, symmetric: bool, caller: str) -> None:

@@ -307,3 +307,24 @@ def test_quote_refuses_a_malformed_record_naming_the_field(tmp_path, change, pro
     with pytest.raises(ValueError, match=rf"'record' parameter of privlab quote must be a "
                                          rf"record written by privlab demo. Got .*{problem}"):
         read_record(path)
+
+
+@pytest.mark.parametrize("a, problem", [
+    (np.zeros((10, 0)), r"with d >= 1. Got shape \(10, 0\) \(no columns\)"),
+    (np.array([[10**400]] * 5 + [[1]] * 5, dtype=object), r"numbers that fit a float64"),
+    (np.full((10, 1), 1e200), r"magnitude at most 1e\+150. Got a value of magnitude 1e\+200")])
+def test_samples_with_no_column_or_beyond_float_range_are_refused(a, problem):
+    from privlab.epsilon.auditors import get_auditor
+
+    b = np.zeros((10, a.shape[1]))
+    for method in ("gaussmech", "mmd-tv", "reserved"):
+        with pytest.raises(ValueError, match=rf"'a' parameter of \w+\.audit must be .*{problem}"):
+            get_auditor(method).audit(a, b)
+
+
+def test_a_text_with_a_lone_surrogate_is_refused_by_its_position():
+    texts = ["Ken Lay spoke", "Ken \ud800 Lay wrote"]
+    with pytest.raises(ValueError, match=r"'originals\[1\]' parameter of audit must be text "
+                                         r"that UTF-8 can encode. Got a lone surrogate "
+                                         r"'\\ud800' at character 4"):
+        audit(texts, ConceptListSanitizer(["Ken"]), encoders=["lexical"])

@@ -100,19 +100,40 @@ def split_halves(a: np.ndarray, b: np.ndarray, seed: int):
     return a[pa[:ha]], a[pa[ha:]], b[pb[:hb]], b[pb[hb:]]
 
 
+#: Largest magnitude an output may have: squares and products of larger values overflow
+#: float64 inside the auditors (1e200 gave NaN).
+MAX_MAGNITUDE = 1e150
+
+
 def _as_samples(x, name: str, caller: str) -> np.ndarray:
-    """One identity's outputs as a finite float array (n ≥ 2, d)."""
-    arr = check_array(x, name, caller, finite=False,
-                      expected="a 2-D array of shape (n, d)").astype(float)
+    """One identity's outputs as a finite float array (n ≥ 2, d ≥ 1), of magnitude at most
+    :data:`MAX_MAGNITUDE`."""
+    try:
+        arr = check_array(x, name, caller, finite=False,
+                          expected="a 2-D array of shape (n, d)").astype(float)
+    except OverflowError:  # e.g. an object array holding 10**400
+        raise invalid(name, caller, "numbers that fit a float64", "a value too large for "
+                      "one (such as 10**400)", "Rescale the outputs before auditing.",
+                      given_is_text=True) from None
     if arr.ndim != 2:
         raise invalid(name, caller, "a 2-D array of shape (n, d)", f"shape {arr.shape}",
                       given_is_text=True)
+    if arr.shape[1] == 0:
+        raise invalid(name, caller, "a 2-D array of shape (n, d) with d >= 1",
+                      f"shape {arr.shape} (no columns)", "Pass the outputs themselves; with "
+                      "no column there is nothing to tell apart.", given_is_text=True)
     if arr.shape[0] < 2:
         raise invalid(name, caller, "at least 2 rows", f"{arr.shape[0]} rows",
                       given_is_text=True)
     if not np.isfinite(arr).all():
         raise invalid(name, caller, "finite everywhere", "NaN or infinite entries",
                       given_is_text=True, fix="Drop or repair those rows first.")
+    largest = float(np.abs(arr).max()) if arr.size else 0.0
+    if largest > MAX_MAGNITUDE:
+        raise invalid(name, caller, f"values of magnitude at most {MAX_MAGNITUDE:g}",
+                      f"a value of magnitude {largest:.3g}", "Divide both identities' outputs "
+                      "by one common constant first (the auditors' squares would overflow).",
+                      given_is_text=True)
     return arr
 
 
