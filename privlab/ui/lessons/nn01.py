@@ -135,19 +135,30 @@ EXERCISES = (
 )
 
 
+def image_namespace(study: Any, member: str, sanitizer: str, **settings: Any) -> dict[str, Any]:
+    """An image notebook's names after its by-hand cell: its panel run on ``settings``,
+    the ``sanitizer``'s audit and ``member``'s embeddings of the released images (``S``),
+    the originals (``T``) and the placebo's outputs (``P``, when it ran)."""
+    from privlab.ui.panel import study_panel
+
+    panel = study_panel(study, data=None, **settings)
+    panel.run()
+    result = panel.result
+    audit = result.audit(sanitizer)
+    k = list(result.config.encoders).index(member)
+    encoder = result.encoders[k]
+    S, T = encoder.encode(audit.sanitized), encoder.encode(audit.originals)
+    names = {"panel": panel, "result": result, "audit": audit, "member": encoder, "k": k,
+             "S": S, "T": T, "a": S @ (T - S).T}
+    if audit.placebo_sanitized is not None:
+        names["P"] = encoder.encode(audit.placebo_sanitized)
+    return names
+
+
 def fixture() -> dict[str, Any]:
     """The notebook's names after its by-hand cell: four generated scenes, two sanitizers,
     describe-then-embed and plain OCR, with the placebo."""
     from privlab.studies import dicaprio
-    from privlab.ui.panel import study_panel
 
-    panel = study_panel(dicaprio, encoders=[DESCRIBE, "ocr-text"],
-                        sanitizers=("cues:every cue", FACES_ONLY), data=None, placebo=True,
-                        n_images=4)
-    panel.run()
-    result = panel.result
-    audit = result.audit(FACES_ONLY)
-    member = result.encoders[list(result.config.encoders).index(DESCRIBE)]
-    S, T = member.encode(audit.sanitized), member.encode(audit.originals)
-    return {"panel": panel, "result": result, "audit": audit, "member": member,
-            "S": S, "T": T, "a": S @ (T - S).T}
+    return image_namespace(dicaprio, DESCRIBE, FACES_ONLY, encoders=[DESCRIBE, "ocr-text"],
+                           sanitizers=("cues:every cue", FACES_ONLY), placebo=True, n_images=4)

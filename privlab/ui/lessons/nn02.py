@@ -13,7 +13,7 @@ from typing import Any
 
 from privlab.ui.exercises import Exercise, Verdict
 from privlab.ui.lessons.answers import no_result, number
-from privlab.ui.lessons.nn01 import member_value
+from privlab.ui.lessons.nn01 import image_namespace, member_value
 
 TOLERANCE = 1e-4
 NAME_LEFT = "cues:logos and food (name left)"
@@ -133,15 +133,6 @@ def fixture() -> dict[str, Any]:
     """The notebook's names after its by-hand cell: three generated scenes, two cue rows,
     EfficientNet-Lite0 and SFace, with the placebo."""
     from privlab.studies import mcdonalds
-    from privlab.ui.panel import study_panel
 
-    panel = study_panel(mcdonalds, encoders=[GENERIC, "sface"],
-                        sanitizers=(NAME_LEFT, FOOD_LEFT), data=None, placebo=True,
-                        n_images=3)
-    panel.run()
-    result = panel.result
-    audit = result.audit(NAME_LEFT)
-    member = result.encoders[list(result.config.encoders).index(GENERIC)]
-    S, T = member.encode(audit.sanitized), member.encode(audit.originals)
-    return {"panel": panel, "result": result, "audit": audit, "member": member,
-            "S": S, "T": T, "P": member.encode(audit.placebo_sanitized)}
+    return image_namespace(mcdonalds, GENERIC, NAME_LEFT, encoders=[GENERIC, "sface"],
+                           sanitizers=(NAME_LEFT, FOOD_LEFT), placebo=True, n_images=3)
