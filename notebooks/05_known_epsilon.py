@@ -117,6 +117,8 @@ panel.show()
 
 # %%
 result = panel.result   # None when the panel shows a message instead
+print(f"GaussMech's null floor (Eq. 22) at n = {result.config.n}: "
+      f"{gaussmech_null_floor(512, result.config.n):.2f}")
 result.explore[["method", "status", "pairs", "median", "infinite", "positive",
                 "exact_median"]]
 
