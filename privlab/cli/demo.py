@@ -54,7 +54,8 @@ def _check_folders(args) -> None:
 
 def run(args) -> int:
     """Execute the notebooks in order; exit status 1 if any failed."""
-    from privlab.cli.run_notebooks import SharedKernel, notebook_paths, run_notebook
+    from privlab.cli.run_notebooks import SharedKernel, notebook_paths, read_notebook, \
+        run_notebook
 
     _check_folders(args)
     paths = notebook_paths(args.notebooks)
@@ -72,6 +73,8 @@ def run(args) -> int:
                           "nothing was run.", given_is_text=True)
         wanted = set(args.only)
         paths = [p for p in paths if p.name[:2] in wanted or p.name.split("_")[0] in wanted]
+    for path in paths:  # every one readable before any runs: nothing half done
+        read_notebook(path, "--notebooks", _CALLER)
     failed = 0
     profile = "smoke" if args.smoke else ("full" if getattr(args, "full", False) else "demo")
     wording = {"smoke": "smoke settings", "demo": "demo settings (make reproduce: full)",

@@ -157,6 +157,21 @@ def _execute(nb, path: Path, kernel: SharedKernel | None, profile: str, timeout:
             client.kc.stop_channels()
 
 
+def read_notebook(path: Path, parameter: str, caller: str):
+    """The notebook at ``path`` (nbformat 4), or a refusal naming the file and the fix."""
+    import nbformat
+
+    try:
+        return nbformat.read(path, as_version=4)
+    except (ValueError, KeyError, TypeError, AttributeError, OSError,
+            nbformat.reader.NotJSONError) as exc:
+        reason = str(exc).split("\n")[0][:160] or type(exc).__name__
+        raise invalid(parameter, caller, "Jupyter notebooks (.ipynb JSON)",
+                      f"{path} (not a readable notebook: {reason})",
+                      "Restore it (git checkout -- FILE) or run make notebooks to write it "
+                      "again from its .py source.", given_is_text=True) from None
+
+
 def run_notebook(path: str | Path, out_dir: str | Path | None = None, *, smoke: bool = False,
                  profile: str | None = None, timeout: int = 1800,
                  html: bool = True, kernel: SharedKernel | None = None) -> NotebookRun:
@@ -189,7 +204,7 @@ def run_notebook(path: str | Path, out_dir: str | Path | None = None, *, smoke: 
     path = Path(path)
     out_dir = Path(out_dir) if out_dir else reports_dir()
     out_dir.mkdir(parents=True, exist_ok=True)
-    nb = nbformat.read(path, as_version=4)
+    nb = read_notebook(path, "path", "run_notebook")
     # The kernel inherits this environment: smallest settings on request, no hub access,
     # and figures captured as outputs (a headless Agg backend would drop them).
     kernel_env = {"PRIVLAB_SMOKE": "0", "PRIVLAB_PROFILE": profile,

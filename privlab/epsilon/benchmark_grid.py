@@ -55,6 +55,10 @@ def format_epsilon(epsilon: float) -> str:
     return short if float(short) == float(epsilon) else repr(float(epsilon))
 
 
+#: The range of a nonzero target ε: beyond it the noise scale 1/ε leaves float64.
+MIN_EPSILON, MAX_EPSILON = 1e-6, 1000.0
+
+
 @dataclass(frozen=True)
 class Setting:
     """One cell of the benchmark grid.
@@ -79,8 +83,11 @@ class Setting:
         if self.geometry not in M.GEOMETRIES:
             raise invalid("geometry", "Setting", f"one of {M.GEOMETRIES}", self.geometry)
         if not (isinstance(self.epsilon, (int, float)) and math.isfinite(self.epsilon)
-                and self.epsilon >= 0):
-            raise invalid("epsilon", "Setting", "a finite number >= 0", self.epsilon)
+                and (self.epsilon == 0 or MIN_EPSILON <= self.epsilon <= MAX_EPSILON)):
+            raise invalid("epsilon", "Setting", f"0 (the exact null) or a number in "
+                          f"[{MIN_EPSILON:g}, {MAX_EPSILON:g}]", self.epsilon,
+                          "Outside it a mechanism's noise scale 1/ε under- or overflows "
+                          "float64.")
         if isinstance(self.n, bool) or not isinstance(self.n, (int, np.integer)) or self.n < 10:
             raise invalid("n", "Setting", "an integer >= 10", self.n,
                           "The out-of-fold ROC needs at least two rows per fold and class.")

@@ -328,3 +328,26 @@ def test_a_text_with_a_lone_surrogate_is_refused_by_its_position():
                                          r"that UTF-8 can encode. Got a lone surrogate "
                                          r"'\\ud800' at character 4"):
         audit(texts, ConceptListSanitizer(["Ken"]), encoders=["lexical"])
+
+
+@pytest.mark.parametrize("epsilon", ["1e308", "5e-324"])
+def test_an_epsilon_whose_noise_scale_leaves_float64_is_refused_by_the_option(tmp_path,
+                                                                              epsilon):
+    run = _privlab("epsilon-benchmark", "--epsilon", epsilon, "--out", str(tmp_path / "e.csv"),
+                   "--quiet")
+    assert run.returncode == 2
+    assert "'--epsilon' option of privlab epsilon-benchmark must be 0 (the exact null) or a " \
+           "number in [1e-06, 1000]" in run.stderr
+    assert "GaussMech" not in run.stderr and not (tmp_path / "e.csv").exists()
+
+
+def test_demo_refuses_a_notebook_that_is_not_json_before_running_any(tmp_path):
+    folder = tmp_path / "nbs"
+    folder.mkdir()
+    (folder / "00_a.ipynb").write_text("not json")
+    run = _privlab("demo", "--notebooks", str(folder), "--out", str(tmp_path / "out"))
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert "'--notebooks' parameter of privlab demo must be Jupyter notebooks" in run.stderr
+    assert "00_a.ipynb (not a readable notebook: Notebook does not appear to be JSON" \
+        in run.stderr
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
