@@ -25,15 +25,20 @@ __version__ = "0.1.0"
 #: privlab stays cheap: name -> the module that defines it.
 _LAZY = {
     "audit": "privlab.contrastive.byo",
+    "epsilon": "privlab.epsilon",  # privlab.epsilon.audit(A, B, delta=...)
+    "spia": "privlab.spia",  # privlab.spia.score(gold, anonymized)
+    "redacbench": "privlab.redacbench",  # privlab.redacbench.score(redact)
 }
 
 
 def __getattr__(name: str):
-    """A verb of :data:`_LAZY`, imported from its module the first time it is asked for."""
+    """A verb (or a family's module) of :data:`_LAZY`, imported the first time it is asked
+    for."""
     if name in _LAZY:
         import importlib
 
-        value = getattr(importlib.import_module(_LAZY[name]), name)
+        module = importlib.import_module(_LAZY[name])
+        value = module if module.__name__ == f"privlab.{name}" else getattr(module, name)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'privlab' has no attribute {name!r}")

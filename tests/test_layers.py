@@ -688,3 +688,18 @@ def test_no_module_is_over_the_size_limit(limit):
     long = {m: len(src.splitlines()) for m, (src, _) in module_sources().items()
             if len(src.splitlines()) > limit}
     assert not long, f"modules over {limit} lines: {long}"
+
+
+def test_the_facade_reaches_every_family_verb_after_import_privlab_alone():
+    """``import privlab`` then ``privlab.spia.score``: no submodule import needed first."""
+    import subprocess
+    import sys
+
+    code = ("import privlab; print(privlab.audit.__module__, privlab.epsilon.audit.__module__,"
+            " privlab.spia.score.__module__, privlab.redacbench.score.__module__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["privlab.contrastive.byo", "privlab.epsilon.byo",
+                                  "privlab.redaction.spia.byo",
+                                  "privlab.redaction.redacbench.byo"]
