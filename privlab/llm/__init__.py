@@ -47,18 +47,11 @@ from privlab.io import is_damaged_database, set_aside
 from privlab.llm.messages import check_messages as _check_messages, image_part  # noqa: F401
 from privlab.llm.answers import MAX_ANSWER_CHARS, MAX_ANSWER_DEPTH, parse_json_answer  # noqa: F401
 from privlab.llm import logs as _logs
+from privlab.llm.failures import LLMError, LLMUnavailableError
 from privlab.llm.secrets import REDACTED as _REDACTED, decode_body, redact_secrets
 from privlab.llm.urls import (  # noqa: F401
     _refuse_secret, _split_credentials, _split_query, _check_key, _SECRET_PARAMETERS, _QUERY_SECRET,
 )
-
-
-class LLMError(RuntimeError):
-    """The endpoint could not give a usable answer (after retries)."""
-
-
-class LLMUnavailableError(LLMError):
-    """No endpoint is configured, or it cannot be reached."""
 
 
 class _DeadlineExceeded(Exception):
@@ -657,6 +650,14 @@ def ensure_client(client: Any = None, caller: str = "ensure_client") -> Any:
     """
     if client is None:
         return LLMClient()
+    if not hasattr(client, "chat_json") and hasattr(getattr(client, "chat", None),
+                                                    "completions"):
+        raise wrong_type("client", caller, "an LLMClient (or anything with chat_json)", client,
+                         "An official openai client goes in wrapped, with its model: "
+                         "privlab.llm.from_openai(client, model='gpt-4o-mini').")
     if not hasattr(client, "chat_json"):
         raise wrong_type("client", caller, "an LLMClient (or anything with chat_json)", client)
     return client
+
+
+from privlab.llm.openai_client import OpenAIChat, from_openai  # noqa: E402 - needs the above
