@@ -159,7 +159,7 @@ def test_cli_bad_value_exits_2(tmp_path, capsys):
     code = main(["epsilon-benchmark", "--epsilon", "-1", "--n", "12", "--quiet",
                  "--out", str(tmp_path / "t.csv")])
     assert code == 2
-    assert "'epsilon'" in capsys.readouterr().err
+    assert "'--epsilon' option of privlab epsilon-benchmark" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("mechanism", ["randomized_response", "anisotropic_gaussian"])
