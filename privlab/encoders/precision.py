@@ -7,7 +7,7 @@ holds them. privlab's model encoders take the same two settings:
 * ``dtype``: ``"float32"`` (default), ``"float16"`` or ``"bfloat16"`` (``"fp16"``,
   ``"half"``, ``"bf16"``, ``"fp32"`` are accepted spellings);
 * ``quantization``: ``"none"`` (default), ``"8bit"`` or ``"4bit"`` through bitsandbytes
-  (a GPU library; ``pip install bitsandbytes``).
+  (a GPU library; its install command is in :data:`privlab.fixes.INSTALLS`).
 
 Both change the numbers an encoder returns, so both are part of its name (and cache key)
 whenever they differ from the default (:func:`precision_suffix`).
@@ -19,6 +19,7 @@ from importlib.util import find_spec
 from typing import Any
 
 from privlab.errors import MissingDependencyError, invalid
+from privlab.fixes import install_command
 
 DTYPES = ("float32", "float16", "bfloat16")
 QUANTIZATIONS = ("none", "8bit", "4bit")
@@ -26,7 +27,7 @@ _DTYPE_SPELLINGS = {"fp32": "float32", "float": "float32", "fp16": "float16", "h
                     "bf16": "bfloat16"}
 _QUANT_SPELLINGS = {None: "none", "8": "8bit", "int8": "8bit", "4": "4bit", "nf4": "4bit"}
 #: The pip command named when bitsandbytes is missing.
-BITSANDBYTES_INSTALL = "pip install bitsandbytes"
+BITSANDBYTES_INSTALL = install_command("bitsandbytes")
 
 
 def check_dtype(value: Any, caller: str) -> str:

@@ -292,9 +292,10 @@ VERB_REFUSALS = [
     ("--n 0", ["--n", "0"], r"'--n' option of privlab epsilon-benchmark must be an integer "
                             r">= 10. Got 0"),
     ("--n 5", ["--n", "12", "5"], r"'--n' option .* Got 5"),
-    ("negative --epsilon", ["--epsilon", "1", "-0.5"], r"'--epsilon' option .* >= 0. Got -0.5"),
-    ("--epsilon nan", ["--epsilon", "nan"], r"'--epsilon' option .* finite .* Got nan"),
-    ("--epsilon inf", ["--epsilon", "inf"], r"'--epsilon' option .* finite .* Got inf"),
+    ("negative --epsilon", ["--epsilon", "1", "-0.5"],
+     r"'--epsilon' option .* 0 \(the exact null\) or a number in \[1e-06, 1000\]. Got -0.5"),
+    ("--epsilon nan", ["--epsilon", "nan"], r"'--epsilon' option .* \[1e-06, 1000\]. Got nan"),
+    ("--epsilon inf", ["--epsilon", "inf"], r"'--epsilon' option .* \[1e-06, 1000\]. Got inf"),
     ("--epsilon text", ["--epsilon", "one"], r"argument --epsilon: invalid float value: 'one'"),
     ("--repetition -1", ["--repetition", "-1"],
      r"'--repetition' option .* nonnegative integer. Got -1"),
