@@ -149,8 +149,21 @@ class EmbeddingTable:
         return sorted(set(self.labels.tolist()))
 
     def rows(self, label: str) -> np.ndarray:
-        """The embeddings of one identity, ``(n_label, d)``."""
-        return self.embeddings[self.labels == label]
+        """The embeddings of one identity, ``(n_label, d)``.
+
+        Raises:
+            PrivlabValueError: no row has ``label`` (named, with the nearest labels).
+        """
+        found = self.embeddings[self.labels == str(label)]
+        if not len(found):
+            import difflib
+
+            known = self.identities()
+            near = difflib.get_close_matches(str(label), known, n=3)
+            raise invalid("label", "EmbeddingTable.rows", f"one of the table's {len(known)} "
+                          "identities", label, f"Did you mean {near}?" if near else
+                          f"E.g. {known[:5]}.")
+        return found
 
     def to_frame(self) -> pd.DataFrame:
         """One row per kept row: ``label``, ``location`` and ``e0 … e{d-1}``."""

@@ -351,3 +351,12 @@ def test_demo_refuses_a_notebook_that_is_not_json_before_running_any(tmp_path):
     assert "00_a.ipynb (not a readable notebook: Notebook does not appear to be JSON" \
         in run.stderr
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_an_identity_with_no_rows_is_named_with_the_nearest_labels(tmp_path):
+    table = load_embedding_table(_csv(tmp_path, "label,e0,e1\nalice,3,4\nbob,0,1\n"))
+    assert table.rows("alice").tolist() == [[0.6, 0.8]]
+    with pytest.raises(ValueError, match=r"'label' parameter of EmbeddingTable\.rows must be "
+                                         r"one of the table's 2 identities. Got 'alce' instead. "
+                                         r"Did you mean \['alice'\]\?"):
+        table.rows("alce")
