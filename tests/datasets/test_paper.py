@@ -96,6 +96,19 @@ def test_the_study_of_01_reads_the_laid_out_photos(tmp_path):
     assert sorted(corpus["files"]) == ["dicaprio_000.jpg", "dicaprio_001.jpg"]
 
 
+def test_the_study_of_02_runs_on_the_laid_out_photos(tmp_path):
+    from privlab.studies import mcdonalds
+
+    target = lay_out(fake_checkout(tmp_path / "checkout"), tmp_path / "paper").root
+    r = mcdonalds.run(mcdonalds.Config(**paper_settings("02", target),
+                                       sanitizers=("text-blackout-ocr",),
+                                       encoders=("efficientnet-lite0",)))
+    corpus = r.provenance["corpus"]
+    assert corpus["folder"] == str(target / "mcdonalds_large")
+    assert sorted(corpus["files"]) == ["mcdonalds_large_000.jpg", "mcdonalds_large_001.jpg"]
+    assert len(r.to_frame()) == 1 and r.headline().status
+
+
 def test_refusals_name_the_parameter_and_the_fix(tmp_path):
     with pytest.raises(PrivlabValueError, match="'source' parameter of lay_out.*"
                                                 "umass-forensics/contrastive-privacy"):
