@@ -400,3 +400,42 @@ def get_peer(name: str) -> Peer:
         if peer.name == name:
             return peer
     raise invalid("name", "get_peer", f"one of {[p.name for p in PEERS]}", name)
+
+
+#: Rows per input at which a true claim is put to the test (no refutation expected).
+TRUE_CLAIM_ROWS = 20_000
+
+
+def refutations(*, alpha: float = 0.025, seed: int = 0, true_rows: int = TRUE_CLAIM_ROWS):
+    """Every peer's claim put to the hockey-stick tester at its stated rows per input.
+
+    A false claim is tested at ``refute_n`` rows, a true one at ``true_rows``. The tester's
+    lower bound holds with confidence 1 − α under iid rows, so a bound above the claim
+    refutes it (a finite-sample certificate); a true claim must never be refuted.
+
+    Returns:
+        A DataFrame, one row per mechanism: ``mechanism``, ``claimed ε``, ``claim holds``
+        (known), ``rows per input``, ``certified ε ≥`` and ``refuted``, ``why``.
+
+    Example:
+        >>> frame = refutations()
+        >>> bool((frame["refuted"] == ~frame["claim holds"]).all())
+        True
+    """
+    import pandas as pd
+
+    from privlab.epsilon.auditors.hockey_stick import HockeyStickTester
+
+    rows = []
+    for k, peer in enumerate(PEERS):
+        n = peer.refute_n or int(true_rows)
+        rng = np.random.default_rng(seed + k)
+        mechanism = peer.build()
+        a, b = mechanism.sample(0, n, rng), mechanism.sample(1, n, rng)
+        claim = HockeyStickTester(epsilon=peer.claimed, delta=0.0, alpha=alpha).test(
+            a, b, seed=seed + k)
+        rows.append({"mechanism": peer.name, "claimed ε": peer.claimed,
+                     "claim holds": peer.holds, "rows per input": n,
+                     "certified ε ≥": claim.epsilon_lower, "refuted": bool(claim.reject),
+                     "why": peer.why})
+    return pd.DataFrame(rows)

@@ -122,3 +122,13 @@ def test_sparse_vector_with_a_cutoff_of_two_answers_until_the_second_top():
             assert np.all((out[:, 16:] != 0) == top)
     with pytest.raises(PrivlabValueError, match="cutoff"):
         P.SparseVector(1, 1.0, cutoff=0)
+
+
+def test_the_refutation_table_refutes_every_false_claim_and_no_true_one():
+    frame = P.refutations()
+    assert list(frame["mechanism"]) == [p.name for p in P.PEERS]
+    false, true = frame[~frame["claim holds"]], frame[frame["claim holds"]]
+    assert false["refuted"].all() and (false["certified ε ≥"] > false["claimed ε"]).all()
+    assert not true["refuted"].any() and (true["certified ε ≥"] <= true["claimed ε"]).all()
+    assert (false["rows per input"] == [P.get_peer(m).refute_n for m in false["mechanism"]]).all()
+    assert (true["rows per input"] == P.TRUE_CLAIM_ROWS).all()
