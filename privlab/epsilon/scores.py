@@ -81,9 +81,9 @@ class ScoreAudit:
         """The headline above its shuffled-label control."""
         return self.epsilon - self.placebo_epsilon
 
-    @property
     def headline(self) -> str:
-        """One sentence: the bound, its status, what it rests on and its control."""
+        """One sentence: the bound, its status, what it rests on and its control (a method,
+        as every privlab result's)."""
         return (f"ε ≥ {self.epsilon:.3g} at confidence {self.confidence:.3g} "
                 f"({self.status.value}, iid scores; shuffled-label control "
                 f"{self.placebo_epsilon:.3g}, excess {self.excess:.3g}); one-run bound "
@@ -103,7 +103,7 @@ class ScoreAudit:
         return pd.DataFrame(rows, columns=["reading", "epsilon", "status", "rests on"])
 
     def _repr_html_(self) -> str:
-        return f"<b>{html.escape(self.headline)}</b>" + self.to_frame().to_html(index=False)
+        return f"<b>{html.escape(self.headline())}</b>" + self.to_frame().to_html(index=False)
 
 
 def _scores(x, name: str) -> np.ndarray:

@@ -69,7 +69,7 @@ def test_gdp_reading_by_hand_and_status_columns():
     assert list(frame["reading"]) == ["threshold certificate", "one-run (δ = 0)",
                                       "GDP reading, ε at δ", "shuffled-label control"]
     assert frame.loc[2, "status"] == "diagnostic"
-    assert "shuffled-label control" in r.headline and r.excess == r.epsilon - r.placebo_epsilon
+    assert "shuffled-label control" in r.headline() and r.excess == r.epsilon - r.placebo_epsilon
     assert r.provenance["n_members"] == 3000 and len(r.provenance["members_sha256"]) == 64
 
 
