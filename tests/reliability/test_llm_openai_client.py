@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import io
 import json
-import logging
 
 import openai
 import pytest
@@ -14,21 +12,6 @@ from privlab.llm import LLMError, ensure_client, from_openai
 
 KEY = "sk-proj-Official/0123456789+abcdefGHIJ"
 ASK = [{"role": "user", "content": "x"}]
-
-
-@pytest.fixture
-def every_log():
-    stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
-    root = logging.getLogger()
-    old = root.level
-    root.addHandler(handler)
-    root.setLevel(logging.DEBUG)
-    try:
-        yield stream
-    finally:
-        root.removeHandler(handler)
-        root.setLevel(old)
 
 
 def _client(server, **options):

@@ -7,7 +7,6 @@ escapings, and in the URL of a query credential of any name; every logger runs a
 from __future__ import annotations
 
 import html
-import io
 import logging
 import urllib.parse
 
@@ -26,24 +25,6 @@ def cache(tmp_path, monkeypatch):
     monkeypatch.setenv("PRIVLAB_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
     return tmp_path / "cache"
-
-
-@pytest.fixture
-def every_log():
-    """Everything every logger writes at DEBUG, formatted as a user's basicConfig would
-    (exceptions and stacks included)."""
-    stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
-    handler.setFormatter(logging.Formatter("%(name)s %(levelname)s %(message)s"))
-    root = logging.getLogger()
-    old_level = root.level
-    root.addHandler(handler)
-    root.setLevel(logging.DEBUG)
-    try:
-        yield stream
-    finally:
-        root.removeHandler(handler)
-        root.setLevel(old_level)
 
 
 def _fragments(secret: str, size: int = 10) -> set[str]:
