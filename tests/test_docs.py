@@ -33,6 +33,7 @@ def _missing_docs_tools() -> str | None:
 
 
 pytestmark = [
+    pytest.mark.xdist_group("docs.site"),  # one worker builds the site once for the module
     pytest.mark.browser,
     pytest.mark.skipif(_missing_docs_tools() is not None, reason=str(_missing_docs_tools())),
 ]

@@ -13,6 +13,9 @@ from privlab.ui import exercises
 from privlab.ui.exercises import KINDS, Exercise, Verdict
 
 ALL = [e for nb in exercises.notebooks() for e in exercises.exercises_for(nb)]
+#: Each exercise on the worker of its notebook's group, so each fixture is built once.
+GROUPED = [pytest.param(e, id=e.id, marks=pytest.mark.xdist_group(f"exercises.{e.notebook}"))
+           for e in ALL]
 _FIXTURES: dict[str, dict] = {}
 
 
@@ -32,7 +35,7 @@ def test_each_notebook_has_three_exercises_one_of_each_kind(notebook):
     assert ids == [f"{notebook}.{k}" for k in range(1, len(found) + 1)], ids
 
 
-@pytest.mark.parametrize("chosen", ALL, ids=lambda e: e.id)
+@pytest.mark.parametrize("chosen", GROUPED)
 def test_solution_runs_and_is_right_and_the_wrong_answer_is_refused(chosen, capsys):
     ns = namespace(chosen.notebook)
     exec(compile(chosen.solution, f"<solution {chosen.id}>", "exec"), ns)  # noqa: S102
