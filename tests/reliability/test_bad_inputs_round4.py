@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import builtins
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -132,9 +130,22 @@ def test_a_png_colour_key_reads_white_like_the_same_picture_with_alpha(tmp_path,
     assert read_image(tmp_path / "keyed.png")[0, 0].tolist() == [255, 255, 255]
 
 
-def _privlab(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "privlab", *args], capture_output=True,
-                          text=True, cwd=cwd, timeout=120)
+def _privlab(*args):
+    """The command line run in this process (as ``privlab ARGS``): its exit code and what it
+    printed (argparse's own refusals exit through SystemExit)."""
+    import contextlib
+    import io
+    from types import SimpleNamespace
+
+    from privlab.cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(args))
+        except SystemExit as exc:
+            code = exc.code
+    return SimpleNamespace(returncode=code, stdout=out.getvalue(), stderr=err.getvalue())
 
 
 def test_demo_only_refuses_numbers_without_a_notebook(tmp_path):
@@ -172,7 +183,7 @@ def test_a_npy_with_a_second_array_or_trailing_bytes_is_refused(tmp_path):
     for path, extra in zip(_npy_pair(tmp_path), (200, 4)):
         run = _privlab("resolution", "--audited", str(path), "--references", str(path))
         assert run.returncode == 2
-        assert f"'--audited'" in run.stderr and f"({extra} bytes after the array" in run.stderr
+        assert "'--audited'" in run.stderr and f"({extra} bytes after the array" in run.stderr
 
 
 def test_non_unit_reference_originals_name_the_option_and_a_fix_that_works(tmp_path):
