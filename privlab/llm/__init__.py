@@ -204,11 +204,8 @@ class LLMClient:
     def _redact(self, text: Any, key: str | None = None) -> str:
         """``text`` without any secret (see :func:`redact_secrets`), bearer token or
         ``user:password@`` in a URL."""
-        text = redact_secrets(text, self._secrets(key))
-        text = re.sub(r"(?i)(bearer\s+)[^\s\"',;}]+", rf"\g<1>{_REDACTED}", text)
+        text = _logs.scrub(str(text), self._secrets(key), self._query_pattern)
         text = _QUERY_SECRET.sub(rf"\g<1>{_REDACTED}", text)
-        if self._query_pattern is not None:
-            text = self._query_pattern.sub(rf"\g<1>{_REDACTED}", text)
         return re.sub(r"(//)[^/@\s]+@", rf"\g<1>{_REDACTED}@", text)
 
     def _redact_cut(self, text: str, size: int, key: str | None = None) -> str:

@@ -55,14 +55,20 @@ def remember(secrets: Iterable[str | None], query_names: Iterable[str] = ()) -> 
     install()
 
 
+def scrub(text: str, secrets, pattern: re.Pattern | None = None) -> str:
+    """``text`` without ``secrets`` (in every echoed form), bearer tokens and the values of
+    ``pattern``'s ``name=value`` pairs: the one redaction of log records and messages."""
+    text = redact_secrets(text, secrets)
+    text = _BEARER.sub(rf"\g<1>{REDACTED}", text)
+    return pattern.sub(rf"\g<1>{REDACTED}", text) if pattern is not None else text
+
+
 def redact(text: str) -> str:
     """``text`` without any remembered secret, bearer token or query value."""
     secrets, pattern = _secrets, _query_pattern
     if not secrets and pattern is None:
         return text
-    text = redact_secrets(text, secrets)
-    text = _BEARER.sub(rf"\g<1>{REDACTED}", text)
-    return pattern.sub(rf"\g<1>{REDACTED}", text) if pattern is not None else text
+    return scrub(text, secrets, pattern)
 
 
 def _redact_record(record: logging.LogRecord) -> None:
@@ -115,4 +121,4 @@ def install() -> None:
 
 install()
 
-__all__ = ["install", "query_pattern", "redact", "remember"]
+__all__ = ["install", "query_pattern", "redact", "remember", "scrub"]
