@@ -1,33 +1,9 @@
 """Rigorous upper bounds on the kernel's float64 trial values, for skipping work.
 
-Every bound here is an upper bound on the float64 value ``v(i, j)`` that the exact kernel
-(:mod:`privlab.resolution`) computes for a trial, not only on the exact dot product: a
-block may be skipped only when no trial in it can reach what is already known. Each
-function states its bound and proves it.
-
-Notation: ``u = 2**-53`` (float64 unit roundoff), ``gamma(k) = k u / (1 - k u)``,
-``eta = 2**-1074`` (the smallest subnormal), ``d`` the dimension. ``s_hat`` and ``t_hat``
-are the float64 row norms the kernel computes (:func:`privlab.resolution.row_norms`);
-``e_j`` is the power-of-two exponent with which the kernel rescales an extreme row of T
-(0 for rows whose largest entry lies within ``2**+-60``).
-
-Assumptions: IEEE-754 float64 arithmetic with round-to-nearest (fused multiply-add only
-lowers errors), no overflow (an overflowing bound becomes ``inf``, which only means that
-nothing is skipped).
-
-Lemma 1 (computed norms). For a non-zero row x with norm ``x_hat`` as computed by the
-kernel, ``||x|| <= x_hat (1 + gamma(d + 3))``. (Proof: ``docs/methods/scale.md``.)
-
-Lemma 2 (canonical value). The kernel's value is ``v = fl(sum_k s_k t_k)`` in float64
-(after scaling ``t`` by ``2**-e_j`` and back for extreme rows), hence
-``v <= s . t + gamma(d) sum_k |s_k t_k| + eta_j`` with
-``eta_j = (2d + 2) max(1, ||s||) 2**(max(e_j, 0)) eta`` covering the products and scaled
-entries that underflow, and ``sum_k |s_k t_k| <= ||s|| ||t||`` (Cauchy-Schwarz).
-
-Every bound below is finally rounded up with ``nextafter(., +inf)`` after each sum, so
-the rounding of the bound's own arithmetic cannot lower it; products of non-negative
-numbers are covered by the factor ``F = 1 + 8 gamma(d + 4)``, which exceeds the product
-of every ``(1 + gamma)`` and ``(1 + u)`` factor used.
+Every bound is an upper bound on the float64 value the exact kernel
+(:mod:`privlab.resolution`) computes for a trial, not only on the exact dot product, so a
+block is skipped only when no trial in it can reach what is already known. Notation,
+assumptions, the lemmas and each bound's proof: ``docs/methods/scale-bounds.md``.
 """
 
 from __future__ import annotations
@@ -73,13 +49,7 @@ def underflow_slack(d: int, s_max: float, exps) -> np.ndarray:
 def norm_bound(s_hat, t_hat, d: int, eta) -> np.ndarray:
     """Upper bound on the kernel's value of every trial of rows ``s`` against ``t``.
 
-    **Bound.** ``v(i, j) <= U = up(s_hat_i t_hat_j F) + eta_j``, rounded up.
-
-    **Proof.** By Lemma 2 and Cauchy-Schwarz, ``v <= (1 + gamma(d)) ||s|| ||t|| + eta_j``,
-    and by Lemma 1 ``||s|| ||t|| <= (1 + gamma(d + 3))**2 s_hat t_hat``. The product
-    ``(1 + gamma(d)) (1 + gamma(d + 3))**2 (1 + u)**2`` (the last factor for the two
-    roundings of the bound's own products) is below ``F``; the sum with ``eta_j`` is
-    rounded up. A row of T that is exactly zero gives ``v = 0 <= eta_j``.
+    Bound (proved in the docs): ``v(i, j) <= U = up(s_hat_i t_hat_j F) + eta_j``, rounded up.
 
     Args:
         s_hat: ``(m,)`` or scalar computed norms of rows of S.
@@ -104,27 +74,13 @@ def cluster_bound(sc_hat, s_hat, centre_norm: float, radius: float, t_max: float
                   eta: float) -> np.ndarray:
     """Upper bound on the kernel's value of trials against a cluster of rows of T.
 
-    For rows ``t`` within ``radius`` of a centre ``c`` (any vector):
-
-        s . t = s . c + s . (t - c) <= s . c + ||s|| ||t - c|| <= s . c + ||s|| r.
-
-    **Bound.** With ``sc_hat = fl(s . c)`` computed in float64 (any summation order),
-    ``c_hat = fl(||c||)`` (plus ``sqrt(d) 2**-500`` for squares that underflow),
-    ``r`` the computed radius (see :func:`radius_upper`) and
-    ``t_max`` the largest computed norm of the cluster's rows,
+    For rows ``t`` within ``radius`` of a centre ``c``, with ``c_hat = fl(||c||)`` and
+    ``r`` from :func:`radius_upper` (proved in the docs)::
 
         v(i, j) <= sc_hat_i + F s_hat_i r + 2 gamma(d + 4) F s_hat_i (c_hat + t_max)
                    + (d + 1) eta + eta_j,
 
     every sum rounded up.
-
-    **Proof.** ``|sc_hat - s . c| <= gamma(d) ||s|| ||c|| + d eta / 2`` (float64 dot
-    product of any order, with underflowing products). Lemma 2 adds
-    ``gamma(d) ||s|| ||t|| + eta_j`` to ``s . t``. With Lemma 1 for ``||s||``, ``||c||``
-    and ``||t||``, ``gamma(d) (1 + gamma(d + 3))**2 <= 2 gamma(d + 4)``, and ``F`` covers
-    the products of the bound's own arithmetic, the sum is at most the bound above.
-    The cluster's radius must bound ``||t - c||`` itself, which :func:`radius_upper`
-    guarantees.
 
     Args:
         sc_hat: ``(m,)`` float64 (or upward-rounded float32) values ``fl(s_i . c)``.
@@ -158,11 +114,8 @@ def cluster_bound(sc_hat, s_hat, centre_norm: float, radius: float, t_max: float
 def radius_upper(distances: np.ndarray, d: int) -> float:
     """An upper bound on ``max ||t - c||`` from float64 norms of ``fl(t - c)``.
 
-    ``fl(t_k - c_k) = (t_k - c_k)(1 + delta)``, ``|delta| <= u`` (a difference that
-    underflows is exact), so ``||fl(t - c)|| >= (1 - u) ||t - c||``; the computed norm
-    of that difference is within ``gamma(d + 3)`` of it plus ``sqrt(d) 2**-537`` for
-    squares that underflow. The returned value adds ``sqrt(d) 2**-500`` and multiplies
-    by ``F``, rounding up.
+    Adds ``sqrt(d) 2**-500`` for underflowing squares and multiplies by ``F``, rounding
+    up (proved in the docs).
 
     Example:
         >>> radius_upper(np.array([0.5, 1.0]), 3) > 1.0

@@ -1,37 +1,10 @@
 """Reduced-precision screening (bfloat16, TF32) with a proven rounding bound.
 
-Tensor cores multiply bfloat16 or TF32 inputs many times faster than float32. The exact
-kernel can screen in such a precision and stay exact, because it keeps every trial whose
-screened value lies within a *bound on the screening error* of the best values it holds
-and rescores those in float64 (:class:`privlab.resolution.ScreeningPass`). This module
-derives that bound.
-
-The bound
----------
-Let ``u_in`` be the relative error of rounding an input to the screening format,
-``u_acc`` the unit roundoff of the accumulator and ``u_out`` that of the output format.
-For ``s, t`` in R^d with ``s~ = s (1 + a)``, ``t~ = t (1 + b)`` entrywise,
-``|a|, |b| <= u_in``:
-
-1. input rounding: ``|s~ . t~ - s . t| <= (2 u_in + u_in**2) sum_k |s_k t_k|``;
-2. products of two rounded inputs are exact in the accumulator (8 x 8 or 11 x 11
-   significant bits fit in float32's 24), and a float32 sum of ``d`` terms in any order
-   errs by at most ``gamma_d(u_acc) sum_k |s~_k t~_k|``, with
-   ``sum_k |s~_k t~_k| <= (1 + u_in)**2 sum_k |s_k t_k|``;
-3. rounding the sum to the output format adds ``u_out`` times its magnitude.
-
-With ``sum_k |s_k t_k| <= ||s|| ||t||`` the screened value errs by at most
-``relative * ||s|| ||t||`` where
-
-    relative = (1 + u_out) [2 u_in + u_in**2 + (1 + u_in)**2 gamma_d(u_acc)] + u_out,
-
-which :func:`relative_bound` returns enlarged by ``1 + 2**-20`` for the bound's own
-float64 arithmetic. Underflow (inputs, products or outputs below the smallest normal
-float32, which bfloat16 shares) adds at most ``tiny`` per operation; the kernel adds
-``4 (d + 2) tiny max(1, ||s||)`` for it.
-
-Its assumptions (checked by :func:`accumulation_probe` where they can be) and the
-float32 fallback: ``docs/methods/scale.md``.
+The exact kernel may screen on tensor cores and stay exact: it keeps every trial within
+a bound on the screening error of the best values and rescores those in float64. The
+bound's derivation: ``docs/methods/scale-precision-bound.md``; its assumptions (checked
+by :func:`accumulation_probe` where they can be) and the float32 fallback:
+``docs/methods/scale.md``.
 """
 
 from __future__ import annotations
@@ -44,7 +17,7 @@ from privlab.resolution.screening import ScreeningPass, TorchBlocks
 from privlab.scale.bounds import gamma
 
 FLOAT32_TINY = float(np.finfo(np.float32).tiny)
-# (u_in, u_acc, u_out) of each screening precision; see the module docstring.
+# (u_in, u_acc, u_out) of each screening precision; see docs/methods/scale-precision-bound.md.
 UNITS = {
     "bfloat16": (2.0**-8 + 2.0**-24, 2.0**-24, 2.0**-8),
     "tf32": (2.0**-10, 2.0**-24, 2.0**-24),
@@ -52,7 +25,7 @@ UNITS = {
 
 
 def relative_bound(precision: str, d: int) -> float:
-    """The screening error bound divided by ``||s|| ||t||`` (module docstring).
+    """The screening error bound divided by ``||s|| ||t||`` (derived in the docs).
 
     Example:
         >>> round(relative_bound("bfloat16", 768) / 2.0**-8, 3)
