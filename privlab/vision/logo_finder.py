@@ -1,35 +1,12 @@
 """The logo finder an audit uses: a head fitted on the gallery, its threshold chosen on
 photos without the logo, cached by content.
 
-:func:`fit_logo_finder` turns a gallery (crops of each brand's mark) into a
-:class:`LogoFinder`: a :class:`~privlab.vision.logos.LogoHead` (per-brand logistic
-regression on EfficientNet-Lite0 window features, :func:`~privlab.vision.logo_head.fit_logo_head`)
-fitted on
-
-- the crops themselves (positives),
-- the crops' source photos with the boxes of the mark, when given (their windows on
-  the mark are positives, the rest negatives),
-- background photos without the logo (negatives): the caller's (photos of the kind
-  audited that are *not* audited), else the photos that ship with scikit-image and
-  scikit-learn (:func:`package_backgrounds`).
-
-The threshold is chosen on the backgrounds alone, by cross-validation: the background
-photos are dealt into :data:`FOLDS` folds; each fold is scored by a head fitted without
-it; a brand's threshold is :data:`MARGIN` above the :data:`QUANTILE` quantile of the
-held-out backgrounds' best windows (so about one background photo in ten has a find
-at the default 0.9). It is folded into the head's intercepts, so one head serves several
-brands. The audited photos are never passed here.
-
-The recipe ("logo-finder-5"): windows of 2, 3 and 4 cells with the network's last and
-mid-level features and a colour histogram; once a window reaches the threshold, every
-window down to :data:`EXTEND` below it is marked too (the weaker copies of the mark).
-The study, the logo-blackout sanitizer, the describe-then-embed member's brand cue and
-the logo condition check all call one :meth:`LogoFinder.find`; the placebo avoids
-:meth:`LogoFinder.find_possible`.
-
-What it finds on the paper's photos: ``docs/methods/logo-finder.md``. How the recipe was
-chosen (every variant tried, its counts on the development photos and on each look at
-the held-out ones): ``docs/decisions/2026-12-05-logo-finder.md``.
+:func:`fit_logo_finder` fits a :class:`~privlab.vision.logos.LogoHead` on the gallery's crops,
+their source photos and background photos (never audited ones) and sets each brand's threshold
+by cross-validation on the backgrounds. The study, the logo blackout, describe-then-embed and
+the logo check all call :meth:`LogoFinder.find`. The method:
+``docs/methods/images-logo-features.md``; what it finds: ``docs/methods/logo-finder.md``; how
+the recipe was chosen: ``docs/decisions/2026-12-05-logo-finder.md``.
 """
 
 from __future__ import annotations
@@ -168,9 +145,9 @@ def fit_logo_finder(gallery: Any, photos: Mapping[str, Sequence[tuple[Any, Seque
                     quantile: float = QUANTILE,
                     add_package_backgrounds: bool = True, strength: float = STRENGTH,
                     max_negatives: int = MAX_NEGATIVES, cache: bool = True) -> LogoFinder:
-    """A :class:`LogoFinder` for ``gallery``: a head fitted on the crops, their source
-    photos and backgrounds, its threshold chosen on held-out backgrounds (see the module
-    docstring). Never pass audited photos here.
+    """A :class:`LogoFinder` for ``gallery``, its threshold chosen on held-out backgrounds.
+
+    Never pass audited photos here (``docs/methods/images-logo-features.md``).
 
     Args:
         gallery: a :class:`LogoGallery` or anything :func:`load_logo_gallery` reads.
@@ -181,13 +158,8 @@ def fit_logo_finder(gallery: Any, photos: Mapping[str, Sequence[tuple[Any, Seque
         folds: cross-validation folds for the threshold (2 or more).
         quantile: the threshold sits :data:`MARGIN` above this quantile of the held-out
             backgrounds' best windows, in (0, 1]: about ``1 - quantile`` of photos like
-            the backgrounds get a find. Higher: fewer false finds, more missed marks (on
-            the held-out restaurant photos, with logo-finder-4, 0.93 found the arches in
-            13 of 18 photos against 15 at 0.9, with the same 3 of 29 photos without a
-            logo with a find; see the module docstring).
-        add_package_backgrounds: add :func:`package_backgrounds` to the given
-            backgrounds (chosen on the development photos: with them no development
-            photo without the logo had a find, without them 1 of 30).
+            the backgrounds get a find (higher: fewer false finds, more missed marks).
+        add_package_backgrounds: add :func:`package_backgrounds` to the given backgrounds.
         strength, max_negatives: passed to
             :func:`~privlab.vision.logo_head.fit_logo_head`.
         cache: reuse a finder fitted on the same content (under the privlab cache).

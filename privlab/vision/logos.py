@@ -1,32 +1,9 @@
 """Logos: a gallery of brand marks found in a photo.
 
-Two methods:
-
-- :func:`find_logos` (``match_logos(..., method="features")``): EfficientNet-Lite0
-  feature-map windows at two photo sizes (one pass each, shared by every brand) and
-  three window sizes, scored by cosine similarity to the gallery crops or, given a
-  :class:`LogoHead`, by logistic regression fitted with
-  :func:`~privlab.vision.logo_head.fit_logo_head` on labelled photos;
-  non-maximum suppression; each box padded to cover the whole mark.
-  The head an audit uses is fitted from the gallery by
-  :func:`~privlab.vision.logo_finder.fit_logo_finder` (crops, their source photos,
-  photos without the logo; threshold chosen on those): see that module and
-  ``python benchmarks/logos.py`` for its recall and false finds on the
-  contrastive-privacy paper's held-out restaurant photos. The cosine finder alone
-  finds the arches in 8 of 18 of them (0.44) with no false find.
-- :func:`match_logos` with its default ``method="sift"``: SIFT keypoints matched to the
-  gallery, a homography fitted with RANSAC. Exact for a printed or pasted copy of the
-  artwork (it survives perspective and JPEG), but on the same real photos it finds the
-  arches in none: signs, cups and flags do not repeat the artwork's keypoints.
-
-A gallery is ``{brand: [crops]}`` or, read and checked once, a :class:`LogoGallery` from
-:func:`load_logo_gallery` (a folder with one sub-folder or file stem per brand, or a
-mapping of images or image paths). Make the crops from photos that are not audited.
-
-How SIFT + RANSAC matching accepts a logo: ``docs/methods/logo-finder.md``.
-
-The logo sanitizer blacks out the boxes :func:`match_logos` returns; the
-describe-then-embed member adds the matched brand names to its words.
+:func:`find_logos` scores EfficientNet-Lite0 windows against the gallery (or with a fitted
+:class:`LogoHead`) and finds logos on real signs; :func:`match_logos` with its default
+``method="sift"`` matches SIFT keypoints with RANSAC and finds only printed or pasted copies of
+the artwork. Methods and measurements: ``docs/methods/images-logo-features.md``.
 """
 
 from __future__ import annotations
@@ -166,17 +143,14 @@ def match_logos(image: Any, gallery: Mapping[str, Sequence[Any]], *,
                 threshold: float | None = None) -> list[LogoMatch]:
     """Every gallery logo found in ``image``, strongest evidence first.
 
-    ``method="sift"`` (the default, kept for its callers) matches keypoints: it finds
-    a printed or pasted copy of the artwork but rarely a logo on a real sign (0 of 30
-    restaurant photos, see benchmarks/logos.py). ``method="features"`` is
-    :func:`find_logos` (learned features), which does find them; use it for photos.
+    ``method="sift"`` (the default) finds a printed or pasted copy of the artwork but
+    rarely a logo on a real sign; ``method="features"`` (:func:`find_logos`) finds those.
 
     Args:
         image: the photo, a PIL image or uint8 array.
-        gallery: ``{brand name: [logo images]}``, each a clean picture of the mark (a
-            crop or the artwork); several images per brand help with variants.
-        min_inliers: RANSAC-consistent matches a logo needs (at least 4, the minimum a
-            homography takes; 10–15 keeps chance matches out on natural photos).
+        gallery: ``{brand name: [logo images]}``, clean pictures of the mark.
+        min_inliers: RANSAC-consistent matches a logo needs (at least 4; 10–15 keeps
+            chance matches out on natural photos).
         method: ``"sift"`` or ``"features"``.
         threshold: for ``"features"``, the cosine similarity a window needs (None:
             :data:`DEFAULT_THRESHOLD`); not used by ``"sift"``.
@@ -278,31 +252,9 @@ def _merge(found: list[LogoMatch]) -> list[LogoMatch]:
 # Learned features: EfficientNet-Lite0 windows against gallery prototypes
 # ---------------------------------------------------------------------------------------
 #
-# A photo is passed through EfficientNet-Lite0 (packaged ImageNet weights) once with its
-# longest side at each of FEATURE_SIDES; the 1280-channel map (one cell per 32 x 32
-# pixels of the resized photo) is averaged over square windows of WINDOW_CELLS cells, so
-# the windows cover logos from about 40 to 260 pixels of a 1024-pixel photo. Each gallery
-# crop is described the same way: squeezed into k x k cells in the middle of a
-# (k + 2)-cell canvas of the ImageNet mean colour, its k x k cells averaged, for every k.
-# Window and crop features are power-normalised (signed square root, which damps the few
-# channels that dominate every window) and scaled to unit length; a window's score for a
-# brand is its largest cosine similarity to that brand's crop features. Windows scoring
-# at least ``threshold`` are kept, strongest first, and non-maximum suppression leaves
-# one box per place; the box returned is that window widened by PAD on each side (a
-# window of the grid often covers one arch of a mark, and a blackout of it alone leaves
-# the rest to be found again). Nothing is
-# trained: a new gallery costs a few small forward passes. A :class:`LogoHead` (logistic
-# regression fitted by :func:`~privlab.vision.logo_head.fit_logo_head` on labelled
-# photos) replaces the cosine similarity with its decision value where one is given. A
-# head sees larger windows (HEAD_CELLS) and, beside the network's features, the window's
-# colour: a histogram of its pixels over COLOUR_BINS hue/saturation/value bins, square
-# rooted (so it has unit length) and weighted by COLOUR_WEIGHT, and the network's
-# mid-level map (block MID_BLOCK, 112 channels at 16 pixels, pooled to the cells),
-# power-normalised to unit length and weighted by MID_WEIGHT. ImageNet's last features
-# alone confuse the arches with other signs and posters; the same mark in the same
-# colours and strokes is what a brand's logo is. All were chosen on the development
-# photos (see privlab/vision/logo_finder.py); the cosine finder keeps the network's
-# last features alone.
+# Windows of the network's last map (with a LogoHead also its mid-level map and colour) are
+# compared with the gallery crops, described the same way; every constant below was chosen on
+# the development photos. The method: docs/methods/images-logo-features.md.
 
 FEATURE_SIDES = (768, 384)  # (1024, 512) costs 2.5 times as much and scored no better on dev
 WINDOW_CELLS = (1, 2, 3)
@@ -547,38 +499,25 @@ def find_logos(image: Any, gallery: Any, *, threshold: float | None = None,
                max_finds: int | None = None, head: "LogoHead | None" = None) -> list[LogoMatch]:
     """Every gallery brand found in ``image`` by learned features, strongest first.
 
-    See the section comment above for the method: EfficientNet-Lite0 windows at two
-    photo sizes and three window sizes compared with the gallery crops by cosine
-    similarity, or scored by a fitted :class:`LogoHead` (on its own window sizes, with
-    the windows' mid-level features and colour). Robust to the logo's look on a
-    real sign, cup or flag (lit, painted, printed, blurred), where keypoint matching
-    finds too few matching points.
-
-    With a head whose ``extend`` is above 0, a brand is found in the photo when one
-    window reaches the threshold, and then every window down to ``extend`` below the
-    threshold is marked too (hysteresis): the photo is decided on its strongest window,
-    while the other, weaker copies of the mark (a second sign, a cup) are marked with it.
+    Windows are scored by cosine similarity to the gallery crops or by ``head``; with a
+    head's ``extend``, weaker copies of a found mark are marked too. The method:
+    ``docs/methods/images-logo-features.md``.
 
     Args:
         image: the photo, a PIL image or uint8 array.
         gallery: a :class:`LogoGallery` or anything :func:`load_logo_gallery` reads (a
             folder of crops, ``{brand: [images or paths]}``).
-        threshold: the cosine similarity a window needs, in (0, 1) (None:
-            :data:`DEFAULT_THRESHOLD`, chosen on development photos); with ``head``, the
-            decision value a window needs (None: the head's own threshold).
+        threshold: the cosine similarity a window needs, in (0, 1), or with ``head`` its
+            decision value (None: :data:`DEFAULT_THRESHOLD` or the head's own).
         max_finds: at most this many boxes per brand (None: :data:`MAX_FINDS`, with a
             head :data:`HEAD_MAX_FINDS`).
-        head: a :class:`LogoHead` from
-            :func:`~privlab.vision.logo_head.fit_logo_head`; its brands are scored
-            by it, and ``gallery`` is then only checked.
+        head: a :class:`LogoHead` from :func:`~privlab.vision.logo_head.fit_logo_head`
+            (``gallery`` is then only checked).
 
     Returns:
-        :class:`LogoMatch` es, highest score first, with ``score`` the cosine
-        similarity (or the head's decision value, below the threshold for the marks of
-        an extension) and ``inliers`` 0; each box
-        ``(x0, y0, x1, y1)``, in the photo's pixels, is a window of the grid widened
-        by :data:`PAD` of its size on each side (it covers the mark and some of its
-        surroundings).
+        :class:`LogoMatch` es, highest score first (``score``: the cosine similarity or
+        the head's decision value; ``inliers`` 0); each box is a window widened by
+        :data:`PAD` on each side.
 
     Raises:
         ValueError: ``threshold`` outside (0, 1), ``max_finds`` under 1, a bad gallery
