@@ -1,29 +1,10 @@
 """Enron emails: loaders for the three common layouts and the paper's selection.
 
-Layouts read (the format is detected from the path):
-
-- JSON lines in the ``lay-k.json`` layout (keys ``text``, ``mid``, ``fpath``, ``subject``
-  ...), plain or inside a ``.zip`` (``kenneth_json.zip``).
-- The CMU maildir, as the ``enron_mail_*.tar.gz`` tarball or an unpacked folder (raw
-  RFC 822 messages; headers are parsed and dropped).
-- The common ``emails.csv`` with columns ``file`` and ``message`` (raw messages).
-
-How message bodies are decoded, and what is skipped (listed in
-``corpus.provenance["skipped"]``) or refused with its file and line:
+:func:`load_mailbox` reads JSON lines (plain or zipped), the CMU maildir (tarball or
+folder) or ``emails.csv`` in place, and :func:`select_emails` applies the paper's rule
+(the body mentions the target, at most 500 words) with two labelled, opt-in departures.
+Layouts, decoding, skips and the selection rule: ``docs/methods/data-loaders.md`` and
 ``docs/methods/data.md``.
-
-:func:`select_emails` applies the paper's selection: the body mentions the target
-(case-insensitive, anywhere in the body, any whitespace between the words of the name;
-Ken Lay by default) and has at most 500 words. The header block is parsed and dropped
-from raw messages only; the JSON-lines layout holds bodies already, which are taken as
-they are (a body whose first line reads ``Well: ...`` is text, not a header). Two
-departures are available as labelled options and are off by default: ``match="word"``
-(the name must stand as whole words, which drops mentions glued to other characters
-such as ``=09Ken Lay@ENRON``) and ``dedupe=True`` (one copy of a body filed in several
-folders). :func:`load_mailbox` returns a
-:class:`privlab.datasets.text_corpora.TextCorpus` ready for a study, whose provenance
-records the rule and how many repeats were dropped. The data is read in place and never
-copied.
 """
 
 from __future__ import annotations

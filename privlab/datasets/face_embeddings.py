@@ -1,31 +1,9 @@
 """Identity-labelled embedding tables: loading, checks and the load report.
 
-A face-generator audit starts from a table with one row per generated image: the
-identity the image was made from (its *label*) and the identity embedding of the
-image. :func:`load_embedding_table` reads such a table from
-
-* a CSV file whose header names a label column and either one column per embedding
-  coordinate, or a single column holding the whole vector (JSON ``[0.1, 0.2]`` or
-  numbers separated by spaces or commas);
-* a ``.npz`` file with an ``embeddings`` array ``(N, d)`` and a ``labels`` array ``(N,)``.
-
-What happens to imperfect rows is always visible:
-
-* a malformed row (wrong number of fields, empty label, a value that is not a number,
-  an infinite value, some but not all coordinates missing, a vector of the wrong
-  length) stops the load; the error names the file and every bad line (CSV) or row
-  (``.npz``);
-* a file that cannot be read as a table (bytes that are not UTF-8 in a CSV, a damaged
-  or truncated ``.npz``, an ``.npz`` array of pickled Python objects) stops the load;
-  the error names the file and, for a CSV, the line;
-* a row whose vector is missing altogether, or whose norm is at most ``min_norm``, is
-  dropped, and the number of such rows (and their lines) is in the :class:`LoadReport`;
-* vectors that occur more than once are kept and reported, separately for copies within
-  one identity and for the same vector under several identities (the second kind
-  contradicts independent draws per identity and inflates or deflates separability).
-
-The offline default table comes from the toy face generator of
-:mod:`privlab.datasets.toy_faces` (:func:`privlab.datasets.toy_faces.toy_face_table`).
+:func:`load_embedding_table` reads a CSV or ``.npz`` table of one identity label and one
+embedding per generated image; malformed rows stop the load with every bad line named,
+while dropped and duplicated rows are counted in the :class:`LoadReport`. The formats
+and the rules for imperfect rows: ``docs/methods/data-loaders.md``.
 """
 
 from __future__ import annotations

@@ -1,22 +1,9 @@
 """Concept image sets with ground-truth regions, for calibrating image resolutions.
 
-The calibration of :mod:`privlab.contrastive.calibration` needs, per concept ``c``, renderings that
-capture ``c`` and a sanitizer ``X_c`` that removes it. Offline there are no photo
-collections, so :func:`generate_concept_images` builds them from photos that
-scikit-image ships (a cat, an espresso cup, a rocket, a horse silhouette, an astronaut,
-a motorcycle): each of the ``n`` seeded variations crops the object with a little of its
-own photo around it, scales it, may mirror it, places it on a generated background
-(gradient, noise, smooth blobs or a tinted texture) and changes the lighting. Each
-variation carries the exact mask of the object's pixels, so
-:meth:`ConceptImageSet.sanitizer` blacks out exactly the concept with the ordinary
-:class:`privlab.sanitizers.image.RegionSanitizer` fed by
-:class:`privlab.sanitizers.image.UserRegions`.
-
-What such a set is not: ``n`` variations of one photo are one cat seen ``n`` ways, not
-the diversity of cats. Boundaries computed on them measure how an encoder relates
-*this* cat to *this* cup across framings and backgrounds; bring real collections with
-:func:`load_concept_image_folder` (``images/<concept>/*.jpg`` and optional
-``masks/<concept>/<same stem>.png``) for a statement about concepts.
+:func:`generate_concept_images` makes seeded variations of photos that scikit-image ships,
+each with the exact mask of its object, so :meth:`ConceptImageSet.sanitizer` blacks out
+exactly the concept; :func:`load_concept_image_folder` reads a user's own. What such a set
+is (and is not): ``docs/methods/data-generators.md``.
 """
 
 from __future__ import annotations

@@ -1,17 +1,8 @@
 """Real photos: a folder loader and a Wikimedia Commons downloader (for users online).
 
-:func:`load_folder` reads every image in a folder in name order, applies the EXIF
-orientation, converts RGBA (on white), CMYK, palette and greyscale images to RGB and
-downscales large photos (16-bit and float greyscale by their format's own range). A file
-that is not a readable image, is damaged (a truncated file, a PNG checksum, a JPEG its
-decoder reports as corrupt) or has more pixels than ``max_pixels`` is named in the error,
-together with every other bad file, so nothing damaged is silently read; what is passed
-over (hidden files, dangling links, FIFOs, frames after the first ...) is listed in the
-result, so nothing is silently dropped.
-
-:func:`download_commons` fetches files by title or by category through the MediaWiki
-API, saves them, and writes ``image_licenses.csv`` (title, author, licence, source URL)
-beside them, so a corpus of real photos carries its attributions.
+:func:`load_folder` reads a folder's images upright and as RGB, names every damaged file in
+its error and lists what it passes over; :func:`download_commons` saves files with their
+licences. Details: ``docs/methods/data-loaders.md``.
 """
 
 from __future__ import annotations

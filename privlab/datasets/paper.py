@@ -1,28 +1,9 @@
 """The papers' own data, laid out from a user's checkouts so that the notebooks run on it.
 
-``privlab data paper PATH`` (or :func:`lay_out`) takes a checkout of the
-contrastive-privacy authors' repository (github.com/umass-forensics/contrastive-privacy)
-and links (or copies) its sets into privlab's data folder
-(:func:`privlab.config.data_dir`, ``<home>/data/paper``)::
-
-    dicaprio/          <- data/dicaprio              01: Config(data=...)
-    mcdonalds_large/   <- data/mcdonalds_large       02: Config(data=...)
-    mcdonalds_small/   <- data/mcdonalds_small
-    avengers_large/    <- data/avengers_large        03: Config(data=...)
-    avengers_small/    <- data/avengers_small
-    concepts/<c>.txt   <- data/<c>.txt               09: Config(data=..., image_data=...,
-    concepts/images/<c>/ <- data/<c>/                    image_pairs=the paper's pairs)
-    LAYOUT.json        what came from where, and each notebook's settings
-
-``privlab data spia PATH`` (:func:`lay_out_spia`) does the same for a checkout of the SPIA
-repository (github.com/maisonOP/spia): its ``data/spia/*.jsonl`` and ``data/entity/*.jsonl``
-side by side in ``<home>/data/spia`` (the study reads a file's entity spans beside it),
-and notebook 08's settings, with the checkout's prompts when it has them.
-
-A notebook then takes its settings in one line: ``Config(**paper_settings("01"))``.
-Nothing is copied into the repository; links point at the user's checkout, so a moved
-checkout is laid out again. The layout of ``../shared/data`` (``images/``, ``text/`` and
-a sibling ``concepts/``) is read too.
+``privlab data paper PATH`` (:func:`lay_out`) and ``privlab data spia PATH``
+(:func:`lay_out_spia`) link (or copy) a checkout's sets into privlab's data folder with a
+``LAYOUT.json``; a notebook then takes its settings in one line:
+``Config(**paper_settings("01"))``. The layout: ``docs/methods/data-loaders.md``.
 """
 
 from __future__ import annotations

@@ -1,30 +1,9 @@
 """Generated image corpora with ground truth: a celebrity set and a brand set.
 
-Both corpora are drawn by privlab from a seed, so every run (and every machine) sees the
-same pixels, and every scene records which *cues* it contains and where. A sanitizer can
-then be made to remove every cue, or to miss chosen cue kinds on purpose (the caption, a
-small logo, the second face), and the audit can be checked against what is known to be
-left.
-
-Celebrity corpus (target: the identity of Eileen Collins)
-    The only real faces that ship inside installed packages are
-    ``skimage.data.astronaut()`` (astronaut Eileen Collins) and matplotlib's
-    ``grace_hopper.jpg``. Scenes compose a portrait of the target (scaled, mirrored,
-    re-lit) with, depending on the scene, a name caption, a second person (Grace Hopper),
-    a space poster (context) and neutral props on a generated background.
-
-    Cue kinds: ``target_face``, ``caption``, ``other_face``, ``poster``.
-
-Brand corpus (target: the identity of a fictional fast-food brand, "QUIKBITE")
-    The logo is an original glyph drawn here (a red rounded tile with a golden ring and
-    bolt; see :func:`draw_logo`). Scenes are storefronts, tables (cup, bag, fries-like
-    and burger-like props) and street signs.
-
-    Cue kinds: ``logo``, ``small_logo``, ``brand_text``, ``food``.
-
-Layout rule (no artifacts): cue boxes never overlap each other and text is always its
-own box, separated by a margin, so blacking out one cue never cuts a neighbour into
-stray letters or half a face.
+Both are drawn from a seed, and every scene records which cues it holds and where, so a
+sanitizer can remove every cue or miss chosen kinds on purpose and the audit can be checked
+against what is known to be left. The corpora, their cue kinds and the layout rule:
+``docs/methods/data-generators.md``.
 """
 
 from __future__ import annotations

@@ -1,21 +1,9 @@
 """Offline default text corpora, written for privlab, with seeded leaks and ground truth.
 
-Two small corpora stand in for the paper's text studies when the real data is absent:
-
-- :func:`franchise_comments`: 49 forum comments about a fictional film franchise, the
-  *Vanguard Legion* (the Avengers study's stand-in). Each comment names the franchise;
-  many also carry clues that identify it without the name: character names, the
-  studio and directors, oblique plot details, box-office figures, genre phrases.
-- :func:`executive_mailbox`: 49 short emails about a fictional executive, *Marcus
-  Whitfield*, chairman of Corvane Energy (the Enron study's stand-in). Each mentions him
-  by name; many also leak him in ways a name filter misses: the name kept in a
-  signature or a quoted header, his email address, a nickname, identifying facts.
-
-Both come with ``leaks``: for every item a mapping ``leak type -> exact phrase`` (the
-ground truth), and with a fixed 9-item proxy subset (``corpus.subset("9")``) like the
-paper's nine-comment set. :func:`leak_status` says, for an audit, whether each seeded
-leak type was removed by the sanitizer, caught by the test (kept, and named in a top
-witness) or missed (kept but not surfaced).
+:func:`franchise_comments` and :func:`executive_mailbox` stand in for the paper's
+Avengers and Enron studies; each item's ``leaks`` map leak types to exact phrases, and
+:func:`leak_status` says whether each was removed, caught or missed. The corpora:
+``docs/methods/data-generators.md``.
 """
 
 from __future__ import annotations

@@ -1,26 +1,9 @@
 """A repeated random-donor cascade on toy identities (the paper's Appendix E, offline).
 
-The paper applies a face swapper five times to the same output, each pass with a newly
-sampled donor whose distribution does not depend on the target, and generates many such
-sequences per target identity. No face swapper or face data set ships with the installed
-packages, so this module builds a toy version of that experiment:
-
-* **toy identities** — the three shipped faces (:func:`privlab.datasets.toy_faces.toy_sources`)
-  aligned on YuNet's five landmarks to one template, each identity a fixed seeded smooth
-  warp of one of them with a fixed colour tone (:meth:`ToyDonorSwap.identity_face`);
-  every identity has a fixed pool of images (:class:`~privlab.datasets.toy_faces.ToyFaceGenerator`
-  at strength 0: crop, shift, rotation, mirror and lighting of its face);
-* **a toy swap pass** (:meth:`ToyDonorSwap.apply`) — the donor's aligned face is blended
-  into the inner face region of the current image with weight ``swap``, and the pass
-  adds its own artefacts (lighting, blur, pixel noise); hair, outline and background of
-  the current image stay, as they do under a face swap;
-* **sequences** (:func:`toy_cascade`) — each sequence of a target starts from an image
-  drawn with replacement from the target's pool, draws ``passes`` different donors from a
-  fixed donor pool (identities disjoint from the targets, drawn by the same rule for
-  every target) and applies one pass per donor; every pass's output is embedded.
-
-Every output is kept as the paper's ``[z, 0]`` / ``[0, 1]`` vector (no face found), never
-dropped: ``docs/methods/data.md``. The toy swap has no privacy value of any kind.
+Toy identities, a toy swap pass and sequences of passes with target-independent donors
+stand in for the paper's face-swapper cascade; every output is kept as the paper's
+``[z, 0]`` / ``[0, 1]`` vector. The toy swap has no privacy value of any kind. How it is
+built: ``docs/methods/data-generators.md``; what is kept: ``docs/methods/data.md``.
 """
 
 from __future__ import annotations
