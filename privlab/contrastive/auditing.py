@@ -1,32 +1,9 @@
 """Contrastive audit orchestration: originals x sanitizer x encoders -> resolutions.
 
-Every contrastive study (text or image) runs the same pipeline::
-
-    originals --sanitizer--> sanitized --encoders--> (S, T) --kernel--> Resolution
-                                                              \\--> utility, witnesses
-
-This module does that once, for any kind of item. Items are opaque: texts, PIL images or
-arrays all work, because only the sanitizer and the encoders look inside them.
-
-Public API: :func:`audit` (one sanitizer, one or more encoders; symmetric by default),
-:func:`audit_many` (several sanitizers on one corpus), :func:`exact_name_baseline`,
-:func:`utility` and :func:`shared_terms`, each documented where it is defined (at a
-glance: ``docs/reference/contrastive.md``).
-
-Results
--------
-:class:`EncoderAudit` holds, for one encoder, the :class:`privlab.resolution.Resolution`,
-the per-item utility and the decisive :class:`Witness` (indices, the four items involved
-and the signed difference), and with a placebo its ``placebo`` resolution (the member's
-artefact floor on these data) and ``excess = max(0, resolution - placebo)``.
-:class:`ContrastiveAudit` holds the sanitized items, one ``EncoderAudit`` per encoder,
-the optional :class:`NameBaseline`, the placebo twin's provenance and outputs, and the
-provenance: the sanitizer's settings, the encoder names and a hash of the corpus. The ensemble
-resolution (the cautious reading for sensitive releases) is the largest member's.
-
-Status: a resolution is a model- and corpus-relative diagnostic. 0 means no violation
-was detected for these items, these references and these encoders, not that the
-sanitized items are private.
+:func:`audit` sanitizes once, encodes with each member and runs the kernel, for any kind of
+item; :func:`audit_many` does it for several sanitizers. A resolution is a model- and
+corpus-relative diagnostic: 0 means no violation was detected here, not that the sanitized
+items are private. See ``docs/methods/contrastive-audit.md``.
 """
 
 from __future__ import annotations

@@ -1,21 +1,9 @@
 """Calibrating the resolution scale with familiar comparisons (Table 3 of the paper).
 
-For two concepts c and d (dog and cat, orange and lemon ...) take renderings ``u`` that
-capture c and ``v`` that capture d, their sanitized versions ``X_c(u)`` and ``X_d(v)``,
-and the cosine distance ``D(a, b) = 1 - cos(E(a), E(b))``. For each pair the boundary
-
-    b(u, v) = min{ D(X_c(u), v), D(u, X_d(v)) } - D(u, v)
-            = cos(u, v) - max{ cos(X_c(u), v), cos(u, X_d(v)) }
-
-is the shared strict upper bound on delta for both inequalities that make u and v
-semantically connected: at a resolution above b(u, v) the pair would no longer count as
-connected. Its percentiles over the cross product say what a resolution means: "0.13 is
-above the 95th percentile of dog-cat boundaries" reads as an adversary that would miss
-95% of familiar dog-cat connections.
-
-Everything here is generic over items and encoders (text or image): pass any encoder
-from :mod:`privlab.encoders` and any pair of sanitizers. Only pairs whose renderings the
-sanitizers changed are kept (a rendering left unchanged does not capture its concept).
+For pairs of renderings of two concepts (dog and cat ...), the boundary ``b(u, v)`` is the
+largest resolution at which the pair still counts as connected; its percentiles say what a
+resolution means. Generic over items, encoders and sanitizers. The derivation:
+``docs/methods/contrastive-audit.md``.
 """
 
 from __future__ import annotations

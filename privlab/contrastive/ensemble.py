@@ -1,24 +1,8 @@
 """Ensembles of distance mechanisms: each member tested separately, never averaged.
 
-Section 4.4.4 of the paper: run the test once per member, report each member's
-resolution and decisive witness separately (resolution scales are member-specific, so
-an average means nothing), require every member to pass where resolution 0 is required,
-and read agreement through ranks (Spearman's rho across sanitizer configurations) and
-resolution-0 counts, the shape of Table 1.
-
-- :func:`member_table`: a sanitizer x member matrix of resolutions (or of placebo
-  floors, or of excesses over them, when the audits ran a placebo).
-- :func:`placebo_floors`: each member's largest placebo resolution over the sanitizers
-  (the artefact floor of that member on these data).
-- :func:`rank_agreement`: pairwise Spearman rho between members across sanitizers, with
-  a reading that says when there are too few sanitizers (fewer than
-  :data:`MIN_RANK_CONFIGS`) for a rank correlation to mean much.
-- :func:`zero_counts`: how many sanitizers each member (and each pair, and all members)
-  scores exactly 0, and how many single-member zeros are contradicted by another member.
-- :func:`leak_detection`: on a generated corpus, leave one cue kind in place (remove
-  every other kind) and record which members flag it, with whether the decisive
-  witness's audited image really contains that cue (with ``placebo=True``, a member
-  flags on its excess over the placebo floor).
+Per §4.4.4 of the paper: :func:`member_table`, :func:`placebo_floors`,
+:func:`rank_agreement`, :func:`zero_counts` and :func:`leak_detection` read members side by
+side (resolution scales are member-specific). See ``docs/methods/contrastive-audit.md``.
 """
 
 from __future__ import annotations

@@ -1,25 +1,10 @@
 """Placebo controls: the same marks as a sanitizer, put where no cue is.
 
-A resolution mixes two things: what a sanitizer left of the concept, and what its marks
-do to a member by themselves. A black box is content to a generic ImageNet embedding,
-so a blackout that removes every cue still scores above 0 under it; boxes in a text move
-a text embedding whatever they cover. The **placebo twin** of a sanitizer applies marks
-of the same kind, count and size to places that hold no cue. Its resolution under a
-member, on the same data, is that member's **artefact floor**; the **excess**
-``max(0, real - placebo)`` is what the real sanitizer's choice of *where* to mark adds
-beyond the floor.
-
-* :class:`ImagePlacebo` — the sanitizer's regions, each at its shape and size, moved to
-  places with no detected face, no OCR text, none of its own regions and nothing in
-  ``avoid``; blackout stays blackout, blur stays blur, inpainting stays inpainting.
-* :class:`TextPlacebo` — as many other words as the sanitizer changed, of the closest
-  lengths, replaced the same way; never a concept word, a name or a word it changes.
-* :func:`placebo_of` — the twin of any sanitizer (by its modality).
-
-Both twins have ``apply(originals, sanitized)`` (marks read from outputs the real
-sanitizer already produced) and ``sanitize(items)``. How each places its marks,
-``room=``, and how to read a floor where no cue-free room was left
-(:attr:`ImagePlacebo.coverage`): ``docs/methods/image-audits.md``.
+A placebo twin's resolution under a member is that member's artefact floor (what the marks do
+by themselves); ``max(0, real - placebo)`` is the excess. :class:`ImagePlacebo` moves an image
+sanitizer's regions, :class:`TextPlacebo` marks other words of a text, :func:`placebo_of` picks
+the twin by modality. See ``docs/methods/contrastive-placebo.md`` and
+``docs/methods/image-audits.md``.
 """
 
 from __future__ import annotations
@@ -409,17 +394,10 @@ def _hunks(original: str, sanitized: str) -> list[tuple[int, int, _Hunk]]:
 class TextPlacebo(Sanitizer):
     """The placebo twin of a text sanitizer: as many other words, marked the same way.
 
-    For each text, every span the sanitizer changed is read off a word-level diff: its
-    words and what replaced them. The placebo leaves those spans alone and marks, for
-    each changed word, another word of the text with the closest length (ties at random,
-    seeded): with the same box character repeated to that word's length when the
-    sanitizer boxed letters one for one, else with the same replacement text (a tag such
-    as ``<PERSON>``; a run of as many consecutive words when one exists).
-
-    Never chosen: words of ``concepts`` or ``names``, words the sanitizer changes in any
-    text of the batch, capitalised words (possible names) and words with digits. When a
-    text has too few such words, the placebo marks what it can; :attr:`shortfall` counts
-    the words it could not match in the last call.
+    For each changed word, another word of the closest length is marked the same way;
+    concept words, names, words the sanitizer changes, capitalised words and words with
+    digits are never chosen. :attr:`shortfall` counts the words it could not match in the
+    last call. See ``docs/methods/contrastive-placebo.md``.
 
     Args:
         sanitizer: the real text sanitizer (None: only :meth:`apply` works).

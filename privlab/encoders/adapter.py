@@ -1,31 +1,10 @@
 """Fine-tuning a distance mechanism on coarse labels of the privacy target (paper §4.4.4).
 
-A pretrained embedding model may never have seen an obscure identity; a test run with it
-can then pass at resolution 0 while the released media still point at the target (a
-false pass). The remedy of the paper is to fine-tune the distance mechanism on media of
-the target with *coarse* captions only ("a picture of John Doe"), without listing the
-properties that reveal the target, so that the model learns on its own which cues go
-with the target (§5.1.1 fine-tunes SigLIP 2 this way).
-
-Two paths:
-
-:func:`finetune_open_clip`
-    For users with weights: fine-tunes any open_clip model, image and text towers, on
-    ``(image, caption)`` pairs with the CLIP softmax loss or the SigLIP sigmoid loss,
-    AdamW, optional freezing of all but the last blocks, and saves a checkpoint that
-    :class:`privlab.encoders.image.OpenCLIPEncoder` loads
-    (``OpenCLIPEncoder(model, pretrained=checkpoint)``).
-
-:func:`train_adapter`
-    The offline default: a frozen packaged image feature extractor (a registered image
-    encoder such as ``efficientnet-lite0`` or ``sface``) and a small trainable linear
-    projection into the space of the packaged text encoder (``minilm``), trained with the
-    same losses against the captions' embeddings. The result is an
-    :class:`AdapterEncoder`, usable by :func:`privlab.contrastive.audit` and registered
-    as ``"adapter"`` (``get_encoder("adapter", path=...)``). Seeded and deterministic on
-    the CPU; a few seconds for a gallery of a hundred images.
-
-The losses and the balanced batches are in :mod:`privlab.encoders.losses`.
+A pretrained model may never have seen an obscure identity and pass at resolution 0 falsely.
+:func:`finetune_open_clip` fine-tunes an open_clip model on ``(image, caption)`` pairs;
+:func:`train_adapter` (offline) trains a linear projection from a frozen image encoder into
+``minilm``'s space, giving an :class:`AdapterEncoder`. Losses and batches:
+:mod:`privlab.encoders.losses`. See ``docs/methods/encoders-members.md``.
 """
 
 from __future__ import annotations

@@ -1,32 +1,8 @@
 """Describe-then-embed: an image turned into words, the words embedded by a text encoder.
 
-What the member reads in an image (:meth:`DescribeThenEmbedEncoder.describe_images`):
-
-* **words** — OCR text (rapidocr, read once per image and cached:
-  :func:`privlab.vision.ocr.read_text`), filtered of fragments. A sanitized rendering
-  keeps the original's reading of every word box still present, up to OCR jitter
-  (:class:`privlab.vision.text_changes.ReadingBook`), so that only text really removed
-  changes the description: a blackout beside a poster no longer turns
-  ``MvtinSCORSESE`` into ``Martin SCORSESE`` and counts as a change.
-* **names** — the gallery people whose face matches (SFace), and those whose name the
-  words spell (fuzzily: a name card or caption left after a face blackout names the
-  person as plainly as the face did).
-* **brands** — the logo gallery's brands found by local features
-  (:func:`privlab.vision.logos.match_logos`).
-* **labels** — ImageNet labels, off by default: a black box is content to an ImageNet
-  classifier ("academic gown"), so labels change under a blackout that removed
-  nothing. On request they are read on the rendering with its blank marks inpainted
-  (:func:`privlab.vision.marks.inpaint_marks`).
-
-Text a sanitizer made is not read as content: for a rendering read by
-:func:`privlab.vision.ocr.read_rendering` (the image studies read every sanitized and
-placebo output that way), a reading with no counterpart in the original's readings
-(text that appeared, or a remnant of a word cut by a mark) is *sanitizer-induced*
-(:meth:`DescribeThenEmbedEncoder.induced_text`) and kept out of the words;
-:attr:`Description.raw_words` keeps every reading for inspection.
-
-Faces and labels ignore what a sanitizer painted: blurred faces and faces on the edge
-of a black box are not matched (:func:`privlab.vision.faces.usable_faces`).
+The member reads OCR words, the names of gallery people (by face or by spelled name), the
+logo gallery's brands and, on request, ImageNet labels; text and faces a sanitizer made are
+not read as content. See ``docs/methods/encoders-members.md``.
 """
 
 from __future__ import annotations

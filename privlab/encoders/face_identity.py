@@ -1,24 +1,8 @@
 """Face identity members: SFace (YuNet's family) and dlib (an independent family).
 
-Both embed an image as the normalised mean of its usable faces' unit identity vectors,
-with a *no-face coordinate* (:func:`privlab.vision.faces.face_coordinates`): no face is
-the fixed vector ``e_128``, equally far from every face, and two renderings without a
-face are identical.
-
-Rule for faces that only a sanitizer made (both members, judged on the image alone,
-:func:`privlab.vision.faces.marked_face`): a detection whose box is more than
-``max_black_fraction`` pure black (the edge of a blackout) or whose centre has lost its
-fine detail (a blurred face, :func:`privlab.vision.marks.detail` under ``min_detail``)
-is not used. A sanitized rendering therefore never shows a face identity that the
-sanitizer's own mark produced, so the mark alone cannot give a positive violation, let
-alone the maximum one: a blurred face below the minimum size that a detector finds
-again as a larger smudge counts as no face.
-
-Why two families: the face sanitizers detect with YuNet; SFace detects with YuNet too,
-so a face the blackout's detector missed is one SFace misses too (its threshold, 0.8,
-is above the sanitizer's 0.5): a same-detector blind spot. dlib's HOG detector and
-ResNet descriptor share no model with them, so a face YuNet cannot see but dlib can is
-a leak the dlib member reports.
+Both embed an image as the normalised mean of its usable faces' identity vectors, with a
+no-face coordinate; faces that only a sanitizer's mark made (a blackout's edge, a blurred
+face) are not used. Why two families and the rule in full: ``docs/methods/encoders-members.md``.
 """
 
 from __future__ import annotations

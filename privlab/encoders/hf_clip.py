@@ -1,18 +1,9 @@
 """CLIP image towers through ``transformers``: the paper's EVA-CLIP-18B and its kin.
 
-The contrastive-privacy authors' ``experiments.sh`` audits every image with
-``--embedder-model BAAI/EVA-CLIP-18B``, a checkpoint that open_clip has no config for: it
-loads through ``transformers`` with ``trust_remote_code`` (the checkpoint ships its own
-model code) and embeds with ``encode_image``. Their image tool also names
-``microsoft/LLM2CLIP-EVA02-B-16`` (also remote code, ``get_image_features``).
-:class:`TransformersCLIPEncoder` loads any of these, or a plain ``CLIPModel``, from a hub id
-or a local folder, with a weight dtype and bitsandbytes quantization
-(:mod:`privlab.encoders.precision`) so that an 18B tower fits one GPU.
-
-Offline, pass the folder the checkpoint was downloaded to (``hf download BAAI/EVA-CLIP-18B
---local-dir ...``): it is read with ``local_files_only``. A folder without an image
-processor config is preprocessed as the model card does, with CLIP's standard processor
-(resize and centre-crop to the tower's ``image_size``, OpenAI CLIP mean and std).
+:class:`TransformersCLIPEncoder` loads a remote-code CLIP checkpoint (EVA-CLIP-18B,
+LLM2CLIP) or a plain ``CLIPModel`` from a hub id or a local folder, with a weight dtype and
+bitsandbytes quantization (:mod:`privlab.encoders.precision`). See
+``docs/methods/encoders-members.md``.
 """
 
 from __future__ import annotations

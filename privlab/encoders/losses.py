@@ -1,19 +1,8 @@
 """Contrastive losses and batches for fine-tuning a distance mechanism on coarse captions.
 
-Both fine-tuning paths of :mod:`privlab.encoders.adapter` (an open_clip model, or the
-offline adapter over a frozen image encoder) train with these.
-
-The losses, for unit image rows ``u_i`` and caption rows ``v_j`` of a batch of ``n``
-pairs, with logits ``z_ij = t u_i . v_j + b``:
-
-* CLIP (softmax): ``L = -1/(2n) sum_i [log softmax_j(z_ij)[i] + log softmax_j(z_ji)[i]]``
-  (cross-entropy over captions for each image and over images for each caption; ``b``
-  plays no role);
-* SigLIP (sigmoid): ``L = -1/n sum_ij log sigmoid(s_ij z_ij)`` with ``s_ij = +1`` for a
-  matching pair and ``-1`` otherwise.
-
-When two pairs of a batch share a caption they are both positives: the sigmoid loss
-labels them +1 and the softmax loss spreads the target mass evenly over them.
+The CLIP softmax and SigLIP sigmoid losses that both paths of :mod:`privlab.encoders.adapter`
+train with; pairs sharing a caption are both positives. Formulas:
+``docs/methods/encoders-members.md``.
 """
 
 from __future__ import annotations

