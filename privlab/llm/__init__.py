@@ -33,20 +33,17 @@ import math
 import numbers
 import os
 import re
-import sqlite3
 import threading
 import time
 import warnings
 from functools import lru_cache
-from pathlib import Path
 from typing import Any, Callable
 
 from privlab.errors import PrivlabValueError, invalid, wrong_type
-from privlab.hashing import bytes_hash
-from privlab.io import is_damaged_database, set_aside
 from privlab.llm.messages import check_messages as _check_messages, image_part  # noqa: F401
 from privlab.llm.answers import MAX_ANSWER_CHARS, MAX_ANSWER_DEPTH, parse_json_answer  # noqa: F401
 from privlab.llm import logs as _logs
+from privlab.llm.answer_cache import CACHE_RETRY_S, AnswerCache, transaction  # noqa: F401
 from privlab.llm.failures import LLMError, LLMUnavailableError
 from privlab.llm.secrets import REDACTED as _REDACTED, decode_body, redact_secrets
 from privlab.llm.urls import (  # noqa: F401
@@ -64,9 +61,6 @@ class _TooLarge(Exception):
 
 #: Seconds one call (retries and backoff included) may take unless told otherwise.
 DEFAULT_DEADLINE = 60.0
-#: Seconds a client runs without its answer cache after finding it locked or unusable
-#: (each look waits at most ``privlab.encoders.cache.LOCK_TIMEOUT_S``).
-CACHE_RETRY_S = 60.0
 #: The environment variable that sets the default ``deadline`` of :class:`LLMClient`.
 DEADLINE_ENV = "PRIVLAB_LLM_DEADLINE"
 #: Bytes of one answer read at most unless told otherwise (an edited 1024-pixel image in
@@ -185,7 +179,11 @@ class LLMClient:
         self.max_retries = max_retries
         self.backoff = backoff
         self.cache = cache
+        self._answers = AnswerCache(self._redact, self._holds_secret)
         _logs.remember(self._secrets(), self._query_names)
+
+    #: The answer cache's transaction (:func:`privlab.llm.answer_cache.transaction`).
+    _cache_transaction = staticmethod(transaction)
 
     # -- secrets ---------------------------------------------------------------------
     def _api_key(self) -> str | None:
@@ -369,105 +367,6 @@ class LLMClient:
         raise LLMError(self._redact(
             f"No usable answer from {url} after {attempts} {plural}: {last}", key))
 
-    # -- cache -----------------------------------------------------------------------
-    def _cache_key(self, kind: str, payload: dict) -> str:
-        blob = json.dumps([kind, self.base_url, payload], sort_keys=True, default=str)
-        return bytes_hash(blob.encode())
-
-    def _cache_transaction(self, path: Path, action: Callable[[sqlite3.Connection], Any]) -> Any:
-        from privlab.io import LOCK_TIMEOUT_S
-
-        con = sqlite3.connect(path, timeout=LOCK_TIMEOUT_S)
-        try:
-            with con:
-                con.execute("CREATE TABLE IF NOT EXISTS answers "
-                            "(key TEXT PRIMARY KEY, answer TEXT)")
-                return action(con)
-        finally:
-            con.close()
-
-    def _cache_run(self, action: Callable[[sqlite3.Connection], Any], fallback: Any = None
-                   ) -> Any:
-        """``action(con)`` on the answer cache, on a fresh file if this one is damaged.
-
-        A cache locked by another process for ``LOCK_TIMEOUT_S`` seconds (as the embedding
-        cache), read-only, on a full disk or that cannot be opened is passed by with a
-        warning naming the file and the fix: ``fallback`` is returned and the answer is
-        asked for (and not stored)."""
-        from privlab.config import cache_dir
-        from privlab.io import database_unavailable as _unavailable
-
-        path = cache_dir() / "llm.sqlite"
-        if time.monotonic() < getattr(self, "_cache_skip_until", 0.0):
-            return fallback  # found unusable moments ago: not waited for again
-        try:
-            try:
-                return self._cache_transaction(path, action)
-            except sqlite3.DatabaseError as exc:
-                if not is_damaged_database(exc):
-                    raise
-                aside = set_aside(path)
-                warnings.warn(f"The LLM answer cache {path} is damaged ({exc}); moved it to "
-                              f"{aside} and started a fresh one, so answers are asked for "
-                              "again.", RuntimeWarning, stacklevel=4)
-            return self._cache_transaction(path, action)
-        except sqlite3.OperationalError as exc:
-            if not _unavailable(exc):
-                raise
-            fix = ("another process holds it; wait for it or set PRIVLAB_CACHE to another "
-                   "folder" if "lock" in str(exc).lower() else
-                   "free disk space, fix its permissions or set PRIVLAB_CACHE to another "
-                   "folder")
-            self._cache_skip_until = time.monotonic() + CACHE_RETRY_S
-            warnings.warn(f"The LLM answer cache {path} cannot be used ({exc}); running "
-                          f"without it for {CACHE_RETRY_S:g} s, so answers are asked for and "
-                          f"not stored. To use it: {fix}.", RuntimeWarning, stacklevel=4)
-            return fallback
-
-    def _cached(self, key: str) -> str | None:
-        if not self.cache:
-            return None
-
-        def read(con: sqlite3.Connection) -> tuple[str | None, str]:
-            row = con.execute("SELECT typeof(answer), CAST(answer AS BLOB) FROM answers "
-                              "WHERE key=?", (key,)).fetchone()
-            if row is None:
-                return None, ""
-            kind, raw = row
-            if kind == "text":
-                try:
-                    return raw.decode("utf-8"), ""
-                except UnicodeDecodeError:
-                    problem = "text that is not UTF-8"
-            else:
-                problem = f"a {kind} value instead of text"
-            con.execute("DELETE FROM answers WHERE key=?", (key,))
-            return None, problem
-
-        answer, problem = self._cache_run(read, fallback=(None, ""))
-        if problem:
-            self._warn_dropped(key, problem)
-        elif answer is not None and self._holds_secret(answer):  # written by older code
-            self._drop(key, "an answer holding a secret (the API key or the URL's password)")
-            return None
-        return answer
-
-    def _drop(self, key: str, problem: str) -> None:
-        self._cache_run(lambda con: con.execute("DELETE FROM answers WHERE key=?", (key,)))
-        self._warn_dropped(key, problem)
-
-    def _warn_dropped(self, key: str, problem: str) -> None:
-        from privlab.config import cache_dir
-
-        warnings.warn(f"Dropped a damaged entry (key {key[:12]}) from the LLM answer cache "
-                      f"{cache_dir() / 'llm.sqlite'}: {self._redact(problem)}; asking the "
-                      "endpoint again.", RuntimeWarning, stacklevel=4)
-
-    def _store(self, key: str, answer: str) -> None:
-        if self.cache:
-            self._cache_run(lambda con: con.execute(
-                "INSERT OR REPLACE INTO answers VALUES (?, ?)", (key, answer)))
-
     # -- public ----------------------------------------------------------------------
     def _chat_payload(self, messages: list[dict], temperature: float, max_tokens: int | None,
                       json_mode: bool) -> dict[str, Any]:
@@ -517,13 +416,13 @@ class LLMClient:
             LLMError: no usable answer after the retries or within ``deadline``.
         """
         payload = self._chat_payload(messages, temperature, max_tokens, json_mode)
-        key = self._cache_key("chat", payload)
-        cached = self._cached(key)
+        key = AnswerCache.key("chat", self.base_url, payload)
+        cached = self._answers.get(key) if self.cache else None
         if cached is not None:
             return cached
         text, clean = self._ask(payload)
-        if clean:
-            self._store(key, text)
+        if clean and self.cache:
+            self._answers.put(key, text)
         return text
 
     def chat_json(self, messages: list[dict], *, validate: Callable[[Any], Any] | None = None,
@@ -547,14 +446,14 @@ class LLMClient:
                              "a function of the parsed answer, or None", validate)
         payload = {"model": self.model, "messages": messages, "temperature": temperature,
                    "response_format": {"type": "json_object"} if json_mode else None}
-        key = self._cache_key("chat_json", payload)
-        cached = self._cached(key)
+        key = AnswerCache.key("chat_json", self.base_url, payload)
+        cached = self._answers.get(key) if self.cache else None
         if cached is not None:
             try:
                 value = parse_json_answer(cached)
                 return validate(value) if validate else value
             except ValueError as exc:  # stored before the file was damaged or the check changed
-                self._drop(key, f"the answer no longer parses or validates ({exc})")
+                self._answers.drop(key, f"the answer no longer parses or validates ({exc})")
         until = time.monotonic() + self.deadline
         problems = []
         for attempt in range(self.max_retries + 1):
@@ -573,8 +472,8 @@ class LLMClient:
             except ValueError as exc:  # malformed answers are never cached
                 problems.append(str(exc))
                 continue
-            if clean:
-                self._store(key, text)
+            if clean and self.cache:
+                self._answers.put(key, text)
             return value
         raise LLMError(self._redact(f"The model at {self.base_url} did not return valid JSON "
                                     f"after {self.max_retries + 1} attempts: {problems[-1]}"))
