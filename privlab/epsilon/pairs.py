@@ -1,24 +1,8 @@
 """Identity pairs for an ε audit, and the reserved-test certificate on selected pairs.
 
-Any identity-labelled embedding table (one row per output, one label per row) can be
-audited on pairs of identities:
-
-* :func:`identity_pairs` — a seeded list of pairs that every route shares, so their
-  summaries describe the same pairs;
-* :func:`split_rows` — each identity's rows split into development and test rows;
-* :func:`select_on_development` — pairs ranked by out-of-fold AUC on development rows
-  only, the most distinguishable ones kept (:func:`select_distinguishable_pairs`);
-* :func:`certify_pairs` — for each selected pair a logistic regression and a threshold
-  fixed on development rows (:func:`fixed_rule`), evaluated once on the test rows;
-  :func:`~privlab.epsilon.auditors.bounds.certified_epsilon` turns the error counts into
-  lower confidence bounds on ε, valid if the rows are iid draws and ``alpha`` is
-  corrected for every error rate of every selected pair;
-* :func:`cascade_table` — the certificates of a repeated-generation cascade summarised
-  per pass as the paper's Appendix E does (Table 7: median, range, positive, above one,
-  censored), beside :data:`PAPER_TABLE7`.
-
-Selecting on development rows and certifying on the test rows keeps the test rows
-unseen until the rule is fixed, which is what makes the bounds hold after selection.
+Pairs are selected on development rows and certified once on the test rows, which stay
+unseen until the rule is fixed: that is what makes the bounds hold after selection. See
+docs/methods/epsilon-certificates.md.
 """
 
 from __future__ import annotations
@@ -84,8 +68,6 @@ def _check_rows(embeddings, labels, dev, caller: str):
 def identity_pairs(labels: Sequence[str], n_pairs: int, seed: int = 0) -> list[tuple[str, str]]:
     """The first ``n_pairs`` of all unordered identity pairs, shuffled with ``seed``.
 
-    Every route uses the same list, so their summaries describe the same pairs.
-
     Args:
         labels: identity labels (duplicates ignored).
         n_pairs: how many pairs to keep (at least 1).
@@ -115,16 +97,14 @@ def identity_pairs(labels: Sequence[str], n_pairs: int, seed: int = 0) -> list[t
 def split_rows(labels: Sequence[str], dev_fraction: float, seed: int = 0) -> np.ndarray:
     """Boolean mask of development rows: a seeded share of each identity's rows.
 
-    Each identity keeps ``round(dev_fraction · n)`` development rows (at least one, and
-    at least one test row when it has two or more).
-
     Args:
         labels: one identity label per row.
-        dev_fraction: share of each identity's rows used for development, in (0, 1).
+        dev_fraction: share of each identity's rows used for development, in (0, 1); at
+            least one development row, and one test row when an identity has two.
         seed: seed of the per-identity shuffles.
 
     Returns:
-        Boolean array, True on development rows (the rest are test rows).
+        Boolean array, True on development rows.
 
     Raises:
         PrivlabValueError: ``dev_fraction`` outside (0, 1).
@@ -162,16 +142,12 @@ def select_distinguishable_pairs(pairs: Sequence[tuple[str, str]], scores: Seque
         At most ``n_select`` indices into ``pairs``.
 
     Raises:
-        PrivlabValueError: ``scores`` of another length than ``pairs``, or ``n_select``
-            not a positive integer.
+        PrivlabValueError: ``scores`` not one per pair, or ``n_select`` < 1.
 
     Example:
         >>> select_distinguishable_pairs([("a", "b"), ("a", "c"), ("c", "d")],
         ...                              [0.9, 0.99, 0.8], 2)
         [1]
-        >>> select_distinguishable_pairs([("a", "b"), ("a", "c"), ("c", "d")],
-        ...                              [0.9, 0.99, 0.8], 2, False)
-        [1, 0]
     """
     caller = "select_distinguishable_pairs"
     if len(scores) != len(pairs):
@@ -194,24 +170,20 @@ def select_distinguishable_pairs(pairs: Sequence[tuple[str, str]], scores: Seque
 def fixed_rule(dev_a: np.ndarray, dev_b: np.ndarray, alpha: float, delta: float,
                test_sizes: tuple[int, int]) -> tuple[Callable[[np.ndarray], np.ndarray], int,
                                                      float]:
-    """Fit the scorer and choose the threshold on development rows only.
+    """Fit a logistic scorer and choose the threshold on development rows only.
 
-    A logistic regression (:func:`~privlab.epsilon.auditors.roc.logistic_classifier`)
-    scores rows; :func:`~privlab.epsilon.auditors.reserved.choose_threshold` picks the
-    orientation and threshold whose development error rates would give the largest bound
-    at the test-set sizes. The rule "B when orientation · score > orientation · threshold"
-    is then fixed before any test row is seen.
+    The rule "B when orientation · score > orientation · threshold" is fixed before any
+    test row is seen.
 
     Args:
-        dev_a: development rows of identity A (the negative class), (n_a, d).
-        dev_b: development rows of identity B (the positive class), (n_b, d).
+        dev_a: development rows of identity A (the negative class).
+        dev_b: development rows of identity B (the positive class).
         alpha: per-error-rate level of the bound the rule will be judged by.
         delta: the δ of that bound.
         test_sizes: (test rows of A, test rows of B).
 
     Returns:
-        ``(score, orientation, threshold)``: the fitted scoring function rows -> scores,
-        ±1 and the threshold.
+        ``(score, orientation, threshold)``: the scoring function, ±1 and the threshold.
 
     Example:
         >>> rng = np.random.default_rng(0)
@@ -233,12 +205,9 @@ def select_on_development(embeddings, labels, dev, pairs: Sequence[tuple], n_sel
                           distinct_identities: bool = True, delta: float = 0.0,
                           seed: int = 0, min_dev_rows: int = 5
                           ) -> tuple[list[tuple], dict[tuple, float]]:
-    """Rank pairs by out-of-fold AUC on development rows and keep the best ones.
+    """Rank pairs by the ``roc-ht`` out-of-fold AUC on development rows; keep the best.
 
-    A pair is usable when both identities have at least ``min_dev_rows`` development rows
-    and at least one test row. Usable pairs are ranked by the ``roc-ht`` auditor's
-    out-of-fold AUC on development rows, then chosen by
-    :func:`select_distinguishable_pairs`. No test row is read.
+    No test row is read.
 
     Args:
         embeddings: float array (N, d).
@@ -249,12 +218,12 @@ def select_on_development(embeddings, labels, dev, pairs: Sequence[tuple], n_sel
         distinct_identities: select pairs that share no identity.
         delta: δ passed to the ROC auditor.
         seed: seed of the folds.
-        min_dev_rows: fewest development rows an identity needs (the ROC auditor's five
-            folds need at least 5).
+        min_dev_rows: development rows each identity needs (five folds need 5); an
+            identity also needs one test row.
 
     Returns:
         ``(chosen, auc)``: the selected pairs, best first, and the development AUC of
-        every usable pair (both empty when no pair is usable).
+        every usable pair (both empty when none is usable).
 
     Raises:
         PrivlabValueError / PrivlabTypeError: on malformed embeddings, labels or mask.
@@ -290,24 +259,19 @@ def certify_pairs(embeddings, labels, dev, pairs: Sequence[tuple], alpha: float,
                   ) -> pd.DataFrame:
     """The reserved test on each pair: rule fixed on development rows, used once on test rows.
 
-    For each pair :func:`fixed_rule` fits on the development rows; the rule then meets
-    the test rows exactly once and its errors go through one-sided Clopper–Pearson bounds
-    at ``alpha`` into :func:`~privlab.epsilon.auditors.bounds.certified_epsilon`. Pass
-    ``alpha`` = family level / (2 · number of pairs certified) for simultaneous bounds.
-
     Args:
         embeddings: float array (N, d).
         labels: length-N identity labels.
         dev: boolean mask of development rows (:func:`split_rows`).
         pairs: the pairs to certify, e.g. from :func:`select_on_development`.
-        alpha: per-error-rate level in (0, 1).
+        alpha: per-error-rate level in (0, 1); family level / (2 · pairs) for
+            simultaneous bounds.
         delta: the δ of the (ε, δ) claim tested, in [0, 1).
         dev_auc: development AUC per pair, copied into ``dev_auc`` (NaN when absent).
 
     Returns:
-        DataFrame with :data:`CERTIFICATE_COLUMNS`, one row per pair: test row counts,
-        errors, Clopper–Pearson upper bounds, ``epsilon_lb`` and the ``attainable``
-        ceiling (the bound with no test errors).
+        DataFrame with :data:`CERTIFICATE_COLUMNS`, one row per pair; ``attainable`` is
+        the bound with no test errors.
 
     Raises:
         PrivlabValueError / PrivlabTypeError: on malformed inputs, ``alpha`` or ``delta``
@@ -358,15 +322,13 @@ def cascade_table(certificates: pd.DataFrame, stage: str = "pass") -> pd.DataFra
     """Per pass of a cascade: the certified bounds summarised as the paper's Table 7.
 
     Args:
-        certificates: rows of :func:`certify_pairs` for every pass, with a ``stage``
-            column naming the pass (all passes certified together, with ``alpha`` corrected
-            for every error rate of every pair and pass).
+        certificates: rows of :func:`certify_pairs` for every pass, ``alpha`` corrected
+            over every pair and pass.
         stage: the column that names the pass.
 
     Returns:
-        DataFrame indexed by pass: ``median ε_LB``, ``range`` (min–max), ``positive``,
-        ``> 1`` and ``censored`` (pairs with no test error in either direction, whose bound
-        is the ceiling the test sizes allow), each count as "count/pairs".
+        DataFrame indexed by pass with the columns of :data:`PAPER_TABLE7`; ``censored``
+        counts pairs with no test error, whose bound is the ceiling.
 
     Raises:
         PrivlabValueError: when ``stage`` or a certificate column is missing.

@@ -1,25 +1,9 @@
 """Validity sweep on tight cases: how often a certificate lands above the exact ε.
 
-A finite-sample certificate at per-bound level α promises P(bound > ε) ≤ 2α. Counting
-violations says something only where a violation is possible: the mechanism must have a
-region that attains ε (otherwise the bound sits below ε by the gap, whatever the
-sampling noise), and the sample must be large enough for the bound to reach ε at all.
-This module runs such cases, one coordinate each:
-
-* **1-d Laplace** with prototypes 0 and 1 (sensitivity 1, scale 1/ε): every region
-  {x > t} with t ≥ 1 (and its mirror {x < t}, t ≤ 0) has probability ratio exactly e^ε;
-* **two-output randomized response** (outputs 0 and 10): both outputs have ratio e^ε, and
-  with a unit RBF bandwidth the two output points are orthogonal in the kernel's space,
-  so MMD = √2·TV and the MMD route is tight too.
-
-:func:`tight_sweep` runs every certificate on fresh samples of each case over a grid of
-(ε, n); :func:`violation_table` reports per method the observed violation rate among
-*informative* evaluations (largest attainable bound above ε), with its one-sided exact
-(Clopper–Pearson) 95 % interval, beside the nominal 2α; :func:`cell_table` names the grid
-cells that carry no information. :func:`off_by_one_upper` is a deliberately
-anti-conservative Clopper–Pearson bound (Beta(k, n − k + 1) instead of Beta(k + 1, n − k));
-:func:`with_upper_bound` swaps it into the certificates so that a sweep shows it can
-detect such an error (its lower 95 % bound on the violation rate exceeds the nominal).
+A certificate at per-bound level α promises P(bound > ε) ≤ 2α; violations can only be
+counted where a region attains ε (1-d Laplace, two-output randomized response) and the
+sample lets the bound reach ε. A deliberately wrong bound checks that the sweep can see
+an error. See docs/methods/epsilon-validity.md.
 """
 
 from __future__ import annotations
@@ -89,20 +73,15 @@ def tight_replicate(epsilon: float, n: int, rep: int, alpha: float = TIGHT_ALPHA
                     upper: Callable | None = None) -> pd.DataFrame:
     """One fresh replicate of every certificate on both tight cases at (ε, n).
 
-    Each identity gets ``n`` rows. Methods on 1-d Laplace: ``fixed region`` (Eq. 16 on
-    the region x > 1, all rows counted, nothing learned), ``reserved``, ``dp-sniper``,
-    ``reserved-sequential``, ``sequential, fixed region`` (betting bounds on x > 1, read
-    every 25 rows), ``hockey-stick`` (as an ε bound at the true claim) and
-    ``hockey-stick: true claim refuted`` (value 1 when refuted, compared with 0). On the
-    two-output response: ``reserved``, ``dp-sniper`` and ``mmd-finite`` (bandwidth 1).
+    The methods run on each case are listed in docs/methods/epsilon-validity.md.
 
     Args:
         epsilon: the mechanisms' ε (> 0).
         n: rows per identity (≥ 8).
         rep: replicate index (seeds the rows and the auditors).
         alpha: level of each one-sided bound.
-        upper: optional replacement for the Clopper–Pearson upper bound (a power check,
-            see :func:`with_upper_bound`); None keeps the library's.
+        upper: optional replacement for the Clopper–Pearson upper bound
+            (:func:`with_upper_bound`); None keeps the library's.
 
     Returns:
         A frame with :data:`COLUMNS`; ``nominal`` is the promised violation rate 2·alpha.
@@ -194,20 +173,20 @@ def tight_sweep(epsilons: Sequence[float], sizes: Sequence[int], reps: int,
 
 
 def _violations(frame: pd.DataFrame) -> pd.Series:
+    """Rows whose bound lands above the exact ε."""
     return frame["value"] > frame["exact_epsilon"] + TOL
 
 
 def _informative(frame: pd.DataFrame) -> pd.Series:
+    """Rows whose attainable bound lies above the exact ε (a violation was possible)."""
     return frame["attainable"] > frame["exact_epsilon"] + TOL
 
 
 def violation_table(frame: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
     """Per method and case: informative evaluations, violations, rate and exact interval.
 
-    Only informative evaluations (attainable bound above the exact ε) enter the rate.
-    ``rate_upper`` / ``rate_lower`` are one-sided exact (Clopper–Pearson) bounds at
-    ``confidence``; ``detected`` is True when ``rate_lower`` exceeds the nominal level,
-    i.e. the sweep shows the method anti-conservative.
+    Only informative evaluations enter the rate; ``detected`` is True when the one-sided
+    Clopper–Pearson ``rate_lower`` exceeds the nominal level (anti-conservative).
 
     Example:
         >>> f = pd.DataFrame({"method": ["m"] * 3, "case": ["c"] * 3, "value": [0.5, 2.0, 0.1],
@@ -250,11 +229,8 @@ def fixed_region_probability(epsilon: float, n: int, alpha: float = TIGHT_ALPHA,
                              upper: Callable | None = None) -> float:
     """Exact probability that the fixed-region certificate on 1-d Laplace exceeds ε.
 
-    The region x > 1 holds each of A's rows with probability e^(−ε)/2 and each of B's with
-    probability 1/2, so its error counts are independent binomials; the probability is the
-    sum over every pair of counts whose bound (Eq. 16 with ``upper``, default the library's
-    Clopper–Pearson bound) exceeds ε. It is far below the nominal 2α: the two error rates
-    must both come out low for the converted bound to pass ε.
+    The error counts of the region x > 1 are independent binomials, so the probability
+    is a finite sum (far below the nominal 2α).
 
     Example:
         >>> round(fixed_region_probability(2.0, 100), 4)
@@ -276,6 +252,7 @@ def fixed_region_probability(epsilon: float, n: int, alpha: float = TIGHT_ALPHA,
 
 
 def _from_rates(u_fp: float, u_fn: float) -> float:
+    """Eq. 16 on two error-rate bounds, read at call time (patchable)."""
     from privlab.epsilon.auditors.bounds import epsilon_from_rates
     return epsilon_from_rates(u_fp, u_fn)
 
@@ -285,10 +262,8 @@ def fixed_region_sweep(epsilons: Sequence[float], sizes: Sequence[int], reps: in
                        seed: int = 0) -> pd.DataFrame:
     """The fixed-region certificate alone on 1-d Laplace, many replicates per cell.
 
-    Nothing is learned, so each replicate costs one Laplace draw and one bound and the
-    exact violation probability of a valid bound is known
-    (:func:`fixed_region_probability`): a sweep large enough to tell that probability
-    from a higher one detects an anti-conservative bound (see :func:`power_table`).
+    Its exact violation probability is known (:func:`fixed_region_probability`), so a
+    large sweep detects an anti-conservative bound (:func:`power_table`).
 
     Returns:
         One row per cell: epsilon, n, reps, violations, expected (reps × the exact
@@ -316,9 +291,8 @@ def fixed_region_sweep(epsilons: Sequence[float], sizes: Sequence[int], reps: in
 def power_table(cells: pd.DataFrame, alpha: float = TIGHT_ALPHA) -> pd.DataFrame:
     """Observed violations against the exact count a valid bound gives, per cell and pooled.
 
-    ``p_value`` is the one-sided exact probability, under the library's (valid) bound, of
-    at least the observed violations (pooled: the convolution of the cells' binomials);
-    a small value says the bound that produced ``cells`` is anti-conservative.
+    A small one-sided exact ``p_value`` says the bound that produced ``cells`` is
+    anti-conservative.
     """
     from scipy import stats
 
@@ -343,8 +317,7 @@ def power_table(cells: pd.DataFrame, alpha: float = TIGHT_ALPHA) -> pd.DataFrame
 def off_by_one_upper(errors: int, trials: int, alpha: float) -> float:
     """A deliberately wrong Clopper–Pearson upper bound: Beta(k, n − k + 1) at 1 − alpha.
 
-    One error too few in the first shape parameter (the lower bound's quantile), so it
-    undercovers; at k = 0 it keeps the exact 1 − alpha^(1/n). For power checks only.
+    It undercovers (exact at k = 0); for power checks only.
 
     Example:
         >>> off_by_one_upper(3, 50, 0.025) < clopper_pearson_upper(3, 50, 0.025)
@@ -362,9 +335,7 @@ def off_by_one_upper(errors: int, trials: int, alpha: float) -> float:
 def with_upper_bound(upper: Callable[[int, int, float], float]) -> Iterator[None]:
     """Within the block, every Clopper–Pearson certificate uses ``upper`` (and its mirror).
 
-    The reserved test, DP-Sniper, the hockey-stick tester and :func:`certified_epsilon`
-    read the bound through these names; the betting and MMD routes do not use it. Meant
-    for power checks (:func:`off_by_one_upper`); restores the library's bounds on exit.
+    The betting and MMD routes do not read it. For power checks; restores on exit.
     """
     if not callable(upper):
         raise invalid("upper", "with_upper_bound", "a callable (errors, trials, alpha)", upper)

@@ -1,24 +1,8 @@
 """DP-Sniper (Bichsel et al., S&P 2021) for one fixed pair: a c-quantile attack region.
 
-DP-Sniper turns a classifier into an attack: on samples of one input it takes the region
-where the classifier's score is highest, sized so that this input lands there with
-probability c (a randomized threshold splits ties), and estimates on fresh samples how
-much more often the other input lands there. Here both inputs are the two identities of
-an audited pair (no input search), every stage has its own rows:
-
-==============  ==================================================================
-pool            used for
-==============  ==================================================================
-training        fitting the classifier (``classifier`` = logistic or mlp)
-threshold       the threshold t and tie probability q of each direction, and the
-                choice of direction and (when ``c`` is None) of c
-final           one evaluation of the fixed randomized region: Clopper–Pearson
-                bounds on the two probabilities
-==============  ==================================================================
-
-The number is the finite-sample certificate ln((L₁ − δ)/U₀) of that one region (L₁ the
-lower bound on the probability of the input the region points to, U₀ the upper bound
-on the other's), clipped at 0.
+A classifier's top-scoring region, sized to hold a share c of one identity's rows, is
+fixed on training and threshold pools and evaluated once on a final pool; the value is
+that region's Clopper–Pearson certificate. See docs/methods/epsilon-certificates.md.
 """
 
 from __future__ import annotations
@@ -40,10 +24,9 @@ C_GRID = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5)
 
 
 def find_threshold(scores: np.ndarray, c: float) -> tuple[float, float]:
-    """Threshold t and tie probability q putting a fraction c of ``scores`` in the region.
+    """Threshold t and tie probability q putting a share c of ``scores`` in the region.
 
-    The region is {score > t} plus, with probability q, {score = t}; on ``scores`` its
-    expected share is exactly c (DP-Sniper's randomized threshold).
+    The region is {score > t} plus, with probability q, {score = t}.
 
     Args:
         scores: scores of the reference input's threshold-pool rows.
@@ -81,9 +64,8 @@ def sniper_epsilon(inside_target: int, n_target: int, inside_reference: int,
                    n_reference: int, alpha: float, delta: float = 0.0) -> float:
     """Lower confidence bound ln((L − δ)/U) of one fixed region, clipped at 0.
 
-    L is the one-sided Clopper–Pearson lower bound on the target input's probability of
-    the region and U the upper bound on the reference input's; each fails with
-    probability at most ``alpha``.
+    L and U are one-sided Clopper–Pearson bounds at ``alpha`` on the target's and the
+    reference's probability of the region.
 
     Example:
         >>> round(sniper_epsilon(30, 30, 0, 30, 0.000625), 3)
@@ -110,28 +92,15 @@ def _check_fractions(fractions, caller: str) -> tuple[float, float, float]:
 class DPSniper(BaseAuditor):
     """DP-Sniper's c-quantile attack on one fixed pair, with a Clopper–Pearson bound.
 
-    Formal status: finite-sample certificate. Each identity's rows are split at random
-    (``seed``) into training, threshold and final pools (``fractions``). A classifier fitted
-    on the training pools scores rows (larger means B). For each direction (region
-    pointing to B, sized on A's threshold rows, or the mirror) the randomized threshold
-    (t, q) puts a share c of the reference identity's threshold rows in the region
-    (:func:`find_threshold`); the direction, and c from :data:`C_GRID` when ``c`` is None
-    (only sizes that hold at least one threshold row), are those whose threshold-pool
-    shares promise the largest bound at the final pools' sizes. The final pools are used once: with k₁ of n₁ target rows and k₀ of n₀ reference
-    rows in the region (ties drawn with probability q from a generator seeded by
-    ``seed``), the value is ln((L₁ − δ)/U₀) clipped at 0 (:func:`sniper_epsilon`).
-
-    What is certified: if each identity's rows are iid draws from its output law, the
-    true ε of the pair (at the δ passed to :meth:`audit`) is at least the value with
-    probability ≥ 1 − 2·alpha, whatever the classifier, c or direction, because all of
-    them are fixed before the final pools are read. It is one region's bound, so it can
-    sit far below ε (and is 0 when c·n₀ rows cannot separate the inputs); with ``alpha``
-    = family level / (2 · number of pairs) all pairs hold together.
+    Formal status: finite-sample certificate. If each identity's rows are iid draws, the
+    pair's true ε is at least the value with probability ≥ 1 − 2·alpha, because the
+    classifier, c and direction are all fixed before the final pools are read. The
+    construction is in docs/methods/epsilon-certificates.md.
 
     Args:
         classifier: ``"logistic"`` or ``"mlp"``.
-        c: region size on the reference input (the published tool uses 0.01 with millions
-            of samples); None chooses it from :data:`C_GRID` on the threshold pool.
+        c: region size on the reference input; None chooses it from :data:`C_GRID` on
+            the threshold pool.
         fractions: shares of each identity's rows for (training, threshold, final).
         alpha: level of each of the two one-sided bounds.
         name: registry name to report.
@@ -169,6 +138,7 @@ class DPSniper(BaseAuditor):
                 "fractions": self.fractions}
 
     def _pools(self, x: np.ndarray, rng: np.random.Generator):
+        """Split one identity's rows at random into training, threshold and final pools."""
         order = rng.permutation(len(x))
         n_train = max(1, int(round(self.fractions[0] * len(x))))
         n_thresh = max(1, int(round(self.fractions[1] * len(x))))
@@ -234,16 +204,11 @@ class DPSniper(BaseAuditor):
                       seed: int = 0) -> AuditResult:
         """The same attack on rows drawn from the mechanism, the final pools in batches.
 
-        Each input's training rows (``n_train``) are drawn and held to fit the classifier;
-        its threshold rows (``n_threshold``) are drawn in batches and only their scores
-        kept; the final rows (``n_final`` per input) are drawn ``batch_size`` at a time,
-        scored, counted and dropped. Memory: the training rows, 2·``n_threshold`` scores
-        and one batch, whatever ``n_final``. The certificate is the one of :meth:`audit`
-        (every choice is fixed before a final row is drawn).
+        Memory holds the training rows, 2·``n_threshold`` scores and one batch, whatever
+        ``n_final``; the certificate is the one of :meth:`audit`.
 
         Args:
-            sample_a: sampler(n, rng) -> outputs of input A, shape (n, d) or (n,)
-                (:func:`~privlab.epsilon.auditors.streaming.mechanism_sampler`).
+            sample_a: sampler(n, rng) -> outputs of input A, shape (n, d) or (n,).
             sample_b: the same for input B.
             n_final: final rows per input.
             n_train: training rows per input.
