@@ -1,27 +1,11 @@
 """Certified pruning: the exact resolution with less work when the data allow.
 
-The plain kernel scores all ``m x n`` trials. Most cannot matter: a trial is needed only
-if it may be the largest of its row (for per-item maxima) or among the ``top_k``
-largest overall. The references are grouped (:mod:`privlab.scale.groups`) and each group
-carries an upper bound on every trial value against it; a block of trials is scored
-(by the exact kernel itself, :mod:`privlab.scale.tiles`) only where the bound reaches
-what is already known:
-
-    skip (i, group)  when  U(i, group) <  min(best_i, kth)     ("per_audited")
-                     when  U(i, group) <  kth                  ("max")
-                     also  when  U(i, group) < delta           ("flagged", threshold mode)
-
-where ``best_i`` and ``kth`` are exact values of trials already scored (lower bounds on
-the row's maximum and on the k-th largest trial). The comparison is strict, so a trial
-that could *tie* is always scored and the tie rule (smallest i, then j) is kept. The
-bounds are upper bounds on the kernel's own float64 values, rounding included
-(:mod:`privlab.scale.bounds`), so the result equals the plain kernel's in every field
-the mode computes. Groups are visited in decreasing order of their largest bound; in
-``"max"`` and ``"flagged"`` modes the walk stops at the first group whose bound is below
-what is needed, and every later group is skipped unseen.
-
-How much is skipped, and when the walk hands the remainder to the plain kernel's
-blocks (:data:`SWITCH_SHARE`): ``docs/methods/scale.md``.
+References are grouped, each group carries a proven upper bound on every trial against
+it, and a block of trials is scored by the exact kernel only where the bound reaches what
+is already known (strictly, so ties keep their rule): the result equals the plain
+kernel's in every field the mode computes. The rule: ``docs/methods/scale-internals.md``;
+how much is skipped and when the walk switches (:data:`SWITCH_SHARE`):
+``docs/methods/scale.md``.
 """
 
 from __future__ import annotations

@@ -1,31 +1,10 @@
 """The certified kernel on dask: tiles as tasks, a max-reduction that keeps the witness.
 
-:func:`privlab.scale.certified_resolution` sends a call here when S or T is a dask array
-or a ``client`` is given. The work is the same as on one machine
-(:mod:`privlab.scale.certified`), in two rounds:
-
-1. row statistics of S and T (validation, norms) are computed blockwise; the group of
-   references with the largest bound is scored against every block of audited rows;
-2. with the exact values found, every other tile whose bound can still matter is sent
-   as a task, and their results are combined by a balanced tree of
-   :func:`privlab.scale.tiles.merge` tasks. That merge keeps each row's largest value
-   with the smallest reference among ties, and the top trials by (value, i, j); it is
-   associative and commutative, so neither the order in which tasks finish nor the
-   shape of the tree can change the answer, which equals the single-machine answer.
-
-With a client, the inputs are first loaded into the workers' memory (``persist``). A
-task or chunk lost with a worker is recomputed by dask from its inputs (NumPy inputs are
-placed in the task graph, dask arrays keep their own lineage), and since every tile is a
-pure function of its rows, the retried task returns the same values.
-
-Pointing it at an existing cluster::
-
-    from dask.distributed import Client
-    client = Client("tcp://scheduler:8786")     # privlab must be installed on the workers
-    certified_resolution(S, T, client=client)
-
-For data larger than one machine, pass dask arrays that read from storage (for example
-``dask.array.from_zarr`` or ``from_npy_stack``); each task then loads only its rows.
+:func:`privlab.scale.certified_resolution` comes here for dask arrays or a ``client``;
+the work is the single-machine walk in two rounds, merged by an associative and
+commutative tree, so the answer equals the single-machine one whatever the task order or
+retries. The rounds, fault tolerance and pointing it at a cluster:
+``docs/methods/scale-internals.md``.
 """
 
 from __future__ import annotations

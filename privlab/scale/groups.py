@@ -1,18 +1,8 @@
 """Groups of reference rows and the bounds that let whole groups be skipped.
 
-A group is a set of rows of T (listed in increasing index order) with one upper bound,
-per audited row, on every trial value against the group (:mod:`privlab.scale.bounds`):
-
-* ``"norm"``: rows sorted by decreasing norm and cut into groups (64 rows, then
-  doubling up to ``block``); the bound is ``||s|| max ||t||`` (rounded up), so after
-  the first groups every later group is bounded by a smaller norm;
-* ``"cluster"``: rows clustered by k-means around centres ``c`` (any centres give valid
-  bounds; good ones give tight bounds), each cluster sorted by norm and cut into
-  groups; the bound is the smaller of the norm bound and ``s . c + ||s|| r``;
-* ``"none"``: consecutive rows, no bound (every trial is scored).
-
-Rows with extreme magnitudes (rescaled by the kernel) and rows equal to zero always go
-to norm groups, whose bound handles any magnitude.
+A group is a set of rows of T with one upper bound, per audited row, on every trial
+against it: ``"norm"``, ``"cluster"`` (k-means centres) or ``"none"``. How each is built:
+``docs/methods/scale-internals.md``.
 """
 
 from __future__ import annotations

@@ -1,22 +1,9 @@
 """The pruning rules shared by the single-machine and the dask walks.
 
-A trial ``(i, j)`` with upper bound ``U`` (:mod:`privlab.scale.bounds`) is needed only
-if it may still change what the mode reports:
-
-* ``"max"``: ``U >= kth``, the k-th largest value found so far (it may enter the top
-  list, or tie with it and win on the index rule);
-* ``"per_audited"``: ``U >= min(best_i, kth)``, where ``best_i`` is item i's largest
-  value found so far;
-* ``"flagged"``: as ``"per_audited"``, and ``U >= delta`` (``U > 0`` when ``delta = 0``).
-
-Both ``kth`` and ``best_i`` are exact values of trials already scored, hence lower bounds
-of what they estimate; a trial whose bound is *strictly* below them cannot be needed.
-
-The same rules also *estimate* how much of the remaining work a bound would skip
-(:func:`kept_share`): when it would keep nearly every remaining trial, walking tiles only
-adds their overhead, and the walk hands the rest to the plain kernel's blocks
-(:mod:`privlab.scale.certified`). That estimate decides how the work is done, never
-which trials are skipped.
+A trial is needed only if its upper bound may still change what the mode reports;
+:func:`kept_share` estimates how much a bound would keep, which decides how the work is
+done, never which trials are skipped. The rules per mode:
+``docs/methods/scale-internals.md``.
 """
 
 from __future__ import annotations

@@ -1,19 +1,9 @@
 """A quick look: approximate inner-product search, rescored exactly, as a lower bound.
 
-Section 4.5 of the paper: for very large audits, an approximate index (HNSW [41], or
-IVF) built over the reference rows ``t`` of T and queried with each sanitized audited
-row ``s`` finds trials with large signed differences without scoring every trial. The
-candidates' differences ``s . t`` are then recomputed exactly (the kernel's float64
-values), so
-
-    screened value = max(0, max over candidates of s . t)  <=  the exact resolution.
-
-It is a **lower bound**: the index may miss the true maximum, so the candidate witness
-is not known to be decisive, and a screened value of 0 says nothing. The result carries
-the status ``"uncertified screen (lower bound)"``; only the exact kernel
-(:func:`privlab.resolution.resolution` or :func:`privlab.scale.certified_resolution`)
-certifies a resolution. More candidates per query (``k``) or a deeper search
-(``ef_search``, ``nprobe``) raise the chance of finding the witness, at more cost.
+Section 4.5 of the paper: an HNSW or IVF index over the rows of T finds trials with large
+differences without scoring every trial; the candidates are rescored exactly, so the
+screened value is a **lower bound** (status ``"uncertified screen (lower bound)"``) and
+only the exact kernel certifies a resolution. More: ``docs/methods/scale-internals.md``.
 """
 
 from __future__ import annotations

@@ -1,19 +1,8 @@
 """Generated audits with known structure, for measuring the scaled kernels.
 
-Rows of S play sanitized audited embeddings (random unit vectors); rows of T play
-reference differences ``E(y) - E(X_c(y))``: a norm (how much sanitizing moved the
-reference) times a direction (what it removed). Three scenarios:
-
-* ``"none"``: every norm about 0.1, random directions, nothing planted. The resolution
-  is what chance alignments give in d dimensions (about ``0.1 sqrt(2 ln(m n) / d)``);
-* ``"planted"``: as ``"none"``, plus one audited item that still carries what
-  sanitizing removed from one reference: ``s_i . t_j = leak`` for the planted pair, far
-  above chance;
-* ``"realistic"``: most references barely moved (norms about 0.02) and a few moved a lot
-  (5%, norms about 0.3); directions cluster around a few removed concepts, and 1% of
-  the audited items keep a trace of one concept.
-
-No real data, model or person is involved; the numbers measure the kernels, not privacy.
+Scenarios ``"none"``, ``"planted"`` and ``"realistic"`` (described in
+``docs/methods/scale-internals.md``). No real data, model or person is involved; the
+numbers measure the kernels, not privacy.
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
 """Tiles: the exact kernel on a subset of trials, and the merge of their results.
 
-A tile is a set of audited rows and a set of reference rows, each listed in increasing
-index order. Its trials are scored by the exact kernel itself
-(:func:`privlab.resolution.exact_kernel`), so each value is the kernel's canonical
-float64 value and ties inside the tile go to the smallest audited, then reference,
-index, which are also the smallest original indices. :func:`merge` combines tiles with
-the same rule, in any order and any grouping (it is associative and commutative), so a
-result assembled from tiles is the plain kernel's result on the union of their trials.
+A tile's trials are scored by :func:`privlab.resolution.exact_kernel` itself, and
+:func:`merge` combines tiles with the kernel's tie rule in any order and grouping, so
+tiles assemble to the plain kernel's result. Why: ``docs/methods/scale-internals.md``.
 """
 
 from __future__ import annotations
