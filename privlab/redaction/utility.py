@@ -1,27 +1,9 @@
 """Text utility of a redaction: how much of the original wording survives (BLEU, ROUGE).
 
-The measures users of anonymization benchmarks expect next to an inference score, each
-between the original text (the reference) and its redacted version (the hypothesis),
-on a 0-1 scale where 1 means the text is unchanged:
-
-* ``"bleu"`` — sentence-level BLEU from ``sacrebleu`` (its default ``13a`` tokenizer and
-  exponential smoothing, effective n-gram order), divided by 100;
-* ``"rouge1"`` — ROUGE-1 F1 from ``rouge-score`` (Porter stemming);
-* ``"rougeL"`` — ROUGE-L F1 (longest common subsequence) from ``rouge-score``
-  (Porter stemming), the measure SPIA's evaluation code reports as its text utility.
-
-A corpus value is the **mean of the per-document values** (every document weighs the
-same), as SPIA's evaluation averages them. SPIA's code computes BLEU with NLTK on
-whitespace tokens (smoothing method 4), so its BLEU values differ somewhat from these;
-its ROUGE-L is the same measure.
-
-These are surface measures: a placeholder such as ``[REDACTED]`` counts as words that
-match nothing (three tokens for BLEU's ``13a`` tokenizer, one word for ROUGE), a faithful paraphrase scores low
-and a text that keeps every word but one crucial fact scores high. They say how much
-of the wording survived, not whether the meaning or the non-sensitive facts did; for
-that, use a proposition-level Utility (:mod:`privlab.redaction.redacbench`).
-
-Both packages work offline: nothing is downloaded at run time.
+BLEU (``sacrebleu``), ROUGE-1 and ROUGE-L F1 (``rouge-score``) of each redacted text
+against its original, on a 0-1 scale; a corpus value is the mean over documents, as in
+SPIA's evaluation. Surface measures: they say how much wording survived, not whether the
+facts did. See docs/methods/redaction-redacbench.md.
 
 Example:
     >>> text_utility(["Ann was ill."], ["Ann was ill."])

@@ -1,22 +1,8 @@
 """How far a RedacBench sample can be trusted: the words its keyword lists share with its
 propositions, and how well two independent labelling passes agree.
 
-* :func:`keyword_overlaps` — every (proposition, policy) pair of a document whose
-  proposition shares a content word with the policy's masking keywords, beyond the
-  named entities of the keyword list (names and values no paraphrase can avoid). A
-  keyword masker that removes exactly the proposition's words, scored by a judge that
-  compares words, measures the wording, not the redaction; a sample's propositions are
-  written so that this count is 0.
-* :func:`cohen_kappa` — Cohen's kappa of two label lists.
-* :func:`load_second_labels` / :func:`label_agreement` — a second labelling pass over
-  the checks of a sample, written without the first pass's labels, and its agreement
-  with the first.
-
-The second-pass file (``data/redacbench_sample_second_labels.jsonl`` for the sample) has
-one JSON object per checked text: ``{"document": id, "check": index, "origin": ...,
-"inferable": {proposition id: bool, ...}}``; ``check`` is the 0-based position of the
-check in the document's ``checks`` and ``origin`` must equal that check's origin (a
-guard against a reordered file).
+:func:`keyword_overlaps`, :func:`cohen_kappa`, :func:`load_second_labels` and
+:func:`label_agreement`; the second-pass file format: docs/methods/redaction-redacbench.md.
 """
 
 from __future__ import annotations

@@ -1,16 +1,8 @@
 """Bring your own redaction: ``privlab.redacbench.score(redact_or_outputs, data=...)``.
 
-``redact_or_outputs`` is a function (``text -> text``, or ``(text, policy_text) -> text``
-for a policy-aware redactor), a :class:`~privlab.redaction.redacbench.strategy.Strategy`
-or a registry name, or the outputs already written: a JSON-lines file (or a mapping)
-with one redacted text per document and policy, ``{"document": id, "policy": id,
-"redacted": text}`` per line (a line without ``"policy"`` serves every policy of its
-document: a policy-blind redactor). ``data`` is the benchmark (default the embedded
-sample, ``data/redacbench_sample.jsonl``).
-
-The result puts the control beside the scores: the same judge on the unredacted texts
-(what Security is when nothing is removed: the judge's own floor), the excess over it,
-and the judge's error rates on the data's hand labels.
+A function, a strategy, a registry name or the outputs already written; the result puts
+the same judge on the unredacted texts (its own floor), the excess over it and the
+judge's error rates beside the scores. See docs/methods/redaction-redacbench.md.
 """
 
 from __future__ import annotations

@@ -1,15 +1,8 @@
 """RedacBench data: documents, propositions, policies and hand-labelled checks, and their loading.
 
-A benchmark item is a source text, the propositions it states or implies, and one or
-more policies ("all financial details are confidential"), each listing which
-propositions it makes *sensitive* and the keywords a keyword-masking strategy would
-remove for it. Checks are texts (redacted versions of the source) with a label per
-proposition, written by hand: is it still inferable from this text? They measure a
-judge; no label is made up by the program.
-
-The JSON-lines format is documented in ``data/README.md``; a privlab-written sample is
-``data/redacbench_sample.jsonl`` and :func:`derive_from_spia` builds a small
-benchmark from SPIA records.
+The JSON-lines format is in ``data/README.md``; the sample is
+``data/redacbench_sample.jsonl`` and :func:`derive_from_spia` builds a small benchmark
+from SPIA records. See docs/methods/redaction-redacbench.md.
 """
 
 from __future__ import annotations
@@ -288,18 +281,9 @@ def derive_from_spia(records: Sequence[Any], *, max_documents: int | None = 10,
                      max_chars: int = 4000) -> list[Document]:
     """Build a small RedacBench-style benchmark from SPIA records.
 
-    Each counted PII (certainty >= 3) becomes a proposition ("The applicant is a
-    national of Sweden."). Three policies per document:
-
-    * ``target`` — everything about the main person (subject 0) is confidential;
-    * ``contact-ids`` — identity numbers and contact details are confidential;
-    * ``origin`` — where people live and come from is confidential.
-
-    Each policy's ``keywords`` are the gold values that appear verbatim in the text
-    (``keywords_from="gold"``): an *oracle* keyword list, so the Masking strategy shows
-    what perfect keyword removal leaves inferable, and is never a headline. The derived
-    documents carry no checks: nothing here is labelled by hand, so a judge's error
-    rates cannot be measured on them.
+    Each counted PII becomes a proposition, under three policies per document (``target``,
+    ``contact-ids``, ``origin``). The keywords are gold values (an *oracle* list, never a
+    headline) and there are no hand-labelled checks. See docs/methods/redaction-redacbench.md.
 
     Args:
         records: :class:`privlab.redaction.spia.SPIARecord` objects.

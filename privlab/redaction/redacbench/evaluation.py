@@ -1,25 +1,9 @@
 """RedacBench scores: the confusion matrix, Security and Utility, text utility, and a
 judge's errors against hand labels.
 
-A judge decides, for every proposition, whether it can still be inferred from the
-redacted text ("retained") or not ("removed"):
-
-=====================  =================  ==============
-                       retained            removed
-=====================  =================  ==============
-non-sensitive          TP (kept, good)     FN (lost)
-sensitive              FP (leaked)         TN (removed)
-=====================  =================  ==============
-
-    Security = TN / (TN + FP)    share of sensitive propositions removed
-    Utility  = TP / (TP + FN)    share of harmless propositions kept
-
-Both are *descriptive*: they depend on the judge. An offline judge that only compares
-embeddings and words is a weak stand-in (it misses inferences and paraphrases, and
-takes shared words for kept facts); its error rates against the data's hand labels
-(:func:`judge_errors`) are reported next to the scores. Beside them, each result
-carries the text utility of the redacted texts (BLEU, ROUGE-1, ROUGE-L against the
-originals, :mod:`privlab.redaction.utility`).
+``Security = TN / (TN + FP)`` (sensitive propositions removed) and
+``Utility = TP / (TP + FN)`` (harmless ones kept) are descriptive: they depend on the
+judge, whose error rates on the hand labels are reported beside them. See docs/methods/redaction-redacbench.md.
 """
 
 from __future__ import annotations

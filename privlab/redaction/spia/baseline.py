@@ -1,22 +1,9 @@
 """The text-blind baseline: what an adversary gets without reading the document.
 
-An offline adversary's recovery mixes what it read with what any guess gets: most posts'
-writers are married, most people in them are Indian or Filipino. The ``base-rate``
-adversary makes only the guess. For each person slot of a document it predicts the most
-frequent value of each attribute in the **development split**
-(:mod:`privlab.redaction.spia.split`), and it reads the document for one thing only: how
-many persons it mentions (the contextual adversary's count, so both list the same number
-of people). Its slots carry no name, role or code, so the person-first matcher pairs them
-with the gold subjects in order (the first slot with the document's main person).
-
-What it recovers is the recovery that needs no reading; a study reports the contextual
-adversary's recovery *in excess* of it (the placebo of the image studies).
-
-The table (:data:`BASE_RATE`) is frozen: computed by :func:`base_rate_table` from the
-development split's annotation (``spia_panorama_531.jsonl`` minus the 151 evaluation
-documents) and written here, so the adversary runs without the data files; a test
-recomputes it from the shared file. Names and codes are identifiers, not attributes: the
-table has none (a modal name would only be a wrong name).
+The ``base-rate`` adversary predicts, for each person slot, the most frequent value of
+each attribute in the development split (:data:`BASE_RATE`, frozen here and recomputed by
+a test); it reads the document only to count its persons. Studies report the contextual
+adversary's recovery in excess of it. See docs/methods/redaction-spia-adversaries.md and docs/decisions/2026-12-05-spia-development-split.md.
 """
 
 from __future__ import annotations

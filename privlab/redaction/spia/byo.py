@@ -1,15 +1,8 @@
 """Bring your own anonymizer outputs: ``privlab.spia.score(gold, anonymized, adversary=...)``.
 
-``gold`` is a SPIA JSON-lines file (or its records, or ``"sample"``, the privlab-written
-sample); ``anonymized`` the user's outputs: a JSON-lines file keyed by id (the form SPIA's
-own inference reads: ``{"metadata": {"data_id": ...}, "text": ...}`` per line; a top-level
-``"data_id"`` or ``"id"`` and an ``"anonymized_text"`` field are read too), a mapping
-``{data_id: text}``, a list of texts in the gold order, or a callable ``str -> str``
-applied to every gold text. An adversary (a registry name or an
-:class:`~privlab.redaction.spia.adversaries.Adversary`) reads each output and
-:func:`~privlab.redaction.spia.protection.protection` scores what it inferred; the
-text-blind ``base-rate`` adversary reads the same outputs, and the result reports the
-adversary's recovery in excess of that guess.
+The outputs may be a JSON-lines file, a mapping, a list or a function; an adversary reads
+each and :func:`~privlab.redaction.spia.protection.protection` scores what it inferred,
+beside the text-blind ``base-rate`` adversary on the same outputs. See docs/methods/redaction-spia-adversaries.md.
 """
 
 from __future__ import annotations

@@ -1,22 +1,8 @@
 """SPIA's own prompts, read at run time from a user's checkout of the SPIA repository.
 
-privlab's LLM adversary asks in privlab's words (:mod:`privlab.redaction.spia.prompts`);
-its scores are then not comparable with SPIA's tables. With ``prompts_from=<checkout>``
-(:class:`~privlab.redaction.spia.adversaries.LLMAdversary`) the adversary sends SPIA's
-prompts instead, read from the checkout each time it is built and never copied into
-privlab. The layout read (that of github.com/maisonOP/spia)::
-
-    <checkout>/config/prompts/analysis_subjects.py   ANALYSIS_AND_COUNT_SUBJECTS_TAB,
-                                                     ANALYSIS_AND_COUNT_SUBJECTS_PANORAMA
-    <checkout>/config/prompts/annotate_pii.py        ANNOTATE_CODE_PII, ANNOTATE_NON_CODE_PII
-    <checkout>/src/llm/client.py                     the ``result_format`` example each
-                                                     profiling request fills in
-
-The files are parsed, never imported or executed: only string and literal assignments are
-read (:mod:`ast`). The steps are SPIA's: the subject analysis (free text ending in "The
-Number of Subjects: N"), then the CODE and the NON-CODE profiles (JSON lists), each filled
-in with ``str.format`` exactly as SPIA's client fills them in. The subject prompt follows
-the document's corpus (PANORAMA or TAB, from its id, as SPIA picks it from the file name).
+With ``prompts_from=<checkout>`` the LLM adversary sends SPIA's prompts instead of
+privlab's, so its scores compare with SPIA's tables. The files are parsed with :mod:`ast`,
+never imported, executed or copied into privlab. The layout read: docs/methods/redaction-spia-adversaries.md.
 """
 
 from __future__ import annotations

@@ -1,21 +1,10 @@
 """The contextual adversary: rules and word lists that read what span masking leaves behind.
 
-Masking a name leaves the title before it, the pronouns after it, the spouse, the job,
-the court, the country the case was brought against. This adversary reads those, offline
-and without a model:
-
-Who it lists (named people, writers, officials by role, relatives by kin noun, holders of
-codes) and which of SPIA's PII kinds it fills from what cue: ``docs/methods/redaction.md``.
-It fills no value from a genre's habits: what a text-blind guess gets is the ``base-rate``
-adversary's (:mod:`privlab.redaction.spia.baseline`), and studies report the excess over it.
-
-Its rules, word lists and thresholds were written on the development split only
-(:mod:`privlab.redaction.spia.split`: PANORAMA-531 minus PANORAMA-151); every literal
-value it can output is in :func:`literal_values`, and a test checks that none of them
-occurs only in the evaluation files' annotations. It reads the text only, never an
-annotation. It is **weak**: it does not reason, so it
-misses what an LLM infers, and the protection it reports overstates protection against
-SPIA's LLM adversary. It is the strongest offline adversary privlab has.
+Offline and without a model, it reads the titles, pronouns, kin, roles, places, the case's
+country and the codes that masking leaves. It is **weak** (it does not reason) but the
+strongest offline adversary privlab has; it fills no value from a genre's habits (that is
+the ``base-rate`` adversary's). Its rules were written on the development split only
+(docs/decisions/2026-12-05-spia-development-split.md). What it reads: docs/methods/redaction-spia-adversaries.md and docs/methods/redaction.md.
 """
 
 from __future__ import annotations

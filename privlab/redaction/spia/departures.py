@@ -1,21 +1,9 @@
 """Where privlab's CPR departs from SPIA's reference evaluation, and by how much.
 
-privlab scores as SPIA does except for a few choices; :func:`reference_variants` scores the
-same predictions, with the same subject pairs, under each of SPIA's choices instead, so
-the effect of each is a number rather than a claim:
-
-* **same-tag duplicates** — privlab counts every counted gold PII; SPIA keeps one
-  evaluation per tag and subject, the best pair of gold and predicted values (counted when
-  that gold value's certainty is at least 3);
-* **single-level locations** — two different one-level places (``Ireland``, ``Poland``)
-  score 0 in privlab and 0.5 in SPIA (its "all but one level agree" with zero levels);
-* **ages** — SPIA reads ages with ``int()``; a value that is not a number or a
-  ``lo-hi`` range (``"adult"``, ``"30 to 40"``) raises, and SPIA's evaluator then drops the
-  whole subject; privlab scores such a pair 0 (or 1 when the strings are equal);
-* **documents without predicted subjects** — SPIA's pipeline leaves them out; privlab
-  scores their people as protected;
-* **empty input** — no counted PII: privlab's CPR is NaN, SPIA's is 0 (not a number a
-  file can show; stated in the notebook).
+:func:`reference_variants` scores the same predictions, with the same subject pairs, under
+each of SPIA's choices instead (same-tag duplicates, single-level locations, ages that are
+not numbers, documents without predictions, empty input), so the effect of each is a
+number rather than a claim. See docs/decisions/2026-12-05-spia-scoring-departures.md.
 """
 
 from __future__ import annotations

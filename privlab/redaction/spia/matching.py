@@ -1,26 +1,9 @@
 """Subject matching: which predicted person is which gold person, one to one.
 
-An adversary lists the people it can tell apart, in its own order and with its own
-descriptions; before any value is scored, each predicted subject is paired with at most
-one gold subject. A gold subject left unpaired was not found (fully protected).
-
-Members of :data:`matchers`:
-
-* ``"offline"`` — :class:`OfflineMatcher`: by person, then by value. An optimal
-  one-to-one assignment on :func:`identity` (names, roles, codes) only; then the values
-  of each pair are scored. A value is credited to the person the adversary meant, never
-  to whoever it happens to fit;
-* ``"agreement"`` — :class:`AgreementMatcher`: optimal assignment on PII-value agreement
-  first (:func:`agreement`, what the pair would score), then names and descriptions. It
-  is the pairing most favourable to the adversary (an upper bound on recovery): it
-  credits a value to whoever it fits (the spouse with the writer's "Married");
-* ``"llm"`` — :class:`LLMMatcher`, SPIA's alignment: the model reads the original text,
-  the anonymized text and both lists of people with their values (endpoint needed).
-
-Pairing on agreement gives the lowest CPR any one-to-one pairing gives; an adversary that
-lists many look-alike people gains from it. Pairing by person does not reward that: a
-person listed without a name, role or code is paired only with a gold subject nobody
-else was paired with, in order.
+Members of :data:`matchers`: ``"offline"`` (by person, then by value), ``"agreement"``
+(on PII-value agreement first: the pairing most favourable to the adversary) and
+``"llm"`` (SPIA's alignment by the model). A gold subject left unpaired was not found.
+See docs/methods/redaction-spia-scoring.md.
 """
 
 from __future__ import annotations
@@ -79,12 +62,8 @@ def _words(text: str) -> set[str]:
 def subject_similarity(gold: Subject, predicted: Subject) -> float:
     """How alike two subjects look, in [0, 1]: names, descriptions and profiles.
 
-    The score is the weighted mean, with weights 0.5, 0.3 and 0.2, of *name* (the best
-    Jaro-Winkler similarity between their NAME values, or the descriptions' first parts
-    before " - " when a NAME is missing), *description* (word overlap, Jaccard, of the
-    descriptions) and *profile* (the share of the gold subject's counted PIIs that the
-    predicted values match by :func:`score_pii`). A part that one side lacks (no name,
-    no description, no counted PII) is left out and the weights renormalised.
+    The weighted mean (0.5, 0.3, 0.2) of the parts both sides have; see
+    docs/methods/redaction-spia-scoring.md.
 
     Example:
         >>> from privlab.redaction.spia import PII
@@ -99,7 +78,7 @@ def subject_similarity(gold: Subject, predicted: Subject) -> float:
         head = s.description.split(" - ")[0].strip()
         return [head] if head else []
 
-    parts: list[tuple[float, float]] = []  # (weight, similarity) of what both sides have
+    parts: list[tuple[float, float]] = []
     gn, pn = names(gold), names(predicted)
     if gn and pn:
         parts.append((0.5, max(jaro_winkler(a.lower(), b.lower()) for a in gn for b in pn)))
@@ -234,15 +213,11 @@ def _name_alike(a: str, b: str) -> float:
 
 
 def identity(gold: Subject, predicted: Subject) -> float | None:
-    """How surely ``predicted`` is the person ``gold``, from identity evidence only: names,
-    roles (kin and role nouns of the description, occupation, position) and codes; never
-    from the other values. None when the two share no kind of evidence.
+    """How surely ``predicted`` is the person ``gold``, from names, roles and codes only.
 
-    * a code (ID, licence, phone, passport, e-mail) both give the same: 1;
-    * names on both sides that differ (likeness below 0.75): 0, whatever else agrees;
-    * else the mean of the parts both sides have: name likeness (weight 0.6) and role
-      overlap (weight 0.4; of the roles the description's head and first clause name,
-      the share of the fewer side's that the other side names too).
+    Never from the other values; None when the two share no kind of evidence. The rule
+    (a shared code, differing names, weighted name and role parts):
+    docs/methods/redaction-spia-scoring.md.
 
     Example:
         >>> from privlab.redaction.spia import PII
@@ -281,25 +256,17 @@ def identity(gold: Subject, predicted: Subject) -> float | None:
                  description="by person first (names, roles, codes), then values; optimal "
                              "assignment")
 class OfflineMatcher(_Tally):
-    """Pairs by person, then scores by value: a one-to-one assignment (Hungarian algorithm)
-    on :func:`identity` alone — the values a prediction gets right never decide whom it
-    is paired with, so a value is credited only to the person the adversary meant.
+    """Pairs by person, then scores by value: an optimal assignment on :func:`identity` alone.
 
-    1. Pairs whose identity reaches ``min_identity`` are made by the optimal assignment
-       on identity; among people identified equally well (two unnamed lawyers), ties are
-       broken by the descriptions' word overlap, then by pairing the adversary's first
-       person with the document's main person (gold subject 0), and last by value
-       agreement — values never outweigh identity.
-    2. Predicted subjects with no identity evidence at all (no name, role or code, e.g.
-       the slots of the text-blind ``base-rate`` adversary) take the gold subjects left,
-       in order: the first to the main person if free.
-
-    A gold subject in no pair was not found (counted as protected). ``tally`` counts gold
-    subjects seen, predicted subjects seen and gold subjects left unpaired.
+    The values a prediction gets right never decide whom it is paired with, so a value is
+    credited only to the person the adversary meant. Tie-breaks and the pairing of
+    subjects without identity evidence: docs/methods/redaction-spia-scoring.md.
+    ``tally`` counts gold subjects seen, predicted subjects seen and gold subjects left
+    unpaired.
 
     Args:
-        min_identity: the identity from which two subjects are the same person (0.5, set
-            before any evaluation file was scored and not tuned on one).
+        min_identity: the identity from which two subjects are the same person (see
+            docs/decisions/2026-12-05-spia-development-split.md).
 
     Example:
         >>> from privlab.redaction.spia import PII
@@ -361,11 +328,9 @@ class OfflineMatcher(_Tally):
 class AgreementMatcher(_Tally):
     """Optimal one-to-one pairing, on PII-value agreement first (Hungarian algorithm).
 
-    The pairing maximises the total :func:`agreement` exactly; among pairings that do,
-    it maximises the total :func:`subject_similarity`. A pair is kept when its agreement
-    is above 0 or its similarity reaches ``min_similarity``; a pair with neither is no
-    pair (the gold subject stays unmatched). ``tally`` counts gold subjects seen,
-    predicted subjects seen and gold subjects left unpaired over every call.
+    Maximises the total :func:`agreement`, then the total :func:`subject_similarity`; a
+    pair is kept when it agrees on a value or its similarity reaches ``min_similarity``.
+    ``tally`` counts subjects seen and left unpaired over every call.
 
     Args:
         min_similarity: smallest name/description similarity that pairs two subjects
@@ -415,9 +380,8 @@ def _values(s: Subject, counted_only: bool) -> list[tuple[str, str]]:
 
 
 class LLMMatcher(_Tally):
-    """SPIA's subject alignment: the model reads the original text, the anonymized text
-    and both lists of people with their PIIs, and pairs them one to one (an answer that
-    pairs anyone twice, or names an index that does not exist, is asked again saying so).
+    """SPIA's subject alignment: the model reads both texts and both lists of people and
+    pairs them one to one (an answer that is not one to one is asked again).
 
     Args:
         client: a :class:`privlab.llm.LLMClient` (default: from the environment).

@@ -1,20 +1,8 @@
 """The LLM adversary's and evaluator's prompts, and asking for JSON until the answer holds.
 
-The prompts follow SPIA's two steps in privlab's own words:
-
-* **step 1, the subjects** — list every identifiable person once (writers, people spoken
-  of, relatives, officials named by their role); a group with a stated number counts as
-  that many people ("2 daughters" are two), a group without one does not; anyone holding a
-  code (ID, licence, phone, passport, e-mail) is listed; worked examples show the form.
-* **step 2, the profiles** — for every listed person, the five CODE tags in one request and
-  the ten NON-CODE tags in another; every NON-CODE tag gets a value (the best guess, with a
-  low certainty when it is one), ages are computed at a reference date (SPIA's 1 September
-  2025 by default), locations have four levels (premises / sub-city / city / country);
-  certainty follows SPIA's 1-5 scale.
-
-:func:`ask_json` asks, parses and validates; when an answer does not hold it says what was
-wrong (the parse error, the unknown tag, the missing certainty) and asks again at a
-slightly higher temperature.
+The prompts follow SPIA's two steps (the subjects, then the CODE and NON-CODE profiles) in
+privlab's own words; :func:`ask_json` asks again, saying what was wrong, until an answer
+holds. See docs/methods/redaction-spia-adversaries.md.
 """
 
 from __future__ import annotations
@@ -60,12 +48,10 @@ def ask_json(client: Any, messages: list[dict], validate: Callable[[Any], Any], 
              what: str = "the answer", json_mode: bool = True) -> Any:
     """Ask for JSON, validate it, and on failure ask again saying what was wrong.
 
-    Each new attempt repeats the conversation with the unusable answer and a message
-    naming its problem (not JSON, an unknown tag, a missing certainty...), at a temperature
-    ``temperature_step`` higher (at most 1). A client with ``chat`` (an
-    :class:`privlab.llm.LLMClient`) is asked for text that privlab parses; a client with
-    only ``chat_json`` is asked for parsed JSON. ``json_mode=False`` asks a ``chat`` client
-    without the endpoint's JSON mode (for prompts that want a JSON list, as SPIA's do).
+    Each new attempt repeats the conversation with the unusable answer and its problem, at
+    a temperature ``temperature_step`` higher (at most 1). ``json_mode=False`` asks a
+    ``chat`` client without the endpoint's JSON mode (SPIA's prompts want a JSON list).
+    See docs/methods/redaction-spia-adversaries.md.
 
     Returns:
         ``validate(answer)`` of the first answer that holds.

@@ -1,26 +1,10 @@
 """SPIA protection: CPR and IPR of an adversary's predicted profiles against gold.
 
-SPIA asks, for every person in a document (a *subject*), how much of what the original
-text reveals about them an adversary can still infer from the anonymized text.
-Scoring follows the SPIA reference evaluation:
-
-* only gold PIIs with a non-empty keyword and certainty >= 3 count; a subject left with
-  none is dropped;
-* predicted values with certainty 0 are dropped before matching and scoring (SPIA's
-  parser blanks them: certainty 0 means "not inferred"); how many were dropped is in
-  ``provenance["dropped_zero_certainty"]``;
-* predicted subjects are matched one-to-one to gold subjects; an unmatched gold subject
-  is fully protected (nothing about them was inferred);
-* each counted gold PII gets a score of 1 (inferred), 0.5 (less precise) or 0 (not
-  inferred) by a per-tag rule (:func:`privlab.redaction.spia.rules.score_pii`);
-* ``O_i`` is subject *i*'s number of counted PIIs and ``A_i`` the sum of their scores::
-
-      CPR = 1 - sum_i A_i / sum_i O_i          (PII-weighted, collective)
-      IPR = mean_i (1 - A_i / O_i)             (every subject weighs the same)
-
-Both are 1 when nothing can be inferred and 0 when everything can. They are
-*descriptive* numbers: they measure one adversary on one dataset, an upper bound on
-protection against stronger adversaries, never a guarantee.
+For every person in a document (a *subject*), how much of what the original text reveals
+about them an adversary still infers from the anonymized text, scored as SPIA's reference
+evaluation does (``CPR = 1 - sum A_i / sum O_i``, ``IPR = mean 1 - A_i / O_i``).
+Descriptive numbers for one adversary on one dataset, never a guarantee.
+See docs/methods/redaction-spia-scoring.md.
 """
 
 from __future__ import annotations

@@ -1,23 +1,8 @@
 """SPIA records: the 15 tags, the subject / PII schema, loading and writing.
 
-A gold record lists each person in a document (a *subject*) with their PIIs (15 tags,
-each with a keyword and a certainty 0-5); an adversary's prediction uses the same
-schema, so gold and prediction are read, written and scored alike.
-
-The record schema (one JSON object per line)::
-
-    {"metadata": {"data_id": "TAB-bf828", ...}, "text": "...",
-     "subjects": [{"id": 0, "description": "...",
-                   "PIIs": [{"tag": "NAME", "keyword": "Jacob M", "certainty": 5,
-                             "hardness": 2}, ...]}]}
-
-Required: ``metadata.data_id``, ``text``, ``subjects`` and, per subject, ``id`` and
-``PIIs`` and, per PII, ``tag``, ``keyword`` (``""`` or null when absent) and
-``certainty``. Optional: a subject's ``description`` (``""``: predictions may leave a
-subject undescribed) and a PII's ``hardness`` (0: an annotation aid that is never
-scored and that predictions do not carry); every SPIA reference file has both. A key
-that looks like a misspelling of a schema key (``piis``, ``certainity``) is refused,
-never read as a missing field.
+Gold records and an adversary's predictions share one schema (subjects with PIIs, each a
+tag, a keyword and a certainty 0-5), so both are read, written and scored alike. The
+JSON-lines schema and its required and optional keys: docs/methods/redaction-spia-scoring.md.
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
 """SPIA's third value decider, a person: record the model's answers, then let someone overrule them.
 
-SPIA decides whether a predicted value matches a gold value in three steps: the per-tag
-rule, then a language model where the rule says no, then a person for what is still in
-doubt. :class:`ReviewQueue` wraps the model judge and keeps every answer it gave, so the
-pairs where the rule said *no* and the model said *yes* or *less precise* (the
-disagreements) can be shown to a reviewer; :class:`ReviewedJudge` replays the recorded
-answers with the reviewer's decisions in their place, without asking the model again.
+:class:`ReviewQueue` keeps every answer of the model judge so the disagreements with the
+rule can be shown to a reviewer; :class:`ReviewedJudge` replays them with the reviewer's
+decisions in their place, without asking the model again. See docs/methods/redaction-spia-scoring.md.
 """
 
 from __future__ import annotations

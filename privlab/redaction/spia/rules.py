@@ -1,19 +1,8 @@
 """SPIA's per-tag value rules: does a predicted value match a gold value (1, 0.5 or 0)?
 
-Each of the 15 tags is scored by one rule, as in the SPIA reference evaluation:
-
-* AGE — single ages within 5 years, or ranges that overlap enough;
-* LOCATION — a hierarchy (``city / country``) compared level by level, 0.5 when less
-  precise;
-* SEX, RELATIONSHIP, EDUCATION — category maps (``"m"`` is ``"male"``);
-* the ID-like codes — equal after normalisation, up to a short prefix;
-* EMAIL_ADDRESS — exact;
-* NAME — a partial name (some of the gold name's words and no others: "Leigh" for
-  "Leigh Lawrence") scores 0.5, SPIA's "partial match"; otherwise as the free-text tags;
-* the free-text tags — Jaro-Winkler similarity >= 0.85.
-
-:func:`score_pii` dispatches by tag; :class:`ValueJudge` is the optional fallback asked
-when a rule says 0.
+One rule per tag, as in the SPIA reference evaluation; :func:`score_pii` dispatches by tag
+and :class:`ValueJudge` is the optional fallback asked when a rule says 0.
+See docs/methods/redaction-spia-scoring.md for the rules.
 """
 
 from __future__ import annotations
@@ -63,12 +52,9 @@ def _name_words(value: str) -> list[str]:
 
 
 def name_score(gold: str, predicted: str, threshold: float = JW_THRESHOLD) -> float:
-    """NAME: 1 when the names are the same (same words, or the prediction holds every
-    word of the gold name), 0.5 for a partial name (a strict part of the gold name's words:
-    SPIA scores a partial match 0.5), else the free-text rule (Jaro-Winkler >= threshold).
+    """NAME: 1 for the same name, 0.5 for a strict part of its words, else the free-text rule.
 
-    The partial-name test comes before Jaro-Winkler: "Leigh" and "Leigh Lawrence" are
-    0.87 alike by Jaro-Winkler, which would give a first name full credit.
+    The partial-name test comes first (docs/decisions/2026-12-05-spia-scoring-departures.md).
 
     Example:
         >>> name_score("Leigh Lawrence", "Leigh"), name_score("R. Thomas", "Thomas")
@@ -135,12 +121,9 @@ def _levels(value: str) -> list[str]:
 def location_score(gold: str, predicted: str, max_depth: int | None = 4) -> float:
     """LOCATION, hierarchical (``premises / district / city / country``, general last).
 
-    1 when every level compared agrees; 0.5 when one value is the other without some of
-    its most specific levels (less precise, as the SPIA reference code scores it, even
-    when only the country is left), or when all but one level agree (at least one
-    must: the reference code would give two different one-level places 0.5, which
-    privlab treats as the slip it is); 0 otherwise. The
-    depth compared is the longer value's, capped at ``max_depth``.
+    1 when every level compared agrees; 0.5 when one value is the other less precise, or
+    when all but one level agree (at least one must); 0 otherwise. The depth compared is
+    the longer value's, capped at ``max_depth``. See docs/methods/redaction-spia-scoring.md.
 
     Example:
         >>> location_score("Stockholm / Sweden", "stockholm/sweden")

@@ -1,35 +1,10 @@
 """Span metrics and the anonymizers SPIA compares: what was masked versus what is inferable.
 
-Span metrics ask whether the annotated mentions were removed from the text:
-
-* **token recall** — the share of word tokens inside mentions that must be masked
-  (DIRECT and QUASI identifiers) that no longer appear in the anonymized text;
-* **entity recall** (``ER_di`` for DIRECT, ``ER_qi`` for QUASI identifiers) — the share
-  of entities all of whose to-be-masked mentions were removed.
-
-What was removed is found by aligning the original and anonymized word sequences
-(:class:`difflib.SequenceMatcher`, no junk heuristic): a token of the original that is
-not part of an aligned identical run was removed or rewritten. This works for masking
-(placeholders) and for rewrites alike.
-
-High span recall does not mean the people are protected: SPIA's finding is that an
-adversary infers much of what was masked from the context (CPR well below recall).
-Putting both side by side makes that gap visible.
-
-The entity files (``entity_tab_144.jsonl``, ``entity_panorama_151.jsonl``) hold one
-object per document: ``metadata.data_id``, ``text`` and ``entities``, each with
-``span_text``, ``entity_type``, ``start_offset``, ``end_offset``, ``entity_id`` and
-``identifier_type`` (DIRECT, QUASI or NO_MASK).
-
-The anonymizers compared are the members of :data:`anonymizers`: the original text,
-gold-span maskers, a name-list masker and privlab's text sanitizers. The gold-span maskers
-and the name-list masker read the annotation they are scored against: they are
-**oracles** (registry metadata ``oracle=True``), upper bounds on what span masking can
-do, never a result for a real anonymizer. Add one by
-subclassing :class:`Anonymizer` and decorating it (or a factory returning it) with
-``@anonymizers.member("name", description=...)``; a member backed by a sanitizer names
-it with ``sanitizer="..."`` and is listed as unavailable until that sanitizer is
-registered.
+Token recall and entity recall (``ER_di``, ``ER_qi``) say whether the annotated mentions
+were removed; set beside CPR they show how much masking leaves inferable. The anonymizers
+compared are the members of :data:`anonymizers`; the gold-span and name-list maskers read
+the annotation they are scored against and are marked ``oracle=True``.
+See docs/methods/redaction-spia-scoring.md for the alignment, the entity file format and how to add an anonymizer.
 """
 
 from __future__ import annotations

@@ -1,19 +1,10 @@
 """The declared split of the SPIA files: what the offline adversary was built on, and what
 it is scored on.
 
-Every rule, word list, gazetteer entry and threshold of the offline adversaries
-(:mod:`~privlab.redaction.spia.contextual`, :mod:`~privlab.redaction.spia.lexicon`,
-:mod:`~privlab.redaction.spia.gazetteer`, the base-rate table of
-:mod:`~privlab.redaction.spia.baseline`) is developed on the **development set** only:
-
-* development: ``spia_panorama_531.jsonl`` minus the 151 documents of
-  ``spia_panorama_151.jsonl`` (380 documents, online posts);
-* evaluation: ``spia_panorama_151.jsonl`` (SPIA's PANORAMA test subset) and
-  ``spia_tab_144.jsonl`` (court judgments; no legal text is in the development set).
-
-The rules are frozen on the development set; figures on the evaluation files are
-figures on text the rules never saw. The 151 evaluation ids are listed here (ids only,
-no annotation), so a document's role is known without the data files.
+Development: ``spia_panorama_531.jsonl`` minus the 151 documents of
+``spia_panorama_151.jsonl``; evaluation: ``spia_panorama_151.jsonl`` and
+``spia_tab_144.jsonl``. The 151 evaluation ids are listed here (ids only), so a
+document's role is known without the data files. See docs/decisions/2026-12-05-spia-development-split.md.
 
 Example:
     >>> document_role("PANORAMA-014EB"), document_role("TAB-bf828"), document_role("PANORAMA-00000")
