@@ -1,25 +1,9 @@
 """Summaries of known-ε benchmark tables: the paper's tables and figures, recomputed.
 
-Every function takes the tidy table of :func:`privlab.epsilon.benchmark.run_setting` (one
-row per setting, pair and method, with the exact pairwise ε and the method's status) and
-returns a small table:
-
-* :func:`per_setting` — per setting and method: median over pairs (+∞ counted), +∞
-  count, fraction positive, median AUC; the unit the paper averages over repetitions;
-* :func:`null_table` — Table 4 (true ε = 0);
-* :func:`null_counts` — the counts the text gives at ε = 0 (positive MMD-TV values,
-  MMD permutation rejections, infinite ROC conversions, exact (0, 1) corners, positive
-  certificates), per mechanism family, beside the paper's (:data:`PAPER_NULL_COUNTS`);
-* :func:`method_curves` — Figure 2 data;
-* :func:`power_curves` — Figure 3 data, for every certificate in the table;
-* :func:`certificates_side_by_side` — every certificate-status method per ε and n, the
-  fraction of pairs it certifies above zero;
-* :func:`validity_summary` — does any certified bound exceed its exact ε;
-* :func:`appendix_table` — Table 6 (anisotropic Gaussian) and its randomized-response
-  counterpart (Appendix B), beside :data:`PAPER_TABLE6` and :data:`PAPER_RR_TABLE`.
-
-Only rows whose status is a finite-sample certificate are read as bounds on ε; the other
-methods are summarised as the numbers they are.
+Each function turns the tidy table of :func:`privlab.epsilon.benchmark.run_setting` into
+a small table. Only rows whose status is a finite-sample certificate are read as bounds
+on ε; the other methods are summarised as the numbers they are. See
+docs/methods/epsilon-benchmark.md.
 """
 
 from __future__ import annotations
@@ -82,9 +66,7 @@ PAPER_NULL_COUNTS = pd.DataFrame(
 def median_with_inf(values) -> float:
     """Median of the values with +∞ counted as the largest values (NaN left out).
 
-    So the median is +∞ as soon as the upper middle value is: whenever more than half
-    of the values are +∞, and, with an even count, when exactly half are (the mean of the
-    two middle values is then +∞). NaN when no value is left.
+    It is +∞ as soon as the upper middle value is; NaN when no value is left.
 
     Example:
         >>> median_with_inf([0.5, math.inf, math.inf]), median_with_inf([0.5, 0.7, math.inf])
@@ -96,6 +78,7 @@ def median_with_inf(values) -> float:
 
 
 def _median_finite(values) -> float:
+    """Median of the finite values (NaN when none)."""
     v = np.asarray(values, dtype=float)
     v = v[np.isfinite(v)]
     return float(np.median(v)) if len(v) else math.nan
@@ -104,8 +87,7 @@ def _median_finite(values) -> float:
 def unique_rows(frames: Sequence[pd.DataFrame]) -> pd.DataFrame:
     """Concatenate benchmark tables, keeping each (setting, pair, method) row once.
 
-    Two sweeps that share a setting (e.g. the null table's and the power curves' ε = 0
-    settings) compute the same rows from the same seed; each evaluation is counted once.
+    Sweeps that share a setting compute the same rows from the same seed.
 
     Example:
         >>> f = pd.DataFrame([dict(zip(ROW_KEY, ("laplace", "dispersed", 0.0, 30, 0, 0,
@@ -121,12 +103,10 @@ def unique_rows(frames: Sequence[pd.DataFrame]) -> pd.DataFrame:
 
 
 def per_setting(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per setting and method: median value over pairs, +∞ count, median AUC, fraction of
-    positive values, median exact ε; the unit the paper averages over repetitions.
+    """Per setting and method: the pair summaries the paper averages over repetitions.
 
-    ``median`` counts +∞ values (it is +∞ when more than half the pairs are,
-    :func:`median_with_inf`); ``infinite`` says how many are; ``median_finite`` is the
-    median of the finite values alone.
+    ``median`` counts +∞ values (:func:`median_with_inf`), ``infinite`` says how many;
+    ``median_finite`` leaves them out.
     """
     keys = ["mechanism", "geometry", "epsilon", "n", "repetition", "method"]
     out = []
@@ -146,12 +126,9 @@ def per_setting(frame: pd.DataFrame) -> pd.DataFrame:
 def null_table(frame: pd.DataFrame) -> pd.DataFrame:
     """Table 4: results at ε = 0, averaged over geometries, mechanisms and repetitions.
 
-    Per setting the median over pairs (or the count of infinite ROC conversions) is
-    taken, then averaged. MMD-TV uses only the pure-DP Laplace mechanism.
-
     Returns:
-        DataFrame indexed by n with columns AUC, Div., MMD-TV, GaussMech, KDE-LR α=0 and
-        KDE-LR α=.01 (columns for methods absent from ``frame`` are NaN).
+        DataFrame indexed by n with columns AUC, Div., MMD-TV (Laplace only), GaussMech,
+        KDE-LR α=0 and KDE-LR α=.01 (NaN for methods absent from ``frame``).
     """
     ps = per_setting(frame[(frame["epsilon"] == 0)
                            & frame["mechanism"].isin(["laplace", "gaussian"])])
@@ -170,19 +147,15 @@ def null_table(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _count(mask: pd.Series) -> str:
+    """The share as "count/rows", or "—" when there are no rows."""
     return f"{int(mask.sum())}/{len(mask)}" if len(mask) else "—"
 
 
 def null_counts(frame: pd.DataFrame, level: float = MMD_REJECT_LEVEL) -> pd.DataFrame:
     """At true ε = 0, per mechanism family: what each kind of number claims, as counts.
 
-    Families: ``laplace + gaussian`` (the main benchmark; MMD-TV counted on Laplace only,
-    as in the paper), ``randomized_response`` and ``anisotropic_gaussian``. Columns:
-    ``certified > 0`` (certificate-status rows with a positive bound), ``MMD-TV > 0``,
-    ``max MMD-TV``, ``MMD reject`` (permutation p-value ≤ ``level``, per pair, among rows
-    that ran the test), ``ROC +∞`` and ``(0,1) corner`` (out-of-fold ROC conversions that
-    are infinite, and curves that reach perfect separation). Each count reads
-    "count/rows"; "—" where the table has no such rows.
+    The columns are those of :data:`PAPER_NULL_COUNTS`, each "count/rows" ("—" where
+    there are no such rows); ``MMD reject`` counts permutation p-values ≤ ``level``.
     """
     null = frame[frame["epsilon"] == 0]
     families = {"laplace + gaussian": ("laplace", "gaussian"),
@@ -215,12 +188,11 @@ def null_counts(frame: pd.DataFrame, level: float = MMD_REJECT_LEVEL) -> pd.Data
 def method_curves(frame: pd.DataFrame, n: int | None = None) -> pd.DataFrame:
     """Figure 2 data: each method's per-setting median against the exact median ε.
 
-    For ROC-HT the plotted quantity is the median out-of-fold AUC (with the optimal AUC
-    reference); for MMD-TV also the tighter 2·artanh(MMD/√2) value.
+    ROC-HT is plotted as its median AUC; MMD-TV also as its tighter value.
 
     Returns:
         Tidy DataFrame: mechanism, epsilon, n, method, exact_median, mean, low, high
-        (mean and range over geometries and repetitions), reference (optimal AUC).
+        (over geometries and repetitions), reference (optimal AUC).
     """
     sel = frame if n is None else frame[frame["n"] == n]
     ps = per_setting(sel)
@@ -239,14 +211,12 @@ def method_curves(frame: pd.DataFrame, n: int | None = None) -> pd.DataFrame:
 
 
 def _certificates(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows whose status is a finite-sample certificate."""
     return frame[frame["status"] == _CERTIFICATE]
 
 
 def power_curves(frame: pd.DataFrame) -> pd.DataFrame:
     """Figure 3 data: fraction of pairs with a positive certified bound, and its median.
-
-    Every method whose rows carry the finite-sample-certificate status is included (the
-    reserved test, its exact-score oracle and any other registered certificate).
 
     Returns:
         DataFrame per mechanism, geometry, epsilon, n and certificate method:
@@ -268,10 +238,7 @@ def certificates_side_by_side(frame: pd.DataFrame) -> pd.DataFrame:
 
     Returns:
         DataFrame indexed by (mechanism, epsilon, n): the exact median ε, then one column
-        per certificate method (in order of appearance) with the fraction of pairs whose
-        bound is above zero, averaged over geometries and repetitions; empty where a
-        method did not run. Bounds above the exact ε are counted by
-        :func:`validity_summary`.
+        per certificate method, averaged over geometries and repetitions.
     """
     cert = _certificates(frame)
     if cert.empty:
@@ -291,12 +258,8 @@ def certificates_side_by_side(frame: pd.DataFrame) -> pd.DataFrame:
 def validity_summary(frame: pd.DataFrame, by: Sequence[str] = ("method",)) -> pd.DataFrame:
     """Section 6.5 check: does any certified bound exceed its exact pairwise ε?
 
-    Every method with the finite-sample-certificate status is checked, per group of the
-    ``by`` columns (e.g. ``("mechanism", "method")``, as the appendices report). ``possible``
-    counts rows where a violation was numerically possible (the largest attainable bound
-    exceeds the exact ε; rows of a method that reports no ``attainable`` ceiling are all
-    counted as possible); ``failure_rate_upper`` is the 95% Clopper–Pearson upper bound on
-    the violation rate among those rows.
+    ``possible`` counts rows whose ``attainable`` ceiling (∞ when absent) exceeds the
+    exact ε; ``failure_rate_upper`` bounds the violation rate among them (95 %).
 
     Example:
         >>> f = pd.DataFrame({"method": ["reserved"], "status": ["finite-sample certificate"],
@@ -321,10 +284,6 @@ def validity_summary(frame: pd.DataFrame, by: Sequence[str] = ("method",)) -> pd
 def appendix_table(frame: pd.DataFrame, mechanism: str = "anisotropic_gaussian",
                    tests: dict[str, str] | None = None) -> pd.DataFrame:
     """Table 6 (or its randomized-response counterpart): fraction of pairs certified > 0.
-
-    Per certificate test and n (rows) and requested ε (columns), the fraction of pairs
-    with a bound above zero in each setting, averaged over prototype sets and
-    repetitions, as the paper's Table 6 does.
 
     Args:
         frame: benchmark rows (other mechanisms are ignored).

@@ -1,23 +1,9 @@
 """An anytime-valid reserved test: add test rows batch by batch, stop whenever you like.
 
-The fixed-n certificate (Eq. 16) is valid for one look at a sample size chosen in
-advance; looking after every batch and stopping once the bound is high enough breaks
-it. Here each error rate gets a confidence *sequence* instead: an upper bound U_t that
-holds at every t at once, so the bound may be read after every batch and the audit
-stopped at any time, for any reason, without losing validity.
-
-The sequence comes from betting. To refute "the error rate is m" a bettor starts with
-capital 1 and, for each new 0/1 error indicator X, multiplies it by 1 − λ (X − m): it
-gains when no error is seen. With λ = c/(1 − m) the factor is 1 − c after an error and
-1 + c m/(1 − m) otherwise, so under rate m the capital is a nonnegative martingale (the
-likelihood ratio of Bernoulli(m (1 − c)) against Bernoulli(m)). Averaging over a fixed set
-of bets c (:data:`BETS`) keeps it a martingale, and by Ville's inequality it ever reaches
-1/α with probability at most α. U_t is the smallest m whose capital has reached 1/α;
-since each factor grows with m, every larger m is refuted too. The running minimum of
-U_t is reported, so the ε bound never goes down as rows are added.
-
-What optional stopping costs against the fixed-n Clopper–Pearson bound:
-``docs/methods/epsilon.md``.
+Each error rate gets a confidence sequence from betting (valid at every look at once),
+so the bound may be read after every batch and the audit stopped at any time. The
+construction is in docs/methods/epsilon-certificates.md; what optional stopping costs
+against the fixed-n bound, in docs/methods/epsilon.md.
 """
 
 from __future__ import annotations
@@ -41,8 +27,7 @@ from privlab.errors import invalid, wrong_type
 #: The bets c averaged by the capital process (each alternative is rate m·(1 − c)).
 BETS = (0.1, 0.25, 0.5, 0.75, 0.9, 0.97, 0.99)
 def _log_capital(errors: int, trials: int, log_odds: float) -> float:
-    """log of the averaged capital after ``trials`` indicators with ``errors`` ones, at the
-    rate m with ln(m/(1 − m)) = ``log_odds``."""
+    """Log of the averaged capital after ``trials`` indicators at logit(m) = ``log_odds``."""
     odds = math.exp(log_odds)
     logs = [errors * math.log1p(-c) + (trials - errors) * math.log1p(c * odds) for c in BETS]
     top = max(logs)
@@ -52,10 +37,8 @@ def _log_capital(errors: int, trials: int, log_odds: float) -> float:
 def betting_upper(errors: int, trials: int, alpha: float) -> float:
     """Anytime-valid upper confidence bound on a Bernoulli rate after ``trials`` indicators.
 
-    The smallest rate m whose averaged betting capital has reached 1/alpha (found by
-    bisection and rounded up; 1 when none below 1 has). Over the whole sequence of t = 1, 2, …, the true rate exceeds the bound at
-    some t with probability at most alpha. The capital of these bets depends on the
-    indicators only through their count, so the order of the rows does not matter.
+    The smallest rate m whose averaged betting capital has reached 1/alpha; the true
+    rate exceeds it at some t with probability at most alpha. Row order does not matter.
 
     Args:
         errors: ones seen so far (0 ≤ errors ≤ trials).
@@ -72,8 +55,6 @@ def betting_upper(errors: int, trials: int, alpha: float) -> float:
         >>> from privlab.epsilon.auditors.bounds import clopper_pearson_upper
         >>> betting_upper(0, 100, 0.05) > clopper_pearson_upper(0, 100, 0.05)
         True
-        >>> betting_upper(0, 0, 0.05)
-        1.0
     """
     caller = "betting_upper"
     k = _check_count(errors, "errors", caller)
@@ -88,6 +69,7 @@ def betting_upper(errors: int, trials: int, alpha: float) -> float:
 
 @functools.lru_cache(maxsize=65536)
 def _betting_upper(k: int, t: int, alpha: float) -> float:
+    """:func:`betting_upper` on checked arguments (cached)."""
     if k == t:  # every bet loses at each error: no rate below 1 is ever refuted
         return 1.0
     level = math.log(1.0 / alpha)
@@ -162,14 +144,9 @@ class FixedRule:
 class SequentialCertificate:
     """Anytime-valid lower confidence bound on ε from a fixed rule and growing test rows.
 
-    Formal status: finite-sample certificate, valid at every look at once. Feed reserved
-    rows of the two identities with :meth:`update` (any batch sizes, in any number of
-    looks, stopping whenever you like, e.g. once :attr:`bound` reaches a target); each
-    error rate's upper bound is :func:`betting_upper` at ``alpha``, its running minimum is
-    kept, and the bound is Eq. 16 on those: max{0, ln((1−δ−U_FN)/U_FP), ln((1−δ−U_FP)/U_FN)}.
-    Assumes the rule was fixed before these rows were seen and that each identity's rows
-    are iid draws from its output law; then the probability that the bound ever exceeds
-    the true ε, at any look, is at most 2·alpha.
+    Formal status: finite-sample certificate, valid at every look at once. If the rule
+    was fixed before these rows were seen and each identity's rows are iid, the bound
+    ever exceeds the true ε, at any look, with probability at most 2·alpha.
 
     Args:
         rule: the fixed test (:class:`FixedRule`).
@@ -223,8 +200,7 @@ class SequentialCertificate:
 
     def run(self, draw: Callable[[int], tuple[np.ndarray, np.ndarray]], *, batch: int = 10,
             target: float = math.inf, max_rows: int = 10_000) -> float:
-        """Draw batches ``draw(batch) -> (rows_a, rows_b)`` until the bound reaches
-        ``target`` or ``max_rows`` rows per identity have been used; return the bound.
+        """Add batches ``draw(batch)`` until the bound reaches ``target`` or ``max_rows``.
 
         Example:
             >>> rng = np.random.default_rng(0)
@@ -254,13 +230,9 @@ class SequentialCertificate:
 class SequentialReservedTest(BaseAuditor):
     """The reserved test read batch by batch through a :class:`SequentialCertificate`.
 
-    Formal status: finite-sample certificate, anytime-valid. As the reserved test, each
-    identity's rows are split in half at random (``seed``) and the rule is fixed on the
-    development half (``classifier``); the test half is then fed in batches of ``batch``
-    rows per identity (``target`` stops early once the bound reaches it). Under iid rows
-    the reported bound exceeds the true ε with probability ≤ 2·alpha, whatever the
-    stopping time. At a fixed sample size it is lower than the one-look reserved test's
-    (the price of being free to stop).
+    Formal status: finite-sample certificate, anytime-valid. Under iid rows the bound
+    exceeds the true ε with probability ≤ 2·alpha, whatever the stopping time; at a fixed
+    size it is lower than the one-look reserved test's.
 
     Args:
         classifier: ``"logistic"`` or ``"mlp"``.
