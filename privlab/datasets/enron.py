@@ -479,31 +479,23 @@ def load_mailbox(path: str | Path | None = None, *, names: Iterable[str] = KEN_L
     """A selected Enron mailbox as a :class:`~privlab.datasets.text_corpora.TextCorpus`.
 
     Args:
-        path: any layout :func:`read_emails` reads (default: Ken Lay's mailbox in the
-            shared data folder).
+        path: any layout :func:`read_emails` reads (default: Ken Lay's shared mailbox).
         names: the target's names (selection and exact-name baseline).
         concepts: the concept list for concept-list redaction.
         max_words: the selection's word limit.
-        match: how the name is found, in the selection and in the exact-name baseline
-            of the corpus: ``"substring"`` (the paper's rule) or ``"word"`` (whole words).
-        dedupe: drop repeated bodies (off by default: the paper's stated selection drops
-            none; when on, the number dropped is in the provenance).
-        limit: keep only the first ``limit`` selected emails (smoke runs); a positive
-            int, or None for all.
+        match: ``"substring"`` (the paper's rule) or ``"word"`` (whole words).
+        dedupe: drop repeated bodies (off: the paper's selection drops none).
+        limit: keep only the first ``limit`` selected emails, or None for all.
         user: maildir user folder (e.g. ``"lay-k"``) for tarballs.
 
     Returns:
-        The corpus (no leak ground truth: real data has none; its ``name_match`` is
-        ``match``). Its ``provenance`` holds ``emails_read``, ``skipped`` (one
-        ``{"file", "id", "problem"}`` per message whose body could not be decoded or
-        entry of a maildir that is not a message to read; they are also named in a
-        warning) and ``selection``: the rule (``match``,
-        ``max_words``, ``dedupe``), ``selected`` (emails that met it) and
-        ``repeats_dropped``.
+        The corpus, without leak ground truth. Its ``provenance`` holds ``emails_read``,
+        ``skipped`` (one ``{"file", "id", "problem"}`` per message not read, also named in
+        a warning) and ``selection`` (the rule, ``selected`` and ``repeats_dropped``).
 
     Raises:
-        PrivlabValueError: no path given and the default mailbox is absent, a ``limit``
-            that is not a positive int, a file the readers refuse, or nothing selected.
+        PrivlabValueError: no path and no default mailbox, a bad ``limit``, a file the
+            readers refuse, or nothing selected.
 
     Example:
         >>> import tempfile, os

@@ -165,12 +165,8 @@ def render_variation(photo: np.ndarray, mask: np.ndarray, placement: Placement,
                      size: int = 224, *, cutout: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Place the object of ``photo`` on a generated background.
 
-    The patch is the object's bounding box grown by ``placement.margin`` (context from
-    its own photo), scaled so the object's longer side is ``placement.scale * size``,
-    mirrored if ``placement.flip``, pasted fully inside the canvas, and the whole image
-    is relit (gain and gamma). The returned mask is the object mask carried through the
-    same crop, resize, flip and paste (nearest neighbour), so it covers the object.
-    With ``cutout`` only the mask's pixels are pasted (a silhouette on the background).
+    The returned mask is the object mask carried through the same crop, resize, flip and
+    paste, so it covers the object (the steps: ``docs/methods/data-generators.md``).
 
     Args:
         photo: ``(H, W, 3)`` uint8.

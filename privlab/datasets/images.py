@@ -71,14 +71,11 @@ def load_folder(folder: str | Path, *, max_side: int | None = 1024, recursive: b
                 max_pixels: int | None = DEFAULT_MAX_PIXELS) -> ImageFolder:
     """Every image in a folder, in name order (EXIF orientation, RGBA, CMYK, greyscale handled).
 
-    Every other file that cannot be decoded whole is reported, all at once: a damaged
-    photo stops the load rather than being skipped, so every result covers every file.
-    Entries that are not images to read are passed over and listed, never dropped
-    unseen: hidden files, ``image_licenses.csv``, dangling links, link loops, FIFOs and
-    other special files, sub-folders that cannot be listed (or any sub-folder when
-    ``recursive`` is off), and the frames or pages after the first of a multi-frame file
-    (see :func:`read_image`). They are in ``skipped`` and ``provenance["skipped"]``, and
-    all but hidden files and the licence list are named in a warning.
+    A damaged photo stops the load (every bad file named at once) rather than being
+    skipped. Entries that are not images to read (hidden files, ``image_licenses.csv``,
+    dangling links, special files, sub-folders when not ``recursive``, frames after the
+    first) are listed in ``skipped`` and ``provenance["skipped"]`` and, but for hidden
+    files and the licence list, named in a warning.
 
     Args:
         folder: the folder.

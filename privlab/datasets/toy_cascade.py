@@ -79,20 +79,11 @@ def _check_count(value, name: str, caller: str, low: int) -> int:
 class ToyDonorSwap:
     """Toy identities and one toy face-swap pass with a donor.
 
-    ==========  ==================================================================
-    knob        meaning
-    ==========  ==================================================================
-    ``swap``    weight of the donor's face in the inner face region (0: the pass
-                keeps the current face, 1: the donor's face replaces it there)
-    ``warp``    sd in pixels of an identity's smooth warp of its base face
-    ``tone``    sd of an identity's log gain per colour channel
-    ``lighting``  sd of a pass's log gain
-    ``blur``    a pass's Gaussian blur sigma is uniform in [0, blur] (none below 0.3)
-    ``noise``   sd of a pass's additive pixel noise (0–255)
-    ==========  ==================================================================
-
     Args:
-        swap, warp, tone, lighting, blur, noise: the knobs above.
+        swap: weight of the donor's face in the inner face region (0 keeps the face).
+        warp, tone: sd of an identity's smooth warp (pixels) and log colour gain.
+        lighting, blur, noise: a pass's log-gain sd, largest blur sigma, pixel-noise sd
+            (the knobs: ``docs/methods/data-generators.md``).
         size: image side in pixels (at least 96).
 
     Example:
@@ -303,13 +294,9 @@ def toy_cascade(n_identities: int = 8, n_sequences: int = 60, passes: int = 5,
                 swap: ToyDonorSwap | None = None, cache: bool = True) -> CascadeTable:
     """Generate and embed a repeated random-donor cascade on toy identities.
 
-    Target ``k`` (label ``"target NN"``) is toy identity ``k``; donor ``j`` is toy identity
-    ``10000 + j``, so the donor pool shares no identity with the targets and does not
-    change with the number of targets. Sequence ``s`` of target ``k`` draws from
-    ``numpy.random.default_rng([seed, 3, k, s])``: a start image (with replacement) from
-    the target's pool, ``passes`` different donors uniformly from the donor pool and an
-    image of each from its pool — the same rule for every target — and then each pass's
-    artefacts. Every pass's output is embedded by ``encoder``.
+    The donor pool shares no identity with the targets and every sequence is seeded by
+    target and number (``docs/methods/data-generators.md``); every pass's output is
+    embedded by ``encoder``.
 
     Args:
         n_identities: target identities (at least 2).

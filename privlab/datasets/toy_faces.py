@@ -89,24 +89,8 @@ class ToyFaceGenerator:
     """A seeded randomized image channel: one face photo in, a distorted face out.
 
     Each knob left at None is set from ``strength`` in [0, 1] (0: mild crops and
-    lighting only; 1: a face mostly covered and drowned in noise):
-
-    ====================  =====================================  ==================
-    knob                  what is drawn per output               from strength s
-    ====================  =====================================  ==================
-    ``shift``             crop centre offset, share of the side  0.04 + 0.08·s
-    ``rotation``          angle uniform in ±rotation degrees     5 + 35·s
-    ``lighting``          sd of log gain and of log gamma        0.08 + 0.3·s
-    ``blur``              Gaussian blur sigma uniform in [0, b]  3.5·s
-    ``noise``             sd of additive pixel noise (0–255)     45·s
-    ``occlusion``         share of the image an opaque patch     0.75·s
-                          may cover (drawn in [½, 1]·occlusion)
-    ====================  =====================================  ==================
-
-    Every output also draws a zoom in [0.85, 1] and a mirror flip with probability ½.
-    Output ``i`` of identity ``k`` uses ``numpy.random.default_rng([seed, k, i])``, so an
-    output does not depend on how many others are drawn, and two strengths with the
-    same seed share their random numbers.
+    lighting; 1: a face mostly covered and drowned in noise). Outputs are seeded per
+    identity and index. The knobs and the seed scheme: ``docs/methods/data-generators.md``.
 
     Args:
         strength: overall strength in [0, 1].

@@ -51,15 +51,9 @@ class Resolution:
     def flagged(self, delta: float = 0.0) -> np.ndarray:
         """Indices of audited items with a positive violation at or above ``delta`` (to withhold).
 
-        An item is flagged when one of its trials has a signed difference ``a_ij > 0``
-        and ``a_ij >= delta``. A difference of exactly 0 is no violation: the sanitized
-        item is then exactly as close to the reference as written as to the reference
-        sanitized, so it is not closer to the removed concept (the violation is
-        ``max(0, a_ij)``, and Algorithm 1's resolution 0 is its ideal). Such an item is
-        never flagged, also at ``delta = 0``; a sanitizer that changes nothing gives all
-        differences 0 and flags nothing. With the default ``delta = 0`` these are the
-        items with a positive violation; at ``delta > 0``, those whose largest difference
-        reaches ``delta`` (the strict test ``a_ij < delta`` fails for them).
+        An item is flagged when one of its trials has ``a_ij > 0`` and ``a_ij >= delta``.
+        A difference of exactly 0 is no violation (the violation is ``max(0, a_ij)``), so
+        a sanitizer that changes nothing flags nothing, also at ``delta = 0``.
         """
         return np.flatnonzero(self.per_audited >= delta) if delta > 0 else np.flatnonzero(
             self.per_audited > 0)

@@ -118,13 +118,10 @@ def estimate_rows(m: int) -> np.ndarray:
 
 
 def preview(data: Prepared, cols: np.ndarray, k: int, chunk: int = 8192) -> Known:
-    """Estimates of each row's best value and of the k-th largest trial, from the trials
-    of every audited row against the references ``cols``.
+    """Estimates of each row's best value and of the k-th largest trial against ``cols``.
 
-    The trials are computed once in the inputs' own precision (float32 for float32
-    inputs), not rescored: these numbers only choose between the tile walk and the plain
-    kernel's blocks (:func:`run_local`), never what is skipped. Rows of T with extreme
-    magnitudes are multiplied by their power of two first and the products scaled back.
+    Computed once in the inputs' own precision, not rescored: they only choose between
+    the tile walk and the plain kernel's blocks, never what is skipped.
 
     Args:
         data: the validated inputs.
@@ -187,27 +184,19 @@ def certified_resolution(S, T, *, mode: str = "max", delta: float | None = None,
     Args:
         S: ``(m, d)`` unit rows, the sanitized audited items (NumPy, torch or dask).
         T: ``(n, d)`` reference directions ``E(y) - E(X_c(y))`` (NumPy, torch or dask).
-        mode: ``"max"`` (value, witness and top list), ``"per_audited"`` (also every
-            item's maximum: the plain kernel's whole result) or ``"flagged"`` (items at
-            or above ``delta``, their maxima, and the top trials at or above it).
-        delta: the threshold of ``"flagged"`` mode (a resolution you require); every
-            trial whose bound is below it is skipped.
+        mode: ``"max"`` (value, witness, top list), ``"per_audited"`` (also every item's
+            maximum) or ``"flagged"`` (items at or above ``delta`` and their maxima).
+        delta: the threshold of ``"flagged"`` mode; trials bounded below it are skipped.
         top_k: how many of the largest trials to return (0 for none).
-        bound: ``"norm"`` (default), ``"cluster"`` (k-means centres of T; better when
-            the references' directions cluster) or ``"none"`` (score every tile, with
-            no hand-over to the plain kernel's blocks: the tiling's own cost).
-        clusters: number of k-means centres for ``bound="cluster"`` (default: about one
-            per two blocks of references, at most 64).
+        bound: ``"norm"``, ``"cluster"`` (k-means centres of T) or ``"none"`` (score
+            every tile: the tiling's own cost).
+        clusters: k-means centres for ``bound="cluster"`` (default: at most 64).
         normalize: normalise the rows of S instead of refusing non-unit rows.
-        dtype: screening precision of each tile: ``"float32"``, ``"float64"``, or the
-            reduced precisions ``"bfloat16"`` and ``"tf32"`` (CUDA only) with their
-            proven rounding bound (:mod:`privlab.scale.precision`). Values are always
-            rescored in float64, so the answer does not depend on it.
+        dtype: tile screening precision: ``"float32"``, ``"float64"``, ``"bfloat16"`` or
+            ``"tf32"`` (CUDA); values are rescored in float64 whatever it is.
         device: ``"cpu"``, ``"cuda"`` or None for :func:`privlab.config.default_device`.
         block_size: audited rows per tile and references per group (an int or a pair).
-        client: a ``dask.distributed.Client`` to run the tiles on a cluster (dask arrays
-            without a client run on dask's default scheduler); see
-            :mod:`privlab.scale.distributed`.
+        client: a ``dask.distributed.Client`` to run the tiles on a cluster.
         seed: seed of the k-means sample (the answer never depends on it).
 
     Returns:
