@@ -262,10 +262,6 @@ class DescribeThenEmbedEncoder(ImageEncoder):
             raw = self._book.read(content_hash(rgb), rgb.shape, raw)
         return raw, [f"{word.text!r} ({why})" for word, why in induced]
 
-    def _words(self, rgb: np.ndarray) -> list[str]:
-        raw, _ = self._readings(rgb)
-        return [w.text for w in filter_words(raw, self.min_confidence, self.min_chars)]
-
     def _face_names(self, rgb: np.ndarray) -> list[str]:
         names: list[str] = []
         gnames, gvecs = self._gallery()

@@ -89,13 +89,9 @@ class SFaceEncoder(ImageEncoder):
 class DlibFaceEncoder(ImageEncoder):
     """Face identity with dlib: HOG detector, 5-point alignment, 128-d ResNet descriptor.
 
-    Independent of YuNet (the face sanitizers' and SFace's detector), so it sees faces
-    that a YuNet-based blackout missed, and is a second opinion on any other blackout.
-    dlib's descriptors share a large common component (any two faces have cosine
-    0.88 or more), so they are mapped to unit vectors whose dot products follow dlib's
-    Euclidean metric (:func:`privlab.vision.dlib_faces.identity_vectors`: 0.89 for the
-    same person mirrored, 0.22 for two different people), pooled by mean and placed
-    beside the no-face coordinate exactly as in :class:`SFaceEncoder` (2049-d).
+    Independent of YuNet, so it sees faces a YuNet-based blackout missed. Descriptors are
+    mapped by :func:`privlab.vision.dlib_faces.identity_vectors`, pooled by mean and placed
+    beside the no-face coordinate as in :class:`SFaceEncoder` (2049-d).
 
     Args:
         threshold: the HOG detector's score a face needs (dlib's SVM margin; 0.3 drops

@@ -161,15 +161,9 @@ def identity_vectors(descriptors: np.ndarray, *, dim: int = IDENTITY_DIM,
                      bandwidth: float = IDENTITY_BANDWIDTH, seed: int = 0) -> np.ndarray:
     """Unit vectors whose dot products follow dlib's Euclidean metric.
 
-    dlib's descriptors share a large common component (cosine 0.88 between the two
-    shipped people, 0.99 for one of them mirrored), so their cosine says "a face"
-    rather than "this face". The descriptors are therefore mapped by random Fourier
-    features of a Gaussian kernel (fixed seed): ``u(a) . u(b) ~ exp(-|a - b|^2 / (2
-    bandwidth^2))``, which at the default bandwidth 0.4 is about 0.89 for the same
-    person mirrored (distance 0.19), 0.32 at dlib's threshold 0.6 and 0.22 for the two
-    shipped people (0.70): the geometry of a face identity space, with no population
-    mean to estimate. With 2048 features a dot product is within about 0.02 (one
-    standard deviation) of the kernel.
+    Random Fourier features of a Gaussian kernel (fixed seed), because dlib's raw
+    descriptors share a large common component; measurements:
+    ``docs/methods/images-readers.md``.
 
     Args:
         descriptors: ``(k, 128)`` from :func:`dlib_face_features`.

@@ -201,12 +201,9 @@ def usable_faces(image: Any, threshold: float = 0.8, min_size: int = 24,
                  max_black_fraction: float = 0.2, min_detail: float = BLUR_DETAIL) -> list[Face]:
     """Faces worth an identity vector, with the guard against sanitization marks.
 
-    A blackout can make a detector fire on what is left around it (a hand or a hair line
-    next to a black box, at a score just above the threshold), and a blur can leave a
-    face-shaped smudge that a detector still finds, sometimes larger than the face was.
-    Faces that score below ``threshold``, that are smaller than ``min_size`` or that
-    :func:`marked_face` calls marks are therefore ignored; so a face that only a
-    sanitizer's mark made detectable never adds an identity the original did not show.
+    A face that only a sanitizer's mark made detectable (next to a black box, a blurred
+    smudge) is dropped by :func:`marked_face`, so it never adds an identity the original
+    did not show (``docs/methods/images-readers.md``).
 
     Args:
         image: PIL image or uint8 array.

@@ -21,11 +21,8 @@ DETAIL_SIDE = 32  # the box centre is resized to this many pixels before measuri
 def detail(image: Any, box: tuple[int, int, int, int], *, inner: float = 0.6) -> float:
     """The median fine-scale detail of a box's centre, in grey levels.
 
-    The centre (``inner`` of the box's width and height) is resized to 32 x 32 pixels,
-    and the median of the local mean absolute difference between the grey image and a
-    3 x 3 Gaussian blur of it is returned. Sharp faces measure 3–14 on the shipped
-    photos at every size from 16 to 340 pixels, JPEG re-encoded or not; faces blurred
-    by a face-blur sanitizer measure 0.3–0.7.
+    Measured at a fixed size, so a large face and a small one compare: sharp faces
+    measure 3–14, blurred ones under 1 (``docs/methods/images-readers.md``).
 
     Args:
         image: PIL image or uint8 array.
@@ -78,11 +75,8 @@ def blank_mask(image: Any, *, level: int = 8, flat_range: int = 2, min_area: flo
                min_fill: float = 0.6) -> np.ndarray:
     """Black or uniform box-like regions: the marks of a blackout or a flat fill.
 
-    A pixel is *blank* when every channel is at most ``level`` (black) or when its 5 x 5
-    neighbourhood varies by at most ``flat_range`` grey levels (a flat fill); blank
-    pixels are grouped into connected regions, and a region is a mark when it covers at
-    least ``min_area`` of the image (and 64 pixels) and fills at least ``min_fill`` of
-    its bounding box (blackouts are boxes or unions of boxes; shadows are not).
+    Connected black or flat regions that are large enough and fill most of their
+    bounding box (``docs/methods/images-readers.md``).
 
     Args:
         image: PIL image or uint8 array.
