@@ -1,16 +1,9 @@
 """RedacBench: policy-conditioned redaction scored proposition by proposition (Security, Utility).
 
-* :mod:`~privlab.redaction.redacbench.data` — documents, propositions, policies,
-  hand-labelled checks; loading, the sample and the benchmark derived from SPIA;
-* :mod:`~privlab.redaction.redacbench.strategy` — redaction strategies (registry
-  :data:`strategies`);
-* :mod:`~privlab.redaction.redacbench.judge` — judges of what can still be inferred
-  (registry :data:`judges`; the oracle is marked ``oracle=True``);
-* :mod:`~privlab.redaction.redacbench.evaluation` — the confusion matrix, Security,
-  Utility, text utility (BLEU, ROUGE) and a judge's error rates on the hand labels;
-* :mod:`~privlab.redaction.redacbench.byo` — :func:`score`, your redaction (a function or
-  a file of outputs) with the unredacted control and the judge's errors (also
-  ``privlab.redacbench.score``).
+Documents, policies and hand-labelled checks (``data``), strategies (``strategy``,
+registry :data:`strategies`), judges (``judge``, registry :data:`judges`), the scores
+(``evaluation``) and :func:`score` for your own redaction (``byo``, also
+``privlab.redacbench.score``). See docs/methods/redaction-redacbench.md.
 """
 
 import importlib
@@ -62,12 +55,9 @@ from privlab.registry import member_modules
 
 
 def load_members() -> tuple[str, ...]:
-    """Import every module of this package, so that each strategy and judge in it
-    registers itself.
+    """Import every module of this package, so that each member in it registers itself.
 
-    Called below, on import: a member in a new file here is registered without editing
-    any other file. The modules imported above (for the names they export) register
-    first, the rest in name order. Returns the modules' names, sorted.
+    Called on import, so a member in a new file needs no other edit. Returns the names.
     """
     return tuple(importlib.import_module(f"{__name__}.{name}").__name__
                  for name in member_modules(__path__))

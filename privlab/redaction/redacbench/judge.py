@@ -75,13 +75,9 @@ def _key_terms(text: str) -> set[str]:
 class HeuristicJudge(Judge):
     """Offline, **weak** judge: embedding similarity plus key-term overlap.
 
-    For each proposition it takes the best cosine similarity between the proposition
-    and the text's sentences (and pairs of sentences) under an offline encoder, and the
-    share of the proposition's content words present in the text; it says "inferable"
-    when ``0.5 * cosine + 0.5 * overlap >= threshold``. It cannot follow an inference
-    ("born in 1970" -> "is about 55"), misses a fact said in other words, and takes
-    shared words for a kept fact: treat its Security as a rough guide and read its error
-    rates against the hand labels (:func:`~privlab.redaction.redacbench.evaluation.judge_errors`).
+    "Inferable" when ``0.5 * cosine + 0.5 * overlap >= threshold``; it cannot follow an
+    inference, so read its error rates beside its Security (how it decides and what it
+    misses: docs/methods/redaction-redacbench.md).
 
     Args:
         encoder: a privlab encoder name (default the packaged ``"minilm"``).

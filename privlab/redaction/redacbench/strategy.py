@@ -60,12 +60,9 @@ MASK = "[REDACTED]"
 class Masking(Strategy):
     """RedacBench's Masking: policy-derived keywords masked token by token.
 
-    The keywords are the policy's ``keywords`` list, or, when an LLM client is
-    given, the words the model lists as violating the policy (RedacBench's way). A
-    policy's list written from its text is a stand-in for the model's; a list of gold
-    values (``keywords_from="gold"``) makes Masking an oracle (:meth:`oracle_on`). Each whole-word,
-    case-insensitive occurrence is replaced by ``[REDACTED]``. No reasoning: what the
-    context implies stays.
+    The keywords are the policy's ``keywords`` list, or the words an LLM client lists as
+    violating the policy; gold keywords make it an oracle (:meth:`oracle_on`). See
+    docs/methods/redaction-redacbench.md.
 
     Args:
         client: optional :class:`privlab.llm.LLMClient` that proposes the keywords.

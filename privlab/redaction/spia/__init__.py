@@ -1,28 +1,11 @@
 """SPIA: subject-level PII inference, scored as CPR and IPR.
 
-* :mod:`~privlab.redaction.spia.records` — the 15 tags, subjects and PIIs, loading and
-  writing SPIA JSON lines;
-* :mod:`~privlab.redaction.spia.rules` — the per-tag value rules (1, 0.5 or 0);
-* :mod:`~privlab.redaction.spia.matching` — pairing predicted with gold subjects
-  (registry :data:`matchers`);
-* :mod:`~privlab.redaction.spia.protection` — CPR, IPR and everything behind them;
-* :mod:`~privlab.redaction.spia.adversaries` — who infers the profiles (registry
-  ``adversaries``) and the LLM value judge;
-* :mod:`~privlab.redaction.spia.spans` — span recall and the anonymizers compared
-  (registry ``anonymizers``);
-* :mod:`~privlab.redaction.spia.sample` — a privlab-written sample in the SPIA schema;
-* :mod:`~privlab.redaction.spia.contextual` — the offline contextual adversary (registered
-  in ``adversaries``);
-* :mod:`~privlab.redaction.spia.baseline` — the text-blind ``base-rate`` adversary, what
-  a guess gets without reading;
-* :mod:`~privlab.redaction.spia.byo` — :func:`score`, your anonymizer's outputs (a file,
-  a list or a function) scored with the text-blind baseline beside them (also
-  ``privlab.spia.score``);
-* :mod:`~privlab.redaction.spia.split` — the declared split: the offline rules were
-  developed on PANORAMA-531 minus PANORAMA-151, the rest is evaluation only.
-
-Every module here is imported with the package (:func:`load_members`), so each member
-registers itself in its registry.
+Records and their 15 tags (``records``), the per-tag rules (``rules``), subject pairing
+(``matching``, registry :data:`matchers`), CPR and IPR (``protection``), the adversaries
+(``adversaries``, ``contextual``, ``baseline``), span recall and the anonymizers
+(``spans``), the declared split (``split``) and :func:`score` for your own outputs
+(``byo``, also ``privlab.spia.score``). Every module here is imported with the package
+(:func:`load_members`), so each member registers itself. See docs/methods/redaction-spia-scoring.md and docs/methods/redaction-spia-adversaries.md.
 """
 
 import importlib
@@ -83,12 +66,9 @@ from privlab.redaction.spia.rules import (
 
 
 def load_members() -> tuple[str, ...]:
-    """Import every module of this package, so that each member in it (adversary, matcher,
-    anonymizer) registers itself.
+    """Import every module of this package, so that each member in it registers itself.
 
-    Called below, on import: a member in a new file here is registered without editing
-    any other file. The modules imported above (for the names they export) register
-    first, the rest in name order. Returns the modules' names, sorted.
+    Called on import, so a member in a new file needs no other edit. Returns the names.
     """
     return tuple(importlib.import_module(f"{__name__}.{name}").__name__
                  for name in member_modules(__path__))
