@@ -1,41 +1,15 @@
-"""Progress of a long computation, reported to whoever is listening (a notebook panel).
+"""Progress of a long computation, reported to whoever listens: a notebook panel or a bar.
 
-A study marks its steps with :func:`step`; outside a listener (a script, a test, the CLI)
-the call does nothing and costs almost nothing. A panel listens with :func:`reporting`::
+A study marks its stages with :func:`step`; code deeper down reports within them
+(:func:`substep`, :func:`within`, ``track(..., detail=True)``) and names a wait with no
+count (:func:`note`), so the bar moves inside a long stage and says what it waits for.
+Outside a listener every call does nothing. A listener set with :func:`reporting` gets
+one :class:`Step` per report, its levels chained in ``detail``; :func:`bar` draws them on
+a ``tqdm.auto`` bar (widgets in a notebook, text in a terminal) and :func:`recording`
+times the waits between them. The listener is a context variable, so two computations in
+two threads report to their own listeners.
 
-    from privlab import progress
-
-    for i, name in enumerate(sanitizers):
-        progress.step(f"auditing {name}", i, len(sanitizers))
-        ...
-
-Code deeper down reports **within** the current step, so the bar moves inside a long
-stage too: :func:`substep` (or ``track(..., detail=True)``) reports ``done`` of
-``total`` units as the *detail* of the last step reported at the current level (for
-instance each email sanitized within "sanitizing and encoding with presidio"), and
-:func:`within` opens a level below the innermost step reported so far (an audit's
-phases within a study's stage, then the items of each phase)::
-
-    progress.step("auditing presidio", 1, 4)            # a study's stage
-    with progress.within():
-        progress.step("sanitizing", 0, 2)               # an audit's phase
-        for i, email in enumerate(emails):
-            progress.substep("sanitized", i, len(emails))   # each item
-
-The listener then gets one :class:`Step` whose ``detail`` chain holds the levels, and
-whose :attr:`Step.fraction` places the items inside the stage, so the bar advances
-with every item and never moves back while the stage lasts. Outside every step (a bare
-call of an encoder, or work before a study's first step) a detail reports nothing.
-
-Before a wait with no count (a model being loaded, a file being read), :func:`note`
-says what it is, so the line under the bar names it while the bar stands still::
-
-    progress.note("loading spaCy en_core_web_sm …")
-
-How long the bar stood still is measured with :func:`recording`: ``docs/notebooks.md``.
-
-The listener is held in a :class:`contextvars.ContextVar`, so two computations in two
-threads or tasks report to their own listeners.
+See docs/methods/ui-progress.md and docs/decisions/2026-12-05-progress-on-tqdm.md.
 """
 
 from __future__ import annotations
@@ -45,7 +19,7 @@ import dataclasses
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, Optional, TypeVar
+from typing import Any, Callable, Iterable, Iterator, Optional, TextIO, TypeVar
 
 from privlab.errors import invalid
 
@@ -160,10 +134,8 @@ def step(stage: str, done: int, total: int) -> None:
 def substep(stage: str, done: int, total: int) -> None:
     """Report progress *within* the last step of the current level (no-op unheard).
 
-    The listener gets that step with this one as its ``detail``, so a long stage shows
-    its items. Inside :func:`within` with no step reported at that level yet, the
-    details take its place (of the step outside); with no step reported at all, nothing
-    is reported (work done before a study's first step does not move the bar).
+    The listener gets that step with this one as its ``detail``; before any step,
+    nothing is reported (see docs/methods/ui-progress.md).
 
     Args:
         stage: what the units are, in words ("sanitized", "encoded").
@@ -196,14 +168,14 @@ def substep(stage: str, done: int, total: int) -> None:
 def note(message: str) -> None:
     """Say what is under way now, with no count, within the current step (no-op unheard).
 
-    For a wait that has no items to count (a model being loaded, a large file being
-    read): the listener gets the current step with ``message`` as its detail, labelled
-    by the words alone, so the line under the bar names the wait. The next detail at the
-    same level (the first item counted) takes its place. Before any step, the note
-    stands alone (the bar stays at 0) and the details after it still report nothing.
+    For a wait with no items to count (a model loading): the line under the bar names
+    it until the next detail at the same level takes its place.
 
     Args:
         message: what is under way, in words ("loading spaCy en_core_web_sm …").
+
+    Raises:
+        PrivlabValueError: ``message`` is empty.
 
     Example:
         >>> seen = []
@@ -225,8 +197,8 @@ def note(message: str) -> None:
     new = Step(message, 0, 1, message=True)
     depth = state.depth
     if not any(s is not None for s in state.levels[:depth + 1]):
-        state.listener(new)  # before any step: the note alone, kept nowhere (the details
-        return               # after it report nothing, as before any step)
+        state.listener(new)  # before any step: the note alone, kept nowhere
+        return
     above = len(state.levels) > depth and state.levels[depth] is not None and \
         depth not in state.detail_levels
     state.report(depth + 1 if above else depth, new, detail=not above)
@@ -290,10 +262,13 @@ def track(items: Iterable[T], stage: str, total: int | None = None, *,
 
 @contextmanager
 def reporting(listener: Callable[[Step], None]) -> Iterator[None]:
-    """Send every :func:`step` made inside the block to ``listener``.
+    """Send every report made inside the block to ``listener``.
 
     Args:
         listener: called with one :class:`Step` per report.
+
+    Raises:
+        PrivlabValueError: ``listener`` is not callable.
     """
     if not callable(listener):
         raise invalid("listener", "progress.reporting", "a callable taking a Step", listener)
@@ -406,6 +381,52 @@ def recording(forward: Callable[[Step], None] | None = None, *,
         recorder.stop()
 
 
+#: A bar's format: the fraction done, the time taken and the report's label (no item
+#: counts or rates: the bar runs over the composed fraction, not over items).
+_BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| {elapsed}{postfix}"
+
+
+@contextmanager
+def bar(desc: str = "privlab", *, file: TextIO | None = None,
+        disable: bool | None = False) -> Iterator[Any]:
+    """Draw every report made inside the block on a ``tqdm.auto`` progress bar.
+
+    tqdm draws an ipywidgets bar in a notebook and a line of text in a terminal; the bar
+    shows :attr:`Step.fraction` and, after it, :meth:`Step.label`.
+
+    Args:
+        desc: the words before the bar.
+        file: where a text bar is written (default standard error).
+        disable: True draws nothing; None draws only when ``file`` is a terminal.
+
+    Yields:
+        The ``tqdm`` bar.
+
+    Example:
+        >>> import io
+        >>> out = io.StringIO()
+        >>> with bar("audit", file=out):
+        ...     step("encoding", 1, 4)
+        >>> out.getvalue().strip().splitlines()[-1].split("|")[0]
+        'audit:  25%'
+        >>> out.getvalue().rstrip().endswith("encoding: 1 of 4")
+        True
+    """
+    from tqdm.auto import tqdm
+
+    if not isinstance(desc, str):
+        raise invalid("desc", "progress.bar", "a str", desc)
+    with tqdm(total=1.0, desc=desc, file=file, disable=disable, miniters=0,
+              bar_format=_BAR_FORMAT) as drawn:
+
+        def draw(step: Step) -> None:
+            drawn.set_postfix_str(step.label(), refresh=False)
+            drawn.update(step.fraction - drawn.n)
+
+        with reporting(draw):
+            yield drawn
+
+
 def listening() -> bool:
     """Whether a listener is set (a study may skip costly progress bookkeeping otherwise).
 
@@ -416,5 +437,5 @@ def listening() -> bool:
     return _listener.get() is not None
 
 
-__all__ = ["Gap", "Recorder", "Step", "listening", "note", "recording", "reporting", "step",
-           "substep", "track", "within"]
+__all__ = ["Gap", "Recorder", "Step", "bar", "listening", "note", "recording", "reporting",
+           "step", "substep", "track", "within"]

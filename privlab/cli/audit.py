@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 
 from privlab.errors import PrivlabTypeError, PrivlabValueError, invalid
+from privlab.progress import bar
 
 _CALLER = "privlab audit"
 
@@ -113,9 +114,10 @@ def run(args) -> int:
                       "originals.txt --sanitizer anon.py:redact.", given_is_text=True)
     function = None if args.sanitizer is None else load_function(args.sanitizer)
     try:
-        result = audit(args.ORIGINALS, function, sanitized=args.SANITIZED,
-                       encoders=args.encoder, names=args.names,
-                       placebo=not args.no_placebo, top_k=args.top_k)
+        with bar("privlab audit", disable=None):  # drawn on a terminal only
+            result = audit(args.ORIGINALS, function, sanitized=args.SANITIZED,
+                           encoders=args.encoder, names=args.names,
+                           placebo=not args.no_placebo, top_k=args.top_k)
     except (PrivlabValueError, PrivlabTypeError) as exc:
         raise in_options(exc, _OPTIONS, "audit") from None
     print(result.face_text())
