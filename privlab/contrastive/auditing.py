@@ -235,8 +235,7 @@ class EncoderAudit:
 
 @dataclass(frozen=True)
 class ContrastiveAudit(AuditFace):
-    """One sanitizer audited under one or more encoders, with the face of
-    :class:`privlab.contrastive.face.AuditFace` (``headline()``, ``report(path)`` ...).
+    """One sanitizer audited under one or more encoders (``headline()``, ``report(path)`` ...).
 
     Attributes:
         sanitizer: the sanitizer's provenance (``describe()``), or ``{"sanitizer":
@@ -415,10 +414,7 @@ def audit(originals: Sequence[Any], sanitizer=None, *, sanitized: Sequence[Any] 
 
     Returns:
         A :class:`ContrastiveAudit`. The sanitizer runs once per corpus and settings in
-        this process (:mod:`privlab.contrastive.sanitized`): auditing the same sanitizer
-        again under other encoders only encodes. Its phases (sanitizing, the placebo
-        twin, each encoder) are reported to :mod:`privlab.progress` within the caller's
-        step.
+        this process (:mod:`privlab.contrastive.sanitized`), so a second audit only encodes.
 
     Raises:
         ValueError: empty corpus, lengths that differ, neither sanitizer nor sanitized.

