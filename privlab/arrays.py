@@ -1,25 +1,10 @@
 """One guard for every public entry point that takes an array of numbers.
 
-NumPy converts almost anything into a float array without a word: a masked array loses
-its mask, a complex array its imaginary part, a ``longdouble`` of 1e400 becomes ``inf``
-(and a kernel that squares it, a wrong number), ``np.matrix`` keeps its own meaning of
-``*`` and of indexing. :func:`check_array` refuses each of these where the data enter,
-naming the parameter, the function that refused it and the fix:
-
-* masked arrays (fill the masked entries or drop them),
-* ``np.matrix`` (``np.asarray``), SciPy sparse matrices (``.toarray()``), torch sparse
-  tensors (``.to_dense()``) and meta tensors (which hold no values),
-* complex, text, object arrays holding anything but real numbers, records, dates,
-* ``longdouble`` values that float64 cannot hold (they would overflow or vanish),
-* NaN and infinities (unless the caller checks them itself),
-* dask arrays with unknown chunk sizes (``.compute_chunk_sizes()``).
-
-Valid input passes unchanged: a float array stays the same array, integers and booleans
-stay integers and booleans (callers widen them), a torch tensor stays a tensor where the
-caller accepts tensors.
-
-:func:`check_flag` is the matching rule for on/off options such as ``normalize``: a
-bool, never a string such as ``'no'`` (which is true).
+NumPy silently turns masked, complex, ``np.matrix``, sparse or overlarge ``longdouble``
+input into a wrong float array; :func:`check_array` refuses each where the data enter,
+naming the parameter, the caller and the fix, and passes valid input unchanged.
+:func:`check_flag` is the rule for on/off options. What is refused:
+``docs/methods/kernel-input-checks.md``.
 """
 
 from __future__ import annotations

@@ -137,11 +137,9 @@ def smoke() -> bool:
 def threads() -> int | None:
     """How many threads one model may use, or None for each library's own choice.
 
-    Read from ``PRIVLAB_THREADS``, else ``OMP_NUM_THREADS`` (which torch and the BLAS
-    libraries read themselves); privlab passes it to the OCR engine (onnxruntime, whose
-    threads wait by spinning). Set it to 1 when several processes share few cores
-    (``make test`` runs two workers on two cores): each then computes on its own core
-    instead of spinning on the other's.
+    Read from ``PRIVLAB_THREADS``, else ``OMP_NUM_THREADS``; privlab passes it to the OCR
+    engine, whose threads wait by spinning. Set it to 1 when several processes share
+    few cores.
 
     Example:
         >>> import os; os.environ["PRIVLAB_THREADS"] = "1"; threads()

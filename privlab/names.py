@@ -126,13 +126,10 @@ def surname_leaks(texts: Sequence[str], names: Iterable[str], *,
                   match: str = "substring") -> SurnameLeaks:
     """Count texts in which a full name was removed but the surname or an address stayed.
 
-    This is the leak next to "name kept": a sanitizer that masks "Ken Lay" as a person
-    may leave ``<PERSON> Lay- Chairman``, ``Lay@ENRON``, ``Mr. Lay`` or a biography that
-    speaks of "Lay". Texts that still hold a full name (:func:`name_pattern` with
-    ``match``, the exact-name baseline's rule) are not counted: they are "name kept"
-    already, so the two counts add up. See :func:`surname_patterns` for the forms
-    found. A capitalised surname that is an ordinary word (a sentence starting "Lay
-    the cables") is counted too; read :attr:`SurnameLeaks.snippets` before quoting.
+    The leak next to "name kept" (``<PERSON> Lay- Chairman``, ``Lay@ENRON``): texts that
+    still hold a full name are not counted, so the two counts add up. A capitalised
+    surname that is an ordinary word counts too; read :attr:`SurnameLeaks.snippets`
+    before quoting.
 
     Args:
         texts: sanitized texts.

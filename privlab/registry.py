@@ -12,19 +12,9 @@ them and a user adds one the same way::
     class MyEncoder(Encoder):
         ...
 
-A family's package finds its members in one place, its ``load_members()``, which imports
-every module that :func:`member_modules` lists (each module whose name does not start
-with ``_``); a member in a new file of the package is registered without editing any
-other file:
-
-* :mod:`privlab.encoders`: ``registry`` (on import);
-* :mod:`privlab.sanitizers`: ``registry`` (on import);
-* :mod:`privlab.epsilon.auditors`: ``registry`` (on import);
-* :mod:`privlab.redaction.redacbench`: ``strategies`` and ``judges`` (on import);
-* :mod:`privlab.redaction.spia`: ``adversaries``, ``matchers`` and ``anonymizers`` (on
-  import);
-* :mod:`privlab.studies`: ``registry`` (on first use of ``privlab.studies.registry``, so
-  importing the package loads no study).
+A family's ``load_members()`` imports every module :func:`member_modules` lists, so a
+member in a new file is registered without editing any other file. Families load on
+import, except :mod:`privlab.studies`, which loads on first use of its ``registry``.
 """
 
 from __future__ import annotations
@@ -37,12 +27,10 @@ from privlab.errors import invalid
 
 
 def member_modules(path: Iterable[str]) -> list[str]:
-    """The module names a family's ``load_members()`` imports: every module and subpackage
-    in the package folders ``path`` (its ``__path__``) whose name does not start with
-    ``_``, sorted.
+    """The module names a family's ``load_members()`` imports, sorted.
 
-    Modules imported earlier (a package's ``__init__`` re-exporting names) have registered
-    their members already; the order of registration is the order of first import.
+    Every module and subpackage in the package folders ``path`` not starting with ``_``;
+    registration follows the order of first import.
 
     Example:
         >>> import privlab.redaction.redacbench as rb

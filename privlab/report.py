@@ -10,26 +10,7 @@ the face is then the same everywhere::
     result                        # a notebook shows the HTML face (_repr_html_)
     result.report("audit.html")   # standalone HTML (or .md) plus audit.json beside it
 
-Hooks a result fills (all public, prefixed ``face_`` so they never clash with a field):
-
-``face_finding() -> Finding`` (required)
-    The headline as data: the measure and its value, the control and its value, the
-    :class:`~privlab.status.Status`, what it rests on and its caveats.
-``face_rows() -> list[dict]`` (required)
-    The rows of :meth:`ResultFace.to_frame`, one per member (e.g. per encoder), keyed by
-    the names the user passed.
-``face_witnesses() -> list[Witness]`` (default: none)
-    Items that show the number is real: the actual texts or images (PIL images or
-    ``(H, W[, C])`` uint8 arrays), embedded whole in the report.
-``face_formula() -> str`` (default: none)
-    The quantity's definition as MathML (``<math>…</math>``), which browsers render
-    without fetching anything.
-``face_figures() -> list[tuple[str, bytes]]`` (default: none)
-    ``(caption, PNG bytes)`` pairs, embedded in the HTML report.
-``face_record() -> dict`` (default: the finding, the rows and ``provenance``)
-    The JSON record written beside a report.
-``face_title`` (class attribute)
-    The report's title, e.g. ``"Contrastive audit"``.
+The hooks a result fills are listed on :class:`ResultFace`.
 """
 
 from __future__ import annotations
@@ -217,8 +198,15 @@ def jsonable(value: Any) -> Any:
 
 
 class ResultFace:
-    """Mixin: ``headline``, ``to_frame``, ``show``, ``_repr_html_`` and ``report`` from the
-    hooks the module docstring lists.
+    """Mixin: ``headline``, ``to_frame``, ``show``, ``_repr_html_`` and ``report`` from hooks.
+
+    Hooks (public, prefixed ``face_`` so they never clash with a field): ``face_finding()``
+    (required: the headline as a :class:`Finding`), ``face_rows()`` (required: the rows
+    of :meth:`to_frame`, one per member, keyed by the user's names), ``face_witnesses()``
+    (texts or images, PIL or ``(H, W[, C])`` uint8, embedded whole), ``face_formula()``
+    (the definition as MathML, rendered offline), ``face_figures()`` (``(caption, PNG
+    bytes)`` pairs), ``face_record()`` (the JSON record; default: finding, rows and
+    ``provenance``) and the class attribute ``face_title``.
 
     Example:
         >>> class Demo(ResultFace):

@@ -32,7 +32,7 @@ class Cue:
     """One seeded cue in a scene.
 
     Attributes:
-        kind: the cue kind (see the module docstring).
+        kind: the cue kind (see docs/methods/data-generators.md).
         box: ``(x0, y0, x1, y1)`` pixel box, exclusive of ``x1, y1``.
         label: what the cue shows, e.g. ``"EILEEN COLLINS"`` or ``"Grace Hopper"``.
     """

@@ -96,7 +96,7 @@ def _take(x, rows: np.ndarray):
 def distributed_resolution(S, T, *, mode: str, delta: float | None, top_k: int, bound: str,
                            clusters: int | None, normalize: bool, dtype: str, device: str,
                            block_size: tuple[int, int], client: Any = None, seed: int = 0):
-    """The certified resolution with tiles run by dask (see the module docstring).
+    """The certified resolution with tiles run by dask (docs/methods/scale-internals.md).
 
     Arguments are those of :func:`privlab.scale.certified_resolution`, validated; S and
     T may be NumPy arrays, torch tensors or dask arrays.

@@ -78,7 +78,7 @@ def _chunks(order: np.ndarray, block: int, grow: bool = False):
 
 def build(bound: str, *, S, s_hat: np.ndarray, T, t_hat: np.ndarray, t_exps: np.ndarray,
           t_absmax: np.ndarray, block: int, clusters: int | None, seed: int) -> Grouping:
-    """Group the rows of T for ``bound`` (see the module docstring)."""
+    """Group the rows of T for ``bound`` (docs/methods/scale-internals.md)."""
     n, d = T.shape
     eta = bounds.underflow_slack(d, float(np.max(s_hat)), t_exps)
     if bound == "none":

@@ -53,7 +53,7 @@ def synthetic_audit(m: int, n: int, d: int, *, scenario: str = "planted", leak: 
 
     Args:
         m, n, d: sizes (at least 1, 1 and 2).
-        scenario: ``"planted"``, ``"none"`` or ``"realistic"`` (module docstring).
+        scenario: ``"planted"``, ``"none"`` or ``"realistic"`` (see the docs page).
         leak: the planted trial's signed difference (``"planted"`` only), in (0, 0.5].
         seed: random seed.
 
