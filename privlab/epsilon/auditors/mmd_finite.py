@@ -1,20 +1,9 @@
 """MMD with a finite-sample lower bound: a kernel route to an ε certificate, no classifier.
 
-For a kernel with 0 ≤ k ≤ 1 and k(x, x) = 1 (the RBF kernel), three steps lead from two
-samples to a lower confidence bound on ε:
-
-1. MMD ≥ M̂ − √(1/m + 1/n)·(1 + √ln(1/α')) with probability ≥ 1 − α', where M̂ is the
-   norm of the difference of the two empirical kernel mean embeddings (the biased
-   statistic). The mean deviation ‖(μ̂_P − μ_P) − (μ̂_Q − μ_Q)‖ has expectation at most
-   √(1/m + 1/n) and, changing one row moving it by at most √2/m (or √2/n), McDiarmid's
-   inequality bounds its excess by √((1/m + 1/n) ln(1/α')) (:func:`mmd_lower_bound`).
-2. MMD ≤ √2 · TV for such kernels (the signed measure P − Q splits into TV·(μ₊ − μ₋)).
-3. (ε, δ)-DP gives TV ≤ (e^ε − 1 + 2δ)/(e^ε + 1), so ε ≥ ln((1 + TV − 2δ)/(1 − TV))
-   and, at a claimed ε, δ ≥ (TV (e^ε + 1) − e^ε + 1)/2 (:func:`tv_to_epsilon`,
-   :func:`tv_to_delta`).
-
-Unlike ``mmd-tv`` (a plug-in value put into a pure-DP formula), the bandwidth here is
-fixed before the rows it is evaluated on are read, and the sampling error is paid for.
+A McDiarmid lower bound on the RBF MMD, MMD ≤ √2·TV and the TV bound of (ε, δ)-DP give a
+lower confidence bound on ε. Unlike ``mmd-tv``, the bandwidth is fixed before the rows it
+is evaluated on are read, and the sampling error is paid for. The derivation is in
+docs/methods/epsilon-certificates.md.
 """
 
 from __future__ import annotations
@@ -37,6 +26,7 @@ BLOCK_ENTRIES = 2**22
 
 
 def _rbf(x: np.ndarray, y: np.ndarray, bandwidth: float) -> np.ndarray:
+    """RBF Gram matrix of x against y."""
     sx, sy = (x * x).sum(axis=1), (y * y).sum(axis=1)
     d2 = np.maximum(sx[:, None] + sy[None, :] - 2.0 * x @ y.T, 0.0)
     return np.exp(-d2 / (2.0 * bandwidth * bandwidth))
@@ -53,11 +43,8 @@ def median_bandwidth(x: np.ndarray, max_rows: int = BANDWIDTH_ROWS,
                      seed: int = 0) -> tuple[float, int]:
     """Median pairwise distance of at most ``max_rows`` rows of ``x`` (the median heuristic).
 
-    With more rows a uniform subsample of ``max_rows`` is drawn without replacement (seeded),
-    so no n × n matrix is built; with fewer, every row is used and the value is the one
-    :func:`~privlab.epsilon.auditors.mmd.rbf_median_kernel` gives. Falls back to 1 when all
-    the rows used coincide. The change of rule, measured:
-    ``docs/decisions/2026-12-05-epsilon-scale.md``.
+    Larger inputs are subsampled (seeded) so no n × n matrix is built; 1 when all rows
+    coincide. Why: docs/decisions/2026-12-05-epsilon-scale.md.
 
     Returns:
         (bandwidth, rows used).
@@ -75,10 +62,7 @@ def median_bandwidth(x: np.ndarray, max_rows: int = BANDWIDTH_ROWS,
 
 
 def mmd_biased(a: np.ndarray, b: np.ndarray, bandwidth: float) -> float:
-    """‖μ̂_a − μ̂_b‖ in the RBF kernel's space: √(mean K_aa + mean K_bb − 2 mean K_ab).
-
-    The Gram matrices are summed a block of rows at a time (:data:`BLOCK_ENTRIES`), so the
-    memory is independent of the number of rows.
+    """‖μ̂_a − μ̂_b‖ in the RBF kernel's space, in memory independent of the row count.
 
     Example:
         >>> x = np.zeros((3, 2))
@@ -93,8 +77,7 @@ def mmd_biased(a: np.ndarray, b: np.ndarray, bandwidth: float) -> float:
 def mmd_lower_bound(statistic: float, m: int, n: int, alpha: float) -> float:
     """One-sided lower confidence bound on the population MMD from the biased statistic.
 
-    For a kernel with 0 ≤ k ≤ 1 and k(x, x) = 1 fixed before the rows were drawn, and iid
-    rows, MMD ≥ statistic − √(1/m + 1/n)·(1 + √ln(1/alpha)) with probability ≥ 1 − alpha.
+    statistic − √(1/m + 1/n)·(1 + √ln(1/alpha)), for a bounded kernel fixed in advance.
 
     Args:
         statistic: the biased statistic ‖μ̂_P − μ̂_Q‖ (:func:`mmd_biased`).
@@ -149,22 +132,10 @@ def tv_to_delta(tv: float, epsilon: float) -> float:
 class MMDFinite(BaseAuditor):
     """MMD lower confidence bound turned into a lower confidence bound on ε.
 
-    Formal status: finite-sample certificate. Each identity's rows are split in half at
-    random (``seed``); the RBF bandwidth is the median pairwise distance of the pooled
-    development halves, on a seeded subsample of :data:`BANDWIDTH_ROWS` rows when there are
-    more (:func:`median_bandwidth`; the rule is stated in provenance), or ``bandwidth``
-    when given, and then every row is evaluated. The Gram matrices are never held whole.
-    On the evaluation rows, with M̂ the biased MMD statistic, MMD_L =
-    M̂ − √(1/m + 1/n)(1 + √ln(1/(2·alpha))), TV_L = MMD_L/√2 and
-    ε_L = ln((1 + TV_L − 2δ)/(1 − TV_L)), clipped at 0. Assumes each identity's rows are
-    iid draws from its output law; then the true ε at that δ is at least ε_L with
-    probability ≥ 1 − 2·alpha (the one deviation bound spends the pair's whole 2·alpha,
-    matching the two-rate certificates). Valid for approximate DP too. The kernel only
-    sees what the RBF mean embedding sees, so ε_L is usually far below ε and is 0 unless
-    the two laws are far apart.
-
-    :meth:`test` answers a claimed (ε, δ): refuted when the bound on TV exceeds
-    (e^ε − 1 + 2δ)/(e^ε + 1).
+    Formal status: finite-sample certificate. Under iid rows the true ε at that δ is at
+    least the value with probability ≥ 1 − 2·alpha; it is usually far below ε. The
+    bandwidth comes from the development halves (:func:`median_bandwidth`) unless given.
+    :meth:`test` answers a claimed (ε, δ).
 
     Args:
         alpha: per-error-rate level of the family (the bound is taken at 2·alpha).
@@ -230,9 +201,8 @@ class MMDFinite(BaseAuditor):
         """Test a claimed (ε, δ) on two identities' rows.
 
         Returns:
-            A :class:`~privlab.epsilon.auditors.hockey_stick.ClaimTest`: refuted when
-            TV_L > (e^ε − 1 + 2δ)/(e^ε + 1); a true claim is refuted with probability
-            ≤ 2·alpha under iid rows.
+            A :class:`~privlab.epsilon.auditors.hockey_stick.ClaimTest`, refuted when
+            TV_L > (e^ε − 1 + 2δ)/(e^ε + 1).
 
         Raises:
             PrivlabValueError / PrivlabTypeError: on malformed samples, claim or seed.
