@@ -83,6 +83,7 @@ class _State:
     detail_levels: set = field(default_factory=set)
 
     def report(self, level: int, new: Step, detail: bool = False) -> None:
+        """Keep ``new`` at ``level``, drop the levels below it, send the composed step."""
         del self.levels[level:]
         self.detail_levels = {k for k in self.detail_levels if k < level}
         if detail:
@@ -93,6 +94,16 @@ class _State:
         for outer in reversed([s for s in self.levels if s is not None]):
             composed = outer if composed is None else dataclasses.replace(outer, detail=composed)
         self.listener(composed)
+
+    def report_detail(self, new: Step) -> bool:
+        """Report ``new`` as the detail of the current level's step; False before any step."""
+        depth = self.depth
+        if not any(s is not None for s in self.levels[:depth + 1]):
+            return False
+        above = len(self.levels) > depth and self.levels[depth] is not None and \
+            depth not in self.detail_levels
+        self.report(depth + 1 if above else depth, new, detail=not above)
+        return True
 
 
 _listener: contextvars.ContextVar[_State | None] = contextvars.ContextVar(
@@ -156,13 +167,7 @@ def substep(stage: str, done: int, total: int) -> None:
     state = _listener.get()
     if state is None:
         return
-    new = _checked(stage, done, total, "progress.substep")
-    if not any(s is not None for s in state.levels[:state.depth + 1]):
-        return  # no step to be a detail of (work before a study's first step)
-    depth = state.depth
-    above = len(state.levels) > depth and state.levels[depth] is not None and \
-        depth not in state.detail_levels
-    state.report(depth + 1 if above else depth, new, detail=not above)
+    state.report_detail(_checked(stage, done, total, "progress.substep"))
 
 
 def note(message: str) -> None:
@@ -195,13 +200,8 @@ def note(message: str) -> None:
     if not isinstance(message, str) or not message.strip():
         raise invalid("message", "progress.note", "a non-empty str", message)
     new = Step(message, 0, 1, message=True)
-    depth = state.depth
-    if not any(s is not None for s in state.levels[:depth + 1]):
+    if not state.report_detail(new):
         state.listener(new)  # before any step: the note alone, kept nowhere
-        return
-    above = len(state.levels) > depth and state.levels[depth] is not None and \
-        depth not in state.detail_levels
-    state.report(depth + 1 if above else depth, new, detail=not above)
 
 
 @contextmanager
