@@ -18,6 +18,7 @@ from privlab.errors import invalid, wrong_type
 from privlab.hashing import content_hash
 from privlab.vision.images import as_rgb
 from privlab.vision.logo_gallery import LogoGallery, load_logo_gallery
+from privlab.vision.text_changes import box_iou
 
 DEFAULT_MIN_INLIERS = 12
 RATIO = 0.75  # Lowe's ratio test
@@ -231,19 +232,11 @@ def match_logos(image: Any, gallery: Mapping[str, Sequence[Any]], *,
     return _merge(found)
 
 
-def _iou(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
-    ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
-
-
 def _merge(found: list[LogoMatch]) -> list[LogoMatch]:
     """One match per brand and place: the strongest of overlapping finds is kept."""
     kept: list[LogoMatch] = []
     for match in sorted(found, key=lambda m: -m.inliers):
-        if not any(k.name == match.name and _iou(k.box, match.box) > 0.3 for k in kept):
+        if not any(k.name == match.name and box_iou(k.box, match.box) > 0.3 for k in kept):
             kept.append(match)
     return kept
 
