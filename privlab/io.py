@@ -1,8 +1,9 @@
-"""Reading and writing the line-oriented files privlab exchanges with users.
+"""Reading and writing the files privlab exchanges with users, and its on-disk caches.
 
 One JSON-lines reader that names the file and line of every refusal, one error builder
-for a bad record, and one atomic writer (a partial file is never left under the final
-name).
+for a bad record, one atomic writer (a partial file is never left under the final
+name), and the one cache layer (:class:`SQLiteCache`, :func:`cache_key`) the embedding
+and LLM answer caches share.
 """
 
 from __future__ import annotations
@@ -12,10 +13,13 @@ import json
 import os
 import sqlite3
 import stat
+import time
+import warnings
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from privlab.errors import PrivlabValueError, invalid, wrong_type
+from privlab.hashing import bytes_hash
 
 
 def refuse_record(caller: str, expected: str, where: str, problem: str,
@@ -302,11 +306,6 @@ def set_aside(path: Path) -> Path:
     return aside
 
 
-__all__ = ["LOCK_TIMEOUT_S", "database_unavailable", "describe_skipped", "is_damaged_database",
-           "iter_jsonl", "read_file_bytes", "read_jsonl",
-           "refuse_record", "set_aside", "walk_folder", "write_jsonl"]
-
-
 #: Seconds a cache waits for a lock held by another process before it gives up.
 LOCK_TIMEOUT_S = 5.0
 
@@ -320,6 +319,118 @@ def database_unavailable(exc: sqlite3.Error) -> bool:
                          "SQLITE_CANTOPEN", "SQLITE_IOERR", "SQLITE_PERM"))
         or any(w in text for w in ("locked", "readonly", "read-only", "disk is full",
                                    "unable to open", "disk i/o")))
+
+
+def cache_key(*parts: Any) -> str:
+    """The key of a cache entry: SHA-256 (64 hex digits) of its parts as sorted-key JSON.
+
+    Every cache keys its entries by what they were computed from: texts, arrays and images
+    enter as their :func:`privlab.hashing.content_hash`, settings as plain values.
+
+    Example:
+        >>> cache_key("chat", {"a": 1, "b": [2]}) == cache_key("chat", {"b": [2], "a": 1})
+        True
+        >>> cache_key("chat", {"a": 1}) == cache_key("chat", {"a": 2})
+        False
+    """
+    return bytes_hash(json.dumps(list(parts), sort_keys=True, default=str).encode("utf-8"))
+
+
+class SQLiteCache:
+    """One SQLite file of cache entries, healed and passed by the same way for every cache.
+
+    A file SQLite reports as damaged is set aside (:func:`set_aside`) with a warning and
+    a fresh one started; one locked for :data:`LOCK_TIMEOUT_S` seconds, read-only, on a
+    full disk or that cannot be opened is passed by with a warning naming it and the fix,
+    so the run goes on uncached and loses nothing. Why: ``docs/decisions/2026-12-05-one-cache.md``.
+
+    Subclasses set ``path`` (an attribute or a property) and the class attributes below.
+
+    Example:
+        >>> import tempfile
+        >>> class Notes(SQLiteCache):
+        ...     schema = ("CREATE TABLE IF NOT EXISTS notes (key TEXT PRIMARY KEY, note TEXT)",)
+        >>> notes = Notes(); notes.path = Path(tempfile.mkdtemp()) / "notes.sqlite"
+        >>> _ = notes.run(lambda con: con.execute("INSERT INTO notes VALUES ('k', 'hi')"))
+        >>> notes.run(lambda con: con.execute("SELECT note FROM notes").fetchone())
+        ('hi',)
+    """
+
+    path: Path
+    #: How warnings name the cache.
+    name = "cache"
+    #: What happens without the cache, completed by " again" or " and not stored".
+    redone = "entries are computed"
+    #: Statements run on every connection (``CREATE TABLE IF NOT EXISTS ...``).
+    schema: tuple[str, ...] = ()
+    #: Seconds an unusable cache is then passed by without waiting on it (0: every call).
+    retry_s = 0.0
+    _skip_until = 0.0
+
+    def prepare(self, con: sqlite3.Connection) -> None:
+        """Bring a freshly opened file to the current schema (runs :attr:`schema`)."""
+        for statement in self.schema:
+            con.execute(statement)
+
+    def _transaction(self, action: Callable[[sqlite3.Connection], Any]) -> Any:
+        con = sqlite3.connect(self.path, timeout=LOCK_TIMEOUT_S)
+        try:
+            with con:
+                self.prepare(con)
+                return action(con)
+        finally:
+            con.close()
+
+    def run(self, action: Callable[[sqlite3.Connection], Any], fallback: Any = None, *,
+            strict: bool = False, stacklevel: int = 3) -> Any:
+        """``action(con)`` in one transaction, on a fresh file if this one is damaged.
+
+        Args:
+            action: what to do with the connection; its result is returned.
+            fallback: returned, with a warning, when the cache cannot be used.
+            strict: raise instead of passing an unusable cache by.
+            stacklevel: of the warnings, counted from this method.
+
+        Raises:
+            PrivlabValueError: ``strict`` and the cache cannot be used (the file and the
+                fix are named).
+        """
+        path = self.path
+        if time.monotonic() < self._skip_until:
+            return fallback  # found unusable moments ago: not waited for again
+        try:
+            try:
+                return self._transaction(action)
+            except sqlite3.DatabaseError as exc:
+                if not is_damaged_database(exc):
+                    raise
+                aside = set_aside(path)
+                warnings.warn(f"The {self.name} {path} is damaged ({exc}); moved it to "
+                              f"{aside} and started a fresh one, so {self.redone} again.",
+                              RuntimeWarning, stacklevel=stacklevel)
+            return self._transaction(action)
+        except sqlite3.OperationalError as exc:
+            if not database_unavailable(exc):
+                raise
+            locked = "lock" in str(exc).lower() or "BUSY" in (
+                getattr(exc, "sqlite_errorname", "") or "")
+            fix = ("another process holds it; wait for it or set PRIVLAB_CACHE to another "
+                   "folder" if locked else "free disk space, fix its permissions or set "
+                   "PRIVLAB_CACHE to another folder")
+            if strict:
+                raise PrivlabValueError(f"The {self.name} {path} cannot be used ({exc}): "
+                                        f"{fix}.") from None
+            span = f" for {self.retry_s:g} s" if self.retry_s else ""
+            self._skip_until = time.monotonic() + self.retry_s
+            warnings.warn(f"The {self.name} {path} cannot be used ({exc}); running without "
+                          f"it{span}, so {self.redone} and not stored. To use it: {fix}.",
+                          RuntimeWarning, stacklevel=stacklevel)
+            return fallback
+
+
+__all__ = ["LOCK_TIMEOUT_S", "SQLiteCache", "cache_key", "database_unavailable",
+           "describe_skipped", "is_damaged_database", "iter_jsonl", "read_file_bytes",
+           "read_jsonl", "refuse_record", "set_aside", "walk_folder", "write_jsonl"]
 
 
 def read_file_bytes(file: Path, parameter: str, caller: str, expected: str) -> bytes:

@@ -6,7 +6,8 @@ detector over every image), and its output does not depend on the encoder. :func
 runs a sanitizer once per (corpus, sanitizer and settings) in this process and hands back
 the same outputs afterwards:
 
-* the key is the SHA-256 of the items' contents, in order, and of the sanitizer's class,
+* the key (:func:`privlab.io.cache_key`, the scheme every privlab cache uses) is the
+  SHA-256 of the items' content hashes, in order, and of the sanitizer's class,
   its ``describe()`` and its plain settings (numbers, texts, arrays, the ``describe()``
   of objects it holds), so a change of any setting, or of one pixel or character of the
   input, runs the sanitizer again;
@@ -28,8 +29,6 @@ redactions) runs every time. Turn the memory off with ``PRIVLAB_SANITIZER_CACHE=
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import threading
 from collections import OrderedDict
@@ -38,6 +37,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from privlab.hashing import content_hash
+from privlab.io import cache_key
 from privlab.progress import substep
 
 #: Most (corpus, sanitizer) outputs kept at once.
@@ -108,8 +108,7 @@ def sanitizer_key(sanitizer: Any, records: Any = ()) -> str:
                    "describe": _plain(sanitizer.describe()),
                    "settings": {k: _plain(v) for k, v in sorted(vars(sanitizer).items())
                                 if not k.startswith("__") and k not in records}}
-    text = json.dumps(fingerprint, sort_keys=True, default=repr)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return cache_key(fingerprint)
 
 
 def _copy(items: Sequence[Any]) -> list:
@@ -142,11 +141,11 @@ def sanitize(sanitizer: Any, items: Sequence[Any]) -> list:
     if not enabled() or not getattr(sanitizer, "cacheable", True):
         return list(sanitizer.sanitize(items))
     try:
-        corpus = hashlib.sha256("".join(content_hash(item) for item in items).encode())
+        corpus = [content_hash(item) for item in items]
     except TypeError:  # items of a kind that has no content hash: run, keep nothing
         return list(sanitizer.sanitize(items))
     records = _RECORDS.get(type(sanitizer), set())
-    key = sanitizer_key(sanitizer, records) + ":" + corpus.hexdigest()
+    key = cache_key(sanitizer_key(sanitizer, records), corpus)
     with _LOCK:
         found = _ENTRIES.get(key)
         if found is not None:
@@ -168,7 +167,7 @@ def sanitize(sanitizer: Any, items: Sequence[Any]) -> list:
         after = {k: v for k, v in vars(sanitizer).items()}
         vars(sanitizer).update(before)
         try:
-            key = sanitizer_key(sanitizer, records) + ":" + corpus.hexdigest()
+            key = cache_key(sanitizer_key(sanitizer, records), corpus)
         finally:
             vars(sanitizer).update(after)
     with _LOCK:

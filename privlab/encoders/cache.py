@@ -24,12 +24,12 @@ import sqlite3
 import threading
 import warnings
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 import numpy as np
 
 from privlab.errors import PrivlabValueError, invalid, item_list
-from privlab.io import LOCK_TIMEOUT_S, database_unavailable as _unavailable, is_damaged_database, set_aside
+from privlab.io import LOCK_TIMEOUT_S, SQLiteCache  # noqa: F401 (LOCK_TIMEOUT_S: as before)
 
 _LOCK = threading.Lock()
 
@@ -107,12 +107,16 @@ def decode_vector(blob: Any, dim: int | None = None) -> tuple[np.ndarray | None,
     return vector, ""
 
 
-class EmbeddingCache:
+class EmbeddingCache(SQLiteCache):
     """SQLite store of unit float32 vectors: ``(model, key) -> vector``.
 
     Args:
         path: the database file (default ``<cache_dir>/embeddings.sqlite``).
     """
+
+    name = "embedding cache"
+    redone = "embeddings are computed"
+    schema = _SCHEMA
 
     def __init__(self, path: str | Path | None = None):
         if path is None:
@@ -128,64 +132,13 @@ class EmbeddingCache:
                 f"is a file, not a folder ({exc.strerror}). Set PRIVLAB_CACHE (or path) to "
                 "a folder.") from None
         # Creates the tables, or replaces a damaged file (a locked one is passed by).
-        self._run(lambda con: None, fallback=False)
+        self.run(lambda con: None, fallback=False)
 
-    def _connect(self) -> sqlite3.Connection:
-        con = sqlite3.connect(self.path, timeout=LOCK_TIMEOUT_S)
-        try:
-            for statement in _SCHEMA:
-                con.execute(statement)
-            columns = [row[1] for row in con.execute("PRAGMA table_info(emb)")]
-            if "sum" not in columns:  # a cache written before checksums were stored
-                con.execute("ALTER TABLE emb ADD COLUMN sum TEXT")
-                con.commit()
-        except BaseException:
-            con.close()
-            raise
-        return con
-
-    def _transaction(self, action: Callable[[sqlite3.Connection], Any]) -> Any:
-        con = self._connect()
-        try:
-            with con:
-                return action(con)
-        finally:
-            con.close()
-
-    def _run(self, action: Callable[[sqlite3.Connection], Any], fallback: Any = None) -> Any:
-        """``action(con)`` in one transaction, on a fresh file if this one is damaged.
-
-        A cache that is locked by another process (for :data:`LOCK_TIMEOUT_S`),
-        read-only, on a full disk or that cannot be opened is passed by: ``fallback``
-        is returned with a warning naming the file and the fix, and the caller computes
-        without the cache. With ``fallback=None`` the error is raised, naming the file.
-        """
-        try:
-            try:
-                return self._transaction(action)
-            except sqlite3.DatabaseError as exc:
-                if not is_damaged_database(exc):
-                    raise
-                aside = set_aside(self.path)
-                warnings.warn(f"The embedding cache {self.path} is damaged ({exc}); moved it "
-                              f"to {aside} and started a fresh one, so embeddings are "
-                              "computed again.", RuntimeWarning, stacklevel=3)
-            return self._transaction(action)
-        except sqlite3.OperationalError as exc:
-            if not _unavailable(exc):
-                raise
-            fix = ("another process holds it; wait for it or set PRIVLAB_CACHE to another "
-                   "folder" if "lock" in str(exc).lower() or "BUSY" in
-                   (getattr(exc, "sqlite_errorname", "") or "") else
-                   "free disk space, fix its permissions or set PRIVLAB_CACHE to another "
-                   "folder")
-            if fallback is None:
-                raise PrivlabValueError(f"The embedding cache {self.path} cannot be used "
-                                        f"({exc}): {fix}.") from None
-            warnings.warn(f"The embedding cache {self.path} cannot be used ({exc}); running "
-                          f"without it, so embeddings are computed and not stored. To use "
-                          f"it: {fix}.", RuntimeWarning, stacklevel=3)
-            return fallback
+    def prepare(self, con: sqlite3.Connection) -> None:
+        """Create the tables, and add the checksum column to a cache written before it."""
+        super().prepare(con)
+        if "sum" not in [row[1] for row in con.execute("PRAGMA table_info(emb)")]:
+            con.execute("ALTER TABLE emb ADD COLUMN sum TEXT")
 
     def get_many(self, model: str, keys: list[str], dim: int | None = None
                  ) -> dict[str, np.ndarray]:
@@ -230,7 +183,7 @@ class EmbeddingCache:
             return found, damaged
 
         with _LOCK:
-            found, damaged = self._run(read, fallback=({}, []))
+            found, damaged = self.run(read, fallback=({}, []))
         legacy = [key for key, problem in damaged if problem == _LEGACY]
         damaged = [(key, problem) for key, problem in damaged if problem != _LEGACY]
         if legacy:
@@ -294,14 +247,15 @@ class EmbeddingCache:
             con.execute("INSERT OR REPLACE INTO dims VALUES (?, ?)", (model, dims.pop()))
 
         with _LOCK:
-            self._run(write, fallback=False)
+            self.run(write, fallback=False)
 
     def count(self, model: str | None = None) -> int:
         """Number of stored vectors (for one model, or all)."""
         if model is None:
-            return self._run(lambda con: con.execute("SELECT COUNT(*) FROM emb").fetchone()[0])
-        return self._run(lambda con: con.execute(
-            "SELECT COUNT(*) FROM emb WHERE model=?", (model,)).fetchone()[0])
+            return self.run(lambda con: con.execute("SELECT COUNT(*) FROM emb").fetchone()[0],
+                            strict=True)
+        return self.run(lambda con: con.execute(
+            "SELECT COUNT(*) FROM emb WHERE model=?", (model,)).fetchone()[0], strict=True)
 
     def clear(self, model: str | None = None) -> None:
         """Forget vectors (of one model, or all)."""
@@ -315,4 +269,4 @@ class EmbeddingCache:
                 con.execute("DELETE FROM dims WHERE model=?", (model,))
 
         with _LOCK:
-            self._run(forget)
+            self.run(forget, strict=True)

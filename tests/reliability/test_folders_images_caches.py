@@ -36,6 +36,7 @@ from privlab.encoders import EmbeddingCache, Encoder
 from privlab.encoders import cache as cache_module
 from privlab.encoders.text import SentenceTransformerEncoder
 from privlab.errors import PrivlabValueError
+from privlab import io as privlab_io
 from privlab.io import walk_folder
 from privlab.redaction.spia.records import parse_spia_record
 
@@ -434,7 +435,7 @@ def test_a_cache_written_without_checksums_is_recomputed_once(cache):
 
 def test_a_locked_cache_is_passed_by_within_its_timeout(cache, monkeypatch):
     clean = Counting().encode(TEXTS)
-    monkeypatch.setattr(cache_module, "LOCK_TIMEOUT_S", 0.2)
+    monkeypatch.setattr(privlab_io, "LOCK_TIMEOUT_S", 0.2)
     holder = sqlite3.connect(cache / "embeddings.sqlite", isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")  # another process in the middle of a write
     try:
