@@ -1,21 +1,9 @@
 """The known-ε benchmark: every auditor on mechanisms whose pairwise ε is exact.
 
-One *setting* is (mechanism, geometry, target global ε, n per identity, repetition).
-:func:`run_setting` draws n outputs for each identity of the 40 predeclared pairs
-(:func:`select_pairs`, the same list for every method) and returns a tidy table, one row
-per pair and method, with the exact pairwise ε beside each value and its status.
-:func:`run_sweep` runs any list of settings with a progress bar on several processes and
-stores each finished setting under ``privlab.config.cache_dir()`` so an interrupted sweep
-resumes where it stopped: a stored setting is read back only when its completion marker's
-checksum, row count, columns and setting match, and is recomputed with a warning naming
-the file otherwise. Auditors run with the runner's thread limit
-(:func:`privlab.epsilon.runtime.auditor_threads`) wherever they are called from. The
-summaries that rebuild the paper's tables and figures live in
-:mod:`privlab.epsilon.summaries`, the grid, its pairs and their exact ε in
-:mod:`privlab.epsilon.benchmark_grid`, the power experiment in
-:mod:`privlab.epsilon.benchmark_power` (all re-exported here). The Laplace family's
-population-optimal AUC is estimated in :mod:`privlab.epsilon.reference` (the Gaussian one
-has a closed form and sits in each table's ``optimal_auc`` column).
+:func:`run_setting` audits the predeclared pairs of one setting (mechanism, geometry, ε,
+n, repetition) into a tidy table with the exact ε beside each value; :func:`run_sweep`
+runs many settings on several processes and resumes from an on-disk store. See
+docs/methods/epsilon-benchmark.md.
 """
 
 from __future__ import annotations
@@ -126,6 +114,7 @@ def bounds_per_pair(name: str) -> int | None:
 
 
 def _takes(factory, parameter: str) -> bool:
+    """Whether ``factory`` accepts a parameter of that name."""
     import inspect
 
     try:
@@ -135,6 +124,7 @@ def _takes(factory, parameter: str) -> bool:
 
 
 def _auditor_for(name: str, mech, i: int, j: int, alpha: float, mmd_permutations: int):
+    """The auditor ``name`` for one pair, at the setting's per-test α."""
     if name == "mmd-tv":
         return MMDTV(permutations=mmd_permutations)
     entry = registry.entry(name)
@@ -150,6 +140,7 @@ def _auditor_for(name: str, mech, i: int, j: int, alpha: float, mmd_permutations
 
 
 def _llr(mech, i, j, x):
+    """The mechanism's exact log-likelihood ratio of the pair (a picklable scorer)."""
     return mech.log_likelihood_ratio(x, i, j)
 
 
@@ -167,6 +158,7 @@ def _shared_kde(methods, a, b) -> dict[str, AuditResult]:
 
 
 def _check_methods(methods: Sequence[str], caller: str) -> tuple[str, ...]:
+    """A nonempty tuple of benchmark method names."""
     known = benchmark_methods()
     if isinstance(methods, str) or not len(methods):
         raise invalid("methods", caller, f"a nonempty list from {known}", methods)
@@ -188,18 +180,12 @@ def run_setting(setting: Setting, methods: Sequence[str] = DEFAULT_METHODS,
             test that scores with the mechanism's exact likelihood ratio).
         n_pairs: number of predeclared pairs.
         mmd_permutations: permutations for MMD-TV's test (0 skips it; default 10^4).
-        family_alpha: simultaneous level of each certificate method over all pairs: its
-            per-test α is family_alpha / (tests per pair · n_pairs), e.g.
-            family_alpha / (2 n_pairs) for the reserved tests' two error rates.
+        family_alpha: simultaneous level of each certificate method over all pairs,
+            split over its tests (:func:`bounds_per_pair` per pair).
         pair_done: called after each pair is audited (progress; None: nothing).
 
     Returns:
-        DataFrame, one row per pair and method: the setting's fields, ``pair_index``,
-        ``id_a``, ``id_b``, ``l1``, ``l2``, ``exact_epsilon`` (:func:`exact_reference`),
-        ``method``, ``status``, ``value``, ``auc``, ``corner``, ``attainable``,
-        ``optimal_auc`` (Gaussian family, population reference), ``mmd_tighter``,
-        ``p_value``, ``alpha`` and ``alpha_tests`` (certificate rows), ``seed``. The
-        auditors run under :func:`privlab.epsilon.runtime.auditor_threads`.
+        DataFrame with :data:`TABLE_COLUMNS`, one row per pair and method.
 
     Raises:
         PrivlabValueError: on unknown methods or a bad setting.
@@ -233,8 +219,7 @@ def run_setting(setting: Setting, methods: Sequence[str] = DEFAULT_METHODS,
 def setting_samples(setting: Setting, n_pairs: int = N_PAIRS):
     """The mechanism, the predeclared pairs and every identity's outputs of one setting.
 
-    The outputs are drawn from the setting's seed, identity by identity in increasing
-    order, so every method (and :mod:`privlab.epsilon.claims`) sees the same samples.
+    Drawn from the setting's seed, so every method sees the same samples.
 
     Returns:
         ``(mechanism, pairs, {identity: array (n, d)})``.
@@ -295,9 +280,7 @@ def setting_path(setting: Setting, methods: Sequence[str] = DEFAULT_METHODS,
                  family_alpha: float = FAMILY_ALPHA) -> Path:
     """Where :func:`run_sweep` stores one setting: its readable key, then a hash.
 
-    The hash covers every field of the setting and every option at full precision and
-    :data:`BENCHMARK_VERSION`, so a file is read back only for exactly the same settings
-    computed by the same code.
+    The hash covers the setting, every option and :data:`BENCHMARK_VERSION`.
 
     Example:
         >>> a = setting_path(Setting("laplace", "dispersed", 1.0, 100))
@@ -331,6 +314,7 @@ def _setting_problem(frame: pd.DataFrame, setting: Setting, methods, n_pairs) ->
 
 def _run_and_store(setting: Setting, methods, n_pairs, mmd_permutations, family_alpha,
                    path: Path | None, parent: int, pair_done=None) -> pd.DataFrame:
+    """One setting in a worker: run it and store it (the worker dies with its parent)."""
     exit_with_parent(parent)
     frame = run_setting(setting, methods, n_pairs, mmd_permutations, family_alpha,
                         pair_done=pair_done)
@@ -361,11 +345,8 @@ def run_sweep(settings: Sequence[Setting], methods: Sequence[str] = DEFAULT_METH
               progress: bool = True) -> pd.DataFrame:
     """Run many settings; resume from the on-disk store; show a progress bar.
 
-    Each finished setting is written to :func:`setting_path` (a CSV, then a completion
-    marker with its checksum) as soon as it is done, so rerunning after an interruption
-    only computes what is missing. A stored setting is read back only when its checksum,
-    row count, columns and setting match; otherwise it is recomputed with a
-    ``RuntimeWarning`` naming the file. Worker processes exit when the sweep's process dies.
+    A stored setting that fails its checks is recomputed with a ``RuntimeWarning``
+    naming the file.
 
     Args:
         settings: the settings to run (e.g. from :func:`grid`).
@@ -381,8 +362,7 @@ def run_sweep(settings: Sequence[Setting], methods: Sequence[str] = DEFAULT_METH
         The concatenated tidy table of all settings.
 
     Raises:
-        PrivlabValueError: on an empty or malformed list of settings or methods, or a bad
-            option; before anything is computed.
+        PrivlabValueError: on malformed settings, methods or options, before any work.
     """
     if isinstance(settings, Setting) or not hasattr(settings, "__iter__"):
         raise invalid("settings", "run_sweep", "a nonempty list of Setting", settings,

@@ -2,19 +2,7 @@
 
 The classifier only decides *which* fixed rule the certificate evaluates; it never touches
 the test rows, so a stronger model cannot make a certificate invalid, only more or less
-informative. Two model classes are offered by name (:data:`CLASSIFIERS`):
-
-* ``"logistic"`` — the specification's logistic regression (C = 1, lbfgs, 1000 iterations)
-  on the raw coordinates;
-* ``"mlp"`` — :class:`MLPClassifier`, a seeded one-hidden-layer torch network with a linear
-  skip path on standardised and soft-clipped coordinates, trained full-batch on the CPU.
-  Standardising helps when the noise differs across coordinates (anisotropic Gaussian);
-  the soft-clipped copy follows likelihood ratios that flatten in the tails (product
-  Laplace).
-
-:class:`LearnedReservedTest` is the reserved test of
-:mod:`~privlab.epsilon.auditors.reserved` with the model class as a knob; with
-``classifier="logistic"`` it returns exactly the numbers of ``ReservedTest``.
+informative. See docs/methods/epsilon-certificates.md.
 """
 
 from __future__ import annotations
@@ -47,12 +35,14 @@ def check_classifier(kind, caller: str) -> str:
 
 
 def _positive_int(value, name: str, caller: str) -> int:
+    """A positive integer (booleans refused)."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
         raise invalid(name, caller, "a positive integer", value)
     return int(value)
 
 
 def _nonnegative_float(value, name: str, caller: str, strict: bool = False) -> float:
+    """A finite number ≥ 0 (> 0 when ``strict``)."""
     ok = not isinstance(value, bool) and isinstance(value, (int, float, np.floating)) \
         and np.isfinite(value) and (value > 0 if strict else value >= 0)
     if not ok:
@@ -77,16 +67,9 @@ def _torch_threads(n: int):
 class MLPClassifier:
     """A small seeded torch network on robustly standardised coordinates.
 
-    With z = (x − median) / sd per coordinate (training rows) and u = [z, tanh(κ z)] (κ a
-    learned slope, starting at 2), the score is a·u + v·relu(W u + c) + b: a linear skip
-    path plus one hidden layer. The soft-clipped copy tanh(κ z) lets a linear read-out
-    follow likelihood ratios that flatten in the tails (product Laplace noise); the
-    standardisation puts coordinates with unequal noise on one scale (anisotropic
-    Gaussian noise); the hidden layer bends the score where neither suffices. Trained
-    full-batch with Adam on the class-balanced logistic loss plus
-    ``weight_decay``·(|a|² + |W|² + |v|²), in float32 on ``threads`` CPU threads; weights
-    start from a numpy generator seeded by ``seed``, so the same rows and seed give the
-    same scores.
+    The score is a·u + v·relu(W u + c) + b on u = [z, tanh(κ z)], z the standardised
+    coordinates; the same rows and seed give the same scores. The design is explained in
+    docs/methods/epsilon-certificates.md.
 
     Args:
         hidden: width of the hidden layer (0 keeps only the skip path).
@@ -121,6 +104,7 @@ class MLPClassifier:
         self._params = None
 
     def _features(self, x: np.ndarray, kappa: float) -> np.ndarray:
+        """u = [z, tanh(κ z)] on the training rows' centre and scale."""
         z = (np.asarray(x, dtype=np.float64) - self._center) / self._scale
         return np.hstack([z, np.tanh(kappa * z)])
 
@@ -222,15 +206,9 @@ def fit_scorer(kind: str, negative: np.ndarray, positive: np.ndarray,
 class LearnedReservedTest(BaseAuditor):
     """The reserved test (Eq. 16) with the model class as a knob.
 
-    Formal status: finite-sample certificate. Each identity's rows are split in half at
-    random (``seed``); a ``classifier`` is fitted and an orientation and threshold chosen
-    (:func:`~privlab.epsilon.auditors.reserved.choose_threshold`) on the development half
-    only; the fixed rule is applied once to the test half, and one-sided Clopper–Pearson
-    bounds at ``alpha`` on both error rates give ε_LB. Assumes the rows of each identity
-    are iid draws from its output law (and independent across identities); then
-    P(ε < ε_LB) ≤ 2·alpha whatever the classifier, and with ``alpha`` = family level /
-    (2 · number of pairs) all pairs hold together. With ``classifier="logistic"`` the
-    split, rule and bound are those of ``ReservedTest``.
+    Formal status: finite-sample certificate. Under iid rows P(ε < ε_LB) ≤ 2·alpha
+    whatever the classifier; with ``classifier="logistic"`` the numbers are exactly
+    those of ``ReservedTest``.
 
     Args:
         classifier: ``"logistic"`` or ``"mlp"`` (:data:`CLASSIFIERS`).
