@@ -1,23 +1,12 @@
 """One module per notebook, each on the study contract (:mod:`privlab.studies.contract`).
 
-``from privlab.studies import registry`` lists the studies in notebook order::
+A study module registers its ``run`` and is found by :func:`load_members`, so a new study
+needs no edit elsewhere; modules starting with ``_`` hold what several studies share.
+See ``docs/methods/studies-contract.md``.
 
     >>> from privlab.studies import registry
     >>> registry.names()[:3]
     ['quickstart', 'dicaprio', 'mcdonalds']
-
-Each entry's factory is the study's ``run``; its metadata give the notebook number,
-title and notebook. A study is a module here that registers its ``run``
-(``@registry.member(slug, number=..., title=..., notebook=...)``); :func:`load_members`
-finds it, so a new study needs no edit to any other file. Modules whose name starts
-with ``_`` hold what several studies share.
-
-A study may also run parts beside its main run, each with its own ``Config`` (01's
-sanitization ladder and detector miss): its module lists them in ``SUB_STUDIES``, and
-:func:`sub_studies` gathers them from every registered study::
-
-    >>> sorted(sub_studies())
-    ['dicaprio.detector_miss', 'dicaprio.ladder']
 """
 
 from __future__ import annotations
@@ -67,7 +56,12 @@ class SubStudy:
 
 
 def sub_studies() -> dict[str, SubStudy]:
-    """Every registered study's sub-studies, by ``"<parent>.<name>"``, in notebook order."""
+    """Every registered study's sub-studies, by ``"<parent>.<name>"``, in notebook order.
+
+    Example:
+        >>> sorted(sub_studies())
+        ['dicaprio.detector_miss', 'dicaprio.ladder']
+    """
     load_members()
     from privlab.studies.contract import registry
 

@@ -1,22 +1,8 @@
-"""The study contract: what every ``privlab.studies.<slug>`` module provides.
+"""The study contract: the ``Config``, ``run`` and ``Result`` every study module provides.
 
-A study module has
-
-* ``Config`` — a dataclass deriving from :class:`StudyConfig`, so that
-  ``Config.default(**overrides)`` (the full settings), ``Config.smoke(**overrides)``
-  (tiny settings for tests), ``Config.demo(**overrides)`` (settings that show the
-  finding in about a minute) and ``Config.for_notebook(**overrides)`` (the one the
-  active profile names, :func:`privlab.config.profile`) work the same way for every study;
-  each field a user should set declares its label, choices or range with
-  :func:`privlab.studies.params.param`, from which every study's panel is built;
-* ``run(config=None) -> Result`` — the whole study in one call, registered in
-  :data:`registry` with ``@registry.member(slug, number=..., title=...)``;
-* a ``Result``, a frozen dataclass deriving from :class:`StudyResult`: ``headline() ->
-  Headline`` (the number that matters, **what kind of claim it is** and **what it rests
-  on**), ``quoted_figures()``, ``to_frame()``, the ``provenance`` field and ``_repr_html_()``.
-
-A notebook shows its headline through its study panel (or ends with
-``result.headline().show()``); ``make demo`` reads the printed lines.
+``StudyConfig`` gives every study the same settings profiles (default, smoke, demo, the
+notebook's) and input checks; ``StudyResult`` and ``Headline`` give every result the same
+face (headline with status, provenance, frame). See ``docs/methods/studies-contract.md``.
 """
 
 from __future__ import annotations
@@ -96,20 +82,14 @@ class Headline:
 
     Attributes:
         study: number and short name, e.g. ``"00 quickstart"``.
-        text: the first line: what was found, with its key number and the control or floor
-            beside it, in plain words (fewer than 30 words, no internal ids:
-            :func:`first_line_problems`).
-        status: the kind of claim, a :class:`privlab.status.Status` (its value, e.g.
-            ``"diagnostic"``, is accepted too).
-        caveats: what the number rests on: the data (generated, privlab-written sample,
-            real), the model or judge (and whether it is a weak offline stand-in).
-        details: the numbers behind the first line (per member, floors, the paper's
-            figure), one line each; printed under the first line, shown folded.
-        status_note: what the status means for this headline, e.g. ``"model- and
-            corpus-relative"`` (the general meaning is ``status.description``).
-        figures: the run's figures that the notebook's prose and the docs quote, by name
-            (``{"leaks": "19"}``), as printed; ``privlab quote`` writes them into the
-            text between ``<!--q:leaks-->`` and ``<!--/q-->`` markers.
+        text: the first line: what was found, its key number and the control beside it
+            (fewer than 30 words, no internal ids: :func:`first_line_problems`).
+        status: the kind of claim, a :class:`privlab.status.Status` or its value.
+        caveats: what the number rests on (the data, the model or judge).
+        details: the numbers behind the first line, one line each, shown folded.
+        status_note: what the status means here, e.g. ``"model-relative"``.
+        figures: the run's figures quoted by the prose and docs, by name, as printed
+            (``privlab quote`` fills ``<!--q:name-->`` markers with them).
 
     Example:
         >>> h = Headline("00 quickstart", "resolution 0.2", "diagnostic",
@@ -191,11 +171,7 @@ class Headline:
         return dataclasses.replace(self, caveats=self.caveats + (caveat,))
 
     def show(self) -> None:
-        """Print :meth:`lines` (the form ``make demo`` reads).
-
-        Returns None, so ``result.headline().show()`` as a cell's last line shows the
-        headline once (a returned value would be displayed a second time).
-        """
+        """Print :meth:`lines`; returns None so a cell's last line shows it only once."""
         print(self.lines())
 
     @staticmethod
@@ -291,12 +267,8 @@ def check_figures(figures: Any, caller: str) -> dict[str, str]:
 class StudyResult:
     """Base of every study's result (and every sub-study's): what ``run`` returns.
 
-    A study's Result is a frozen dataclass deriving from this one. It says what it found
-    in :meth:`headline`, lays it out in :meth:`to_frame` and ``_repr_html_``, names the
-    figures its notebook's prose quotes in :meth:`quoted_figures`, and carries its
-    :attr:`provenance`, a field every Result has (keyword-only, so it comes after the
-    study's own fields): ``run`` fills it, or the Result derives it from its other fields
-    in :meth:`derive_provenance` when it is made without one.
+    ``provenance`` is keyword-only (it follows the study's own fields); a result made
+    without one derives it in :meth:`derive_provenance`.
 
     Attributes:
         provenance: settings, seeds, model names and data hashes that produced the result
@@ -349,9 +321,8 @@ class StudyResult:
 class StudyConfig:
     """Base of every study's ``Config`` dataclass: full, demo, smoke and notebook settings.
 
-    A study's Config declares its full settings as field defaults, its tiny settings in
-    :meth:`smoke_settings` and, where the full ones take long, its demo settings in
-    :meth:`demo_settings`; the constructors then behave the same everywhere.
+    Full settings are the field defaults; :meth:`smoke_settings` and :meth:`demo_settings`
+    name the fields that differ.
 
     Example:
         >>> @dataclass
@@ -390,9 +361,7 @@ class StudyConfig:
         return super().__new__(cls)
 
     def __post_init__(self) -> None:
-        """Refuse the mistakes every Config can make: a bare string where a list of
-        strings belongs (it would be read character by character) and a seed no random
-        generator accepts. A subclass with its own ``__post_init__`` calls this first."""
+        """Check the fields (:func:`check_config_fields`); a subclass's own calls this first."""
         check_config_fields(self)
 
     @classmethod
@@ -402,12 +371,7 @@ class StudyConfig:
 
     @classmethod
     def demo_settings(cls) -> dict[str, Any]:
-        """The fields that differ from the full settings in the demo profile (none by default).
-
-        A study whose full settings take more than about a minute on two cores declares
-        here the smaller settings that still show its finding; the headline then says so
-        (:meth:`settings_caveat`).
-        """
+        """The smaller fields that still show the finding in about a minute (none by default)."""
         return {}
 
     @classmethod
@@ -449,10 +413,8 @@ class StudyConfig:
     def for_notebook(cls, **overrides: Any):
         """The settings of the active profile (:func:`privlab.config.profile`).
 
-        :meth:`smoke` under ``PRIVLAB_SMOKE=1`` (tests, CI), :meth:`demo` by default
-        (``make demo``, JupyterLab) and :meth:`default` under ``PRIVLAB_PROFILE=full``
-        (``make reproduce``). A notebook passes its parameter cell here; a parameter left
-        at None keeps the profile's own setting.
+        :meth:`smoke` under ``PRIVLAB_SMOKE=1``, :meth:`demo` by default and :meth:`default`
+        under ``PRIVLAB_PROFILE=full``; an override of None keeps the profile's setting.
 
         Example:
             >>> @dataclass
@@ -471,10 +433,8 @@ class StudyConfig:
         return cls.demo(**given) if chosen == "demo" else cls.default(**given)
 
     def settings_caveat(self) -> str | None:
-        """A caveat naming the demo settings this config runs on where they are smaller.
-
-        None when no field holds a demo value that differs from the full setting (a
-        full run, a smoke run, or a user's own choice).
+        """A caveat naming the demo settings this config runs on where they are smaller
+        (None for a full run, a smoke run or a user's own values).
 
         Example:
             >>> @dataclass
@@ -564,8 +524,7 @@ def config_checks(cls: type) -> tuple[tuple[str, str], ...]:
 
 
 def check_config_fields(config: Any) -> None:
-    """Refuse a bare string in a sequence-of-strings field and a seed that random
-    generators refuse, naming the field and the Config.
+    """Refuse field values of the wrong kind, naming the field and the Config.
 
     Raises:
         PrivlabTypeError: a bare string or bytes, or a value that is not a collection,

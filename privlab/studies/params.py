@@ -1,27 +1,7 @@
 """What a study's ``Config`` field declares for the user: its label, choices, range and help.
 
-A field a user should set is declared with :func:`param` instead of a bare default::
-
-    @dataclass
-    class Config(StudyConfig):
-        encoders: tuple[str, ...] = param(("minilm",), family="encoder", one=True,
-                                          filters={"modality": "text"})
-        match: str = param("substring", label="Name match", buttons=True, strict=True,
-                           choices=(("substring", "anywhere"), ("word", "whole words")))
-        limit: int | None = param(None, label="Emails (0 = all)", minimum=0,
-                                  zero_is_none=True)
-
-The declaration lives in the field's metadata (``dataclasses.field(metadata=...)``), the
-way scikit-learn declares its estimators' parameter constraints. Two things read it:
-
-* :func:`privlab.studies.contract.check_config_fields` refuses, when the Config is built,
-  a value outside a declared range or (with ``strict=True``) outside the fixed choices,
-  naming the field and what it accepts;
-* :func:`privlab.ui.generic.build_controls` makes one labelled control per declared field,
-  so a study's notebook panel needs no hand-written UI code.
-
-Fields without a declaration (corpora passed as objects, sub-grids, worker counts) get
-no control; a notebook can still set them through its parameter cell.
+A field declared with :func:`param` is checked when the Config is built and gets one
+control in the study's panel. See ``docs/methods/studies-contract.md``.
 """
 
 from __future__ import annotations
