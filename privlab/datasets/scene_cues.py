@@ -46,6 +46,7 @@ class CueRegions(Detector):
         self.name = "cues[" + "+".join(self.kinds) + "]"
 
     def regions(self, rgb):
+        """The cue boxes of ``kinds`` in ``rgb`` (none for an image not of the corpus)."""
         scene = self._lookup.get(content_hash(rgb))
         if scene is None:
             return []

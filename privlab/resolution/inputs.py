@@ -58,18 +58,15 @@ def to_array(value: Any, parameter: str, caller: str):
     if array.shape[0] == 0 or array.shape[1] == 0:
         raise invalid(parameter, caller, "non-empty (at least one row and one column)",
                       f"shape {tuple(array.shape)}", given_is_text=True)
-    if not _all_finite(array):
+    if not all_finite(array):
         raise invalid(parameter, caller, "finite (no NaN or inf)", "non-finite entries",
                       "Check the encoder's output for the affected rows.", given_is_text=True)
     return array, tolerance
 
 
 
-def _all_finite(array) -> bool:
-    return all_finite(array)
-
-
 def normalize_rows(array, parameter: str, caller: str):
+    """Rows divided by their float64 norms (refusing zero rows), in the input's own type."""
     norms = row_norms(array)
     zero = np.flatnonzero(norms == 0)
     if zero.size:
@@ -102,6 +99,7 @@ def check_unit(array, parameter: str, caller: str, tolerance: float = UNIT_TOLER
 
 
 def parse_block(block_size: Any, caller: str) -> tuple[int, int]:
+    """``block_size`` (an int or a pair of positive ints) as ``(rows of S, rows of T)``."""
     if isinstance(block_size, (int, np.integer)) and not isinstance(block_size, bool):
         pair = (int(block_size), int(block_size))
     elif isinstance(block_size, (tuple, list)) and len(block_size) == 2 and all(

@@ -3,8 +3,8 @@
 Each block only screens: it keeps every trial whose working-precision value is within a
 rigorous rounding bound of the best value seen for its row or of the running k-th best
 overall; the candidates are rescored at the end in float64, one pair at a time
-(:func:`canonical_dots`), so the answer does not depend on the block size. See
-:mod:`privlab.resolution` for the whole argument.
+(:func:`canonical_dots`), so the answer does not depend on the block size. The whole
+argument: ``docs/methods/kernel.md``.
 """
 
 from __future__ import annotations
@@ -55,6 +55,11 @@ def canonical_dots(S, T, rows: np.ndarray, cols: np.ndarray, t_exps: np.ndarray,
 
 def exact_kernel(S, T, s_norm: np.ndarray, *, top_k: int, dtype: str, device: str, bm: int,
                   bn: int, screen: ScreeningPass | None = None) -> Resolution:
+    """The blocked screen and float64 rescore on validated rows (``s_norm``: S's row norms).
+
+    :mod:`privlab.scale` calls it on tiles so its answers agree with
+    :func:`privlab.resolution.resolution` bit for bit.
+    """
     m, d = S.shape
     n = T.shape[0]
     top_k = min(top_k, m * n)  # there are only m * n trials to list
