@@ -1,31 +1,9 @@
 """The reserved test after every pass of a repeated-generation cascade (paper, Appendix E).
 
-A cascade applies a generator several times to the same output; every sequence of passes
-belongs to one target identity, and after each pass its output is embedded. The data are
-``vectors`` of shape ``(passes, n, d)`` (one row per sequence in every pass, the last
-column a detection-failure flag: ``[z, 0]`` or ``[0, 1]``), one label per sequence and a
-development mask over sequences, fixed before any analysis
-(:func:`~privlab.epsilon.pairs.split_rows`).
-:func:`audit_cascade` then
-
-1. selects pairs on development sequences only (:func:`~privlab.epsilon.pairs.select_on_development`
-   on one pass, by default the last, without reusing an identity);
-2. for every selected pair and pass fixes a logistic regression and a threshold on that
-   pass's development rows and evaluates the fixed rule once on its test rows
-   (:func:`~privlab.epsilon.pairs.certify_pairs`), keeping the rows where no face was
-   found (their flag is a feature like any other);
-3. corrects once for every error rate of every pair and pass:
-   α per rate = α / (2 · pairs · passes) (:func:`cascade_alpha`), so all bounds hold
-   together with confidence 1 − α if the sequences are iid draws per identity;
-4. optionally runs registered routes on each pass's development rows, leaving out the
-   rows where no face was found, as descriptive numbers (Table 8).
-
-:meth:`CascadeAudit.table7` summarises the bounds per pass as the paper's Table 7 with the
-ceiling that a pair without test errors reaches (``cap``: a *censored* pair's bound is
-that ceiling, set by the test size and α, not by the data); :meth:`CascadeAudit.table8`
-gives the descriptive routes per pass with their status. Lower bounds that fall from pass
-to pass do not show that ε falls: each is only a lower confidence bound, and censored ones
-are capped.
+Pairs are selected on development sequences, then certified after every pass with one
+correction over every error rate of every pair and pass. Lower bounds that fall from pass
+to pass do not show that ε falls: each is only a lower confidence bound, and censored
+ones are capped. See docs/methods/epsilon-certificates.md.
 """
 
 from __future__ import annotations
@@ -51,9 +29,7 @@ TABLE7_COLUMNS = (*PAPER_TABLE7.columns, "cap")
 
 
 def cascade_alpha(alpha: float, n_pairs: int, n_passes: int) -> float:
-    """Per-error-rate level for simultaneous bounds over every pair and pass.
-
-    Two one-sided error rates per pair and pass: α / (2 · pairs · passes).
+    """Per-error-rate level α / (2 · pairs · passes) for simultaneous bounds.
 
     Example:
         >>> cascade_alpha(0.05, 50, 5)  # the paper's 500 error rates
@@ -68,6 +44,7 @@ def cascade_alpha(alpha: float, n_pairs: int, n_passes: int) -> float:
 
 
 def _check_cascade(vectors, labels, dev, caller: str):
+    """Vectors (passes, n, d) with a 0/1 flag column, labels (n,) and a boolean mask (n,)."""
     x = check_array(vectors, "vectors", caller,
                     expected="an array of shape (passes, n, d)").astype(float)
     if x.ndim != 3 or x.shape[0] < 1 or x.shape[2] < 2:
@@ -131,8 +108,7 @@ class CascadeAudit:
         return len(self.failures)
 
     def table7(self) -> pd.DataFrame:
-        """Per pass: median, range, positive, > 1 and censored certified bounds, and the
-        ``cap`` that a censored pair (no test error in either direction) reaches."""
+        """Per pass: the paper's Table 7 and the ``cap`` that a censored pair reaches."""
         if self.certificates.empty:
             return pd.DataFrame(columns=list(TABLE7_COLUMNS),
                                 index=pd.Index([], name="pass"))
@@ -141,12 +117,7 @@ class CascadeAudit:
         return table[list(TABLE7_COLUMNS)]
 
     def table8(self, names: Mapping[str, str] | None = None) -> pd.DataFrame:
-        """Per pass: the descriptive routes on development rows with their status.
-
-        Pairwise medians of every route (+∞ counted), the out-of-fold median AUC, how
-        many ROC curves reach the exact (0, 1) corner, how many direct conversions are
-        +∞, how many MMD permutation tests reject equal distributions after a Bonferroni
-        correction over every test in the table, and the rows left out (no face).
+        """Per pass: the descriptive routes on development rows with their status (Table 8).
 
         Args:
             names: display name per route (default the route's registry name).
@@ -210,26 +181,23 @@ def audit_cascade(vectors, labels, dev, pairs: Sequence[tuple], *, n_select: int
         labels: ``(n,)`` target identity of each sequence.
         dev: ``(n,)`` boolean mask of development sequences, fixed before analysis.
         pairs: candidate pairs of labels.
-        n_select: pairs to select (default: as many as the identities allow, one per two
-            identities when ``distinct_identities``).
+        n_select: pairs to select (default: as many as the identities allow).
         alpha: simultaneous level of all bounds, in (0, 1).
         delta: the δ of the bounds, in [0, 1).
         methods: registered routes (names or auditors) run on each pass's development
             rows with a face, for :meth:`CascadeAudit.table8`; empty skips them.
         select_pass: the pass (1-based) whose development rows rank the pairs (default
-            the last one, where the cascade has left the identities least separable).
+            the last).
         distinct_identities: select pairs that share no identity.
         seed: seed of the folds.
-        min_rows: fewest development rows with a face an identity needs for the
-            descriptive routes (pairs below it are left out of that pass's row).
+        min_rows: development rows with a face an identity needs for the descriptive
+            routes.
 
     Returns:
         A :class:`CascadeAudit`.
 
     Raises:
-        PrivlabValueError / PrivlabTypeError: malformed vectors, labels or mask, a flag
-            column that is not 0/1, ``alpha``/``delta`` out of range, ``select_pass``
-            outside the passes.
+        PrivlabValueError / PrivlabTypeError: on malformed inputs or options.
 
     Example:
         >>> rng = np.random.default_rng(0)
