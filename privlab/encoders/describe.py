@@ -222,12 +222,8 @@ class DescribeThenEmbedEncoder(ImageEncoder):
     def induced_text(self, image: Any) -> list[tuple[Any, str]]:
         """Readings of a rendering that its sanitizer (or placebo) made, and why.
 
-        Only a rendering read by :func:`privlab.vision.ocr.read_rendering` has a known
-        original; its readings that align with no reading of the original (up to OCR
-        jitter, :func:`privlab.vision.text_changes.align_readings`) are induced: text
-        that appeared (``"not in the original"``), or a reading inside or touching a
-        mark that differs from what the original read there (``"at a mark"``). A
-        reading the original had too (a caption beside a blackout) is not induced.
+        Readings of a :func:`privlab.vision.ocr.read_rendering` rendering that align with
+        none of the original's (``docs/methods/images-readers.md``).
 
         Returns:
             ``[(OCRWord, reason)]``; empty for an image with no known original.

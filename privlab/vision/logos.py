@@ -426,10 +426,8 @@ def crop_features(crop: np.ndarray, cells: Sequence[int] = WINDOW_CELLS,
                   colour_weight: float = 0.0, mid_weight: float = 0.0) -> np.ndarray:
     """Normalised features of one gallery crop, one row per window size in ``cells``.
 
-    The crop is squeezed into k x k cells in the middle of a (k + 2)-cell canvas of the
-    ImageNet mean colour and the k x k cells are averaged, as a window of a photo is
-    (its mid-level features and colour histogram too, when their weights are above 0;
-    see :func:`_windows`).
+    Described as a window of a photo is, on a canvas of the ImageNet mean colour
+    (``docs/methods/images-logo-features.md``).
     """
     from PIL import Image
 

@@ -327,14 +327,9 @@ def read_rendering(original: Any, rendering: Any, marks: np.ndarray | None = Non
                    margin: int = RENDERING_MARGIN) -> list[OCRWord]:
     """The readings of a rendering of ``original``, read near its marks only.
 
-    Every connected piece of ``marks`` (default: the pixels that differ) is grown by
-    ``margin`` pixels and by every original line of text it touches; those crops are read
-    again. Every original reading that no mark touches is kept as it was (its pixels are
-    unchanged), and so are readings of it in a crop dropped; what remains of the crops'
-    readings is the text near the marks: what is left of a word a mark cut, or text
-    that was not read before. The result is stored as
-    the rendering's reading (what :func:`read_text` returns for it in this process) and
-    :func:`rendering_of` gives its original and marks.
+    Readings away from the marks are the original's; crops around each mark are read
+    again. The result becomes what :func:`read_text` returns for the rendering, and
+    :func:`rendering_of` gives its original and marks (``docs/methods/images-readers.md``).
 
     Args:
         original: the image the rendering was made from.

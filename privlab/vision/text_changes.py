@@ -90,10 +90,8 @@ def align_readings(reference: Sequence[OCRWord], observed: Sequence[OCRWord], *,
                    min_overlap: float = MIN_OVERLAP) -> list[Alignment]:
     """Pairs (or groups) of readings, one from each rendering, of the same printed text.
 
-    First one-to-one: boxes overlapping by at least ``min_overlap`` (IoU) with the same
-    text up to jitter, best overlap first. Then groups: one reading whose box holds
-    several readings of the other rendering (each at least 60% inside it), when their
-    text joined in reading order is the same text and their union box overlaps it.
+    One-to-one pairs first (best overlap first), then a line read as several pieces
+    (``docs/methods/images-readers.md``).
 
     Args:
         reference: the readings of one rendering (e.g. the original).
@@ -226,10 +224,8 @@ def names_in_text(texts: Sequence[str], names: Sequence[str], *,
                   min_similarity: float = 0.85) -> list[str]:
     """The names (e.g. a gallery's people or brands) that the texts spell, fuzzily.
 
-    The texts are joined and normalised (:func:`normalise`); a name counts when its
-    normalised form matches a stretch of them to a normalised Levenshtein similarity
-    of at least ``min_similarity`` (OCR jitter), or when its last word, if it has five
-    letters or more, does at 0.9 (a caption or a card may give the surname only).
+    A name counts when the joined, normalised texts spell it (or its surname of five
+    letters or more) up to OCR jitter (``docs/methods/images-readers.md``).
 
     Args:
         texts: OCR readings.
@@ -283,11 +279,8 @@ def _spelled(needle: str, text: str) -> float:
 class ReadingBook:
     """Readings of the images already read, carried to later renderings of the same photo.
 
-    A member reads one image at a time. When it reads a sanitized rendering after its
-    original (Algorithm 1 embeds the originals first), the book finds the remembered
-    image of the same size whose readings align with the most of the new image's
-    readings, and :func:`carry_readings` gives the new image that image's readings of
-    every word still present. An image read again gets its first reading back.
+    A member reads originals before their renderings, so a rendering gets the readings of
+    the best-aligned remembered image of its size (``docs/methods/images-readers.md``).
 
     Args:
         limit: images remembered (the oldest are forgotten first).
