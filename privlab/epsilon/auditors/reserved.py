@@ -27,20 +27,16 @@ def choose_threshold(neg_scores: np.ndarray, pos_scores: np.ndarray, alpha: floa
                      delta: float = 0.0, test_sizes: tuple[int, int] | None = None):
     """Pick orientation and threshold on development scores.
 
-    Each candidate rule "predict positive when orientation·score > threshold" is scored
-    by the Eq. 16 bound its development error *rates* would give at the test-set sizes
-    (``test_sizes`` = (negatives, positives); default the development sizes); ties go to
-    the larger empirical balanced accuracy, then to the threshold in the middle of the
-    tied range (the widest margin). The scores are sorted once and every cut counted by
-    :mod:`~privlab.epsilon.auditors.sweep` (O(n log n)); the choice is the one the plain
-    per-cut loop makes.
+    The rule whose development error rates promise the largest Eq. 16 bound at the test
+    sizes wins; ties go to balanced accuracy, then to the middle of the tied range.
 
     Args:
         neg_scores: development scores of the negative identity (A).
         pos_scores: development scores of the positive identity (B).
         alpha: per-error-rate level of the bound the rule will be judged by.
         delta: the δ of that bound.
-        test_sizes: (negatives, positives) of the test rows the rule will meet.
+        test_sizes: (negatives, positives) of the test rows (default the development
+            sizes).
 
     Returns:
         (orientation ±1, threshold).
@@ -79,13 +75,8 @@ def choose_threshold(neg_scores: np.ndarray, pos_scores: np.ndarray, alpha: floa
 class ReservedTest(BaseAuditor):
     """Fixed test chosen on development data, evaluated once on reserved data (Eq. 16).
 
-    Each identity's rows are split in half at random (``seed``). On the development half a
-    scorer is fitted (logistic regression C = 1, lbfgs, max_iter 1000, unless ``scorer`` is
-    given) and an orientation and threshold chosen (:func:`choose_threshold`). The fixed
-    rule is then applied once to the test half; one-sided Clopper–Pearson bounds at
-    ``alpha`` on both error rates give the lower confidence bound. Under iid rows and
-    with ``alpha`` = family level / (2 · number of pairs), all pairs' bounds hold together
-    with the family confidence.
+    Under iid rows and with ``alpha`` = family level / (2 · number of pairs), all pairs'
+    bounds hold together with the family confidence.
 
     Args:
         alpha: per-error-rate level (Bonferroni-corrected by the caller).
@@ -124,6 +115,7 @@ class ReservedTest(BaseAuditor):
                               self.alpha, delta)
 
     def _scorer(self, dev_a, dev_b):
+        """The given scorer, or a logistic regression fitted on the development rows."""
         if self.scorer is not None:
             return self.scorer
         model = logistic_classifier().fit(np.vstack([dev_a, dev_b]),
@@ -135,11 +127,8 @@ class ReservedTest(BaseAuditor):
                       delta: float = 0.0, seed: int = 0) -> AuditResult:
         """The reserved test on rows drawn from the mechanism, the test rows in batches.
 
-        ``n_dev`` rows per input are drawn and held to fit the scorer and fix the rule
-        (:func:`choose_threshold`, judged at the test sizes); then ``n_test`` rows per
-        input are drawn ``batch_size`` at a time, scored, counted and dropped. Memory: the
-        development rows and one batch, whatever ``n_test``. The certificate is the one of
-        :meth:`audit`.
+        Memory holds the development rows and one batch, whatever ``n_test``; the
+        certificate is the one of :meth:`audit`.
 
         Args:
             sample_a: sampler(n, rng) -> outputs of input A (negatives), (n, d) or (n,).
@@ -196,8 +185,7 @@ def certify_scores(score: Callable[[np.ndarray], np.ndarray], dev_a: np.ndarray,
         delta: the δ of the bound.
 
     Returns:
-        (certified ε, details with the rule, the test counts, both upper rates and the
-        largest bound these test sizes allow).
+        (certified ε, details with the rule, the counts and the ``attainable`` bound).
     """
     orientation, cut = choose_threshold(score(dev_a), score(dev_b), alpha, delta,
                                         (len(test_a), len(test_b)))
@@ -207,6 +195,7 @@ def certify_scores(score: Callable[[np.ndarray], np.ndarray], dev_a: np.ndarray,
 
 
 def _certificate(orientation, cut, fp, negatives, fn, positives, alpha, delta):
+    """The certified ε of the test counts and the details every reserved route reports."""
     value = certified_epsilon(fp, negatives, fn, positives, alpha, delta)
     details = {"orientation": orientation, "threshold": cut,
                "false_positives": fp, "negatives": negatives,
@@ -224,8 +213,7 @@ def reserved_exact(scorer: Callable[[np.ndarray], np.ndarray],
                    alpha: float = 0.05 / 80) -> ReservedTest:
     """The oracle reserved test: a fixed scorer known in advance, nothing is fitted.
 
-    With a mechanism of known ε the exact likelihood ratio is the most powerful score, so
-    this member shows how much of the certificate's gap is the learned classifier's.
+    With the exact likelihood ratio it shows how much of the gap is the classifier's.
 
     Args:
         scorer: rows -> scores (larger means B), e.g. the mechanism's exact log-likelihood
