@@ -1,12 +1,8 @@
 """The paper's operational conditions in the image studies: is the concept still there?
 
-A run's concept checks (:mod:`privlab.vision.concepts`, and on a generated corpus its
-ground truth, :class:`CueCheck`) are run on every original and, where they found the
-concept, on every sanitizer's output (:func:`check_fidelity`); :class:`ConditionsMixin`
-gives :class:`privlab.studies._images.ImageStudyResult` the tables and words built on
-them: the fidelity table, each sanitizer's condition, the headline's condition
-sentence, the rows marked conditional, what each placebo avoided, and the readings a
-sanitizer made.
+Concept checks run on every original and on every sanitizer's output where they found the
+concept (:func:`check_fidelity`); :class:`ConditionsMixin` builds the tables and words on
+them. See ``docs/methods/studies-image.md``.
 """
 
 from __future__ import annotations

@@ -1,14 +1,6 @@
-"""The figures the image notebooks' prose quotes (01 DiCaprio, 02 McDonald's).
+"""The figures the image notebooks' prose quotes, named ``<sanitizer>.<member>.<value>``.
 
-A study result's ``quoted_figures()`` names each figure its notebook's text cites, as
-the tables print it (see :mod:`privlab.cli.quote`). The image studies' tables are
-sanitizer x member matrices, so their figures are named ``<sanitizer>.<member>.<value>``:
-the sanitizer by its registry name (or a ladder rung by its label) written with ``-`` for
-what a figure name cannot hold (:func:`figure_key`: ``cues:faces only`` ->
-``cues-faces-only``), the member by its registry name.
-
-    from privlab.studies import dicaprio
-    dicaprio.run(dicaprio.Config.smoke()).quoted_figures()["floor.sface"]
+See ``docs/methods/studies-image.md``.
 """
 
 from __future__ import annotations

@@ -1,10 +1,4 @@
-"""The first line of an image study's headline, and the details beneath it.
-
-An image study's :meth:`~privlab.studies._images.ImageStudyResult.summary` names every
-sanitizer's operational condition and every member's worst value; the headline says in
-one line how many sanitizers leave the concept and the worst excess over placebo beside
-the placebo floor, and puts the summary's parts beneath it.
-"""
+"""The first line of an image study's headline, and the details beneath it."""
 
 from __future__ import annotations
 

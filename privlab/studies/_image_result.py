@@ -1,10 +1,6 @@
-"""What an image study computed, and everything the image notebooks render from it.
+"""What an image study computed (:class:`ImageStudyResult`), and what the notebooks render.
 
-:class:`ImageStudyResult` holds the audits of one image study (01 DiCaprio, 02 McDonald's)
-and reads them: per-member tables of the raw resolution, the placebo floor and the excess
-over it, rank agreement, resolution-0 counts, per-image flags, the describe-then-embed
-member's words for a witness, the leak-detection table, and the headline. It is built
-complete by :func:`privlab.studies._images.run_image_study`.
+See ``docs/methods/studies-image.md``.
 """
 
 from __future__ import annotations

@@ -1,10 +1,4 @@
-"""Building an image study's parts: galleries, members and sanitizers from a config.
-
-Face and logo galleries are folders (one sub-folder or file stem per name) or mappings;
-members get the galleries they read (describe-then-embed the faces and the logos), and
-sanitizers are ground-truth cue blackouts (``"cues:<preset>"``, generated corpora only)
-or registry names, the logo sanitizers with the logo gallery.
-"""
+"""Building an image study's parts: galleries, members and sanitizers from a config."""
 
 from __future__ import annotations
 

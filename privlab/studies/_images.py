@@ -1,34 +1,9 @@
 """Shared orchestration of the image studies (01 DiCaprio, 02 McDonald's).
 
-A study is: a corpus (generated with ground truth, or a folder of real photos), a list
-of sanitizers (ground-truth cue blackouts that miss chosen cues on purpose, and
-detector-based sanitizers from the registry), a list of members (distance mechanisms),
-and :func:`privlab.contrastive.audit_many` over them, each sanitizer with its placebo
-twin (:mod:`privlab.contrastive.placebo`: the same marks where no cue is). The result
-adds the tables the image notebooks render (raw resolution, placebo floor and excess per
-member; on generated corpora, the leak-detection table).
-
-The paper's pass is conditional on reliable sanitization of the concept, so every
-sanitizer is also checked for it directly (:mod:`privlab.vision.concepts`): in each image
-where the concept was found before sanitization (a face matching the gallery under SFace
-and under dlib, the target's name read by OCR, a gallery logo), is it still found after?
-:meth:`ImageStudyResult.fidelity` is that table; a sanitizer that leaves the concept in
-any image is named in the headline as failing the condition, and its resolutions stay in
-the tables marked conditional. A logo gallery (``logos=``) reaches the logo sanitizer,
-the describe-then-embed member, the logo check and the placebo (which keeps clear of
-every logo found). On photos they all use one logo finder fitted on the gallery, never
-on the audited photos (:func:`privlab.vision.logo_finder.fit_logo_finder`; provenance
-``logo_finder`` names it); generated scenes keep keypoint matching of the artwork.
-
-How each image is read once, and what folder mode (``data=<folder>``, real photos without
-ground truth) leaves out: ``docs/methods/image-audits.md``.
-
-This module holds the settings (:class:`ImageStudyConfig`) and the run
-(:func:`run_image_study`); the result and its displays are in
-:mod:`privlab.studies._image_result`, the corpus, members and sanitizers in
-:mod:`privlab.studies._image_setup`, the concept checks in
-:mod:`privlab.studies._image_conditions`. Every name they define that the studies use is
-importable from here.
+Settings (:class:`ImageStudyConfig`) and the run (:func:`run_image_study`): every sanitizer
+audited with its placebo twin under every member, and checked for whether the concept is
+still there. Every name the studies use from the ``_image_*`` modules is importable from
+here. See ``docs/methods/studies-image.md`` and ``docs/methods/image-audits.md``.
 """
 
 from __future__ import annotations
@@ -76,28 +51,19 @@ class ImageStudyConfig(StudyConfig):
             registered image sanitizer names; None: the study's defaults for the corpus
             (``default_sanitizers``, or ``folder_sanitizers`` with a folder).
         encoders: registered image members.
-        gallery: known faces for describe-then-embed: a folder of named face crops
-            (``<name>/*.jpg`` or ``<name>.jpg``) or ``{name: [face images]}``; default
-            the generated corpus's shipped faces, none for a folder. Its names are the
-            target's: the fidelity checks look for these faces and names.
-        logos: a logo gallery: a folder with one sub-folder or file stem per brand
-            (``<brand>/*.jpg`` or ``<brand>.jpg``, crops of the logo from photos that
-            are not audited) or ``{brand: [logo images]}``; it reaches the logo
-            sanitizer, describe-then-embed, the logo check and the placebo, which on
-            photos share one finder fitted on it (a ``finder.json`` in the folder may
-            name the crops' source photos and photos without the logo to fit on; see
-            :func:`privlab.studies._image_setup.logo_training`). Default the
-            generated brand corpus's logo, none otherwise.
+        gallery: the target's known faces (``<name>/*.jpg``, ``<name>.jpg`` or
+            ``{name: [images]}``); default the generated corpus's faces, none for a folder.
+        logos: a logo gallery in the same layout, of crops from photos not audited;
+            on photos one finder is fitted on it (:func:`privlab.studies._image_setup.
+            logo_training`). Default the generated brand's logo, none otherwise.
         delta: the resolution at which items are flagged and members flag a leak.
         top_k: witnesses kept per audit.
         leak_table: also compute the per-cue leak-detection table (generated corpus).
         placebo: audit each sanitizer's placebo twin and report the excess over it.
         placebo_seed: where the placebo puts its marks.
-        name_ocr: the OCR engine the name check reads with (:data:`NAME_OCR`):
-            ``"rapidocr"``, the text sanitizers' own (fast; a copy of the name it misses
-            is neither removed nor found, and the fidelity table says the check is not
-            independent of them), or ``"easyocr"``, a second engine independent of them
-            (about 6 s a photo; the ``easyocr`` extra).
+        name_ocr: the OCR engine of the name check (:data:`NAME_OCR`): ``"rapidocr"``,
+            the text sanitizers' own (fast, not independent of them), or ``"easyocr"``
+            (independent, about 6 s a photo; the ``easyocr`` extra).
 
     Raises:
         ValueError: ``cues:`` sanitizers with a folder (the reason is in the message), an

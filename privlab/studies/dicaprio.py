@@ -1,25 +1,12 @@
 """Study 01 (paper §5.1, Table 1): personal privacy of a face, on generated scenes or photos.
 
-The paper audits 30 photos of Leonardo DiCaprio under EVA-CLIP. Offline, the default
-corpus is generated (:func:`privlab.datasets.scenes.celebrity_scenes`): the target is
-astronaut Eileen Collins, the one real face shipped with scikit-image, with name
-captions, a second person and a space poster seeded per scene. The members are the
-offline ensemble (face identity, describe-then-embed, plain OCR, a generic CNN); the
-paper's CLIP models are registry presets for users online. Every sanitizer is audited
-with its placebo twin (the same marks where no cue is), and the headline reports each
-member's excess over that floor. ``data=<folder>`` audits a folder of real photos instead.
+Every sanitizer is audited with its placebo twin under an offline ensemble of members
+(face identity, describe-then-embed, OCR, a generic CNN); :func:`run_ladder` and
+:func:`run_detector_miss` run beside it on the same corpus. See
+``docs/methods/studies-image.md``.
 
     from privlab.studies import dicaprio
     result = dicaprio.run(dicaprio.Config())
-
-Two further runs on the same corpus settings (:meth:`ImageStudyConfig.like`):
-
-* :func:`run_ladder` — the sanitization ladder of :mod:`privlab.sanitizers.ladder` (face,
-  face and text, whole person and text, full image), each rung with its placebo, and
-  what each rung leaves of the ground-truth cues;
-* :func:`run_detector_miss` — a face blackout whose detector misses faces (the Haar
-  cascade on tilted heads), audited by a member of another detector family (dlib) and
-  by one that shares a blackout's detector (SFace with the YuNet blackout).
 """
 
 from __future__ import annotations

@@ -1,28 +1,11 @@
 """Study 02 (paper §5.2): brand privacy, on generated brand scenes or photos.
 
-The paper audits 49 photos of McDonald's restaurants. Offline, the default corpus is
-generated (:func:`privlab.datasets.scenes.brand_scenes`): a fictional brand, QUIKBITE,
-whose logo is an original glyph drawn by privlab, on storefronts, cups, bags and signs,
-with the name in text and fries-like and burger-like props. Every sanitizer is audited
-with its placebo twin and the headline reports the excess over it; ``data=<folder>`` audits
-a folder of real photos instead.
-
-The logo gallery (``logos=``: a folder with one sub-folder or image per brand, or
-``{brand: [logo images]}``) reaches the logo sanitizer (added to the defaults when a
-gallery is given), the describe-then-embed member, the logo check of the operational
-condition and the placebo. On the generated corpus it defaults to the brand's glyph
-(:func:`default_logos`). Make one for photos from a crop of the logo in a photo that is
-not audited. On photos every one of them uses the same finder, fitted on the gallery
-(:func:`privlab.vision.logo_finder.fit_logo_finder`; the source photos and backgrounds
-named by the gallery folder's ``finder.json``, and the package backgrounds), never on
-the audited photos; the result's provenance ``logo_finder`` names it. Since the logo
-check then looks with the finder that placed logo-blackout's marks, logo-blackout on
-photos is reported as unverified, never as meeting the condition
-(:meth:`~privlab.studies._images.ImageStudyResult.condition_unverified`).
+A fictional brand's scenes (or a folder of photos, ``data=``) are audited with placebo
+twins; a logo gallery (``logos=``) reaches the logo sanitizer, the member that reads
+logos, the logo check and the placebo. See ``docs/methods/studies-image.md``.
 
     from privlab.studies import mcdonalds
     result = mcdonalds.run(mcdonalds.Config())
-    result = mcdonalds.run(mcdonalds.Config(data="photos", logos="logo_crops"))
 """
 
 from __future__ import annotations
