@@ -1,15 +1,8 @@
 """Stored tables of the known-ε benchmark, and worker processes that die with their sweep.
 
-:func:`store_table` writes a table as CSV and then, last, a completion marker beside it
-(``<file>.done``: row count, columns, SHA-256 of the bytes). :func:`read_stored` returns a
-stored table only when the marker is there, the checksum and row count match and the
-caller's own check passes; a damaged table (cut short, emptied, overwritten, or left
-without its marker by a killed process) is reported with a ``RuntimeWarning`` naming the
-file, and the caller recomputes it. :func:`exit_with_parent` makes a pool worker exit
-when the process that started the sweep dies; :func:`worker_pool` starts workers that
-run it first thing, before any task reaches them. :func:`ticked_results` lets the
-sweep's process report the work its workers count with :func:`tick_file` (a pair
-audited) while it waits for their results.
+A table is trusted only with its completion marker (checksum, row count); a damaged one
+is recomputed with a warning. Workers exit when the sweep's process dies and report
+their progress through tick files. See docs/methods/epsilon-benchmark.md.
 """
 
 from __future__ import annotations
@@ -42,6 +35,7 @@ def marker_path(path: Path) -> Path:
 
 
 def _replace_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically."""
     tmp = path.with_name(f"{path.name}.tmp{os.getpid()}")
     try:
         tmp.write_bytes(data)
@@ -53,8 +47,7 @@ def _replace_bytes(path: Path, data: bytes) -> None:
 def store_table(frame: pd.DataFrame, path: Path) -> Path:
     """Write ``frame`` as CSV at ``path``, then its completion marker, last.
 
-    The old marker is removed first, so a process killed in between leaves a table that
-    :func:`read_stored` refuses rather than one it trusts.
+    The old marker goes first, so a killed process leaves a table that is refused.
 
     Returns:
         ``path``.
@@ -81,13 +74,13 @@ def read_stored(path: Path, problem: Callable[[pd.DataFrame], str | None],
 
     Args:
         path: the CSV written by :func:`store_table`.
-        problem: the caller's check of the parsed table: why it is not the expected one
-            (row count, columns, empty cells, whose setting it is), or None.
+        problem: the caller's check of the parsed table: why it is not the expected
+            one, or None.
         what: what the table is, for the warning (e.g. ``"ε-benchmark setting"``).
 
     Returns:
-        The table (floats read back exactly: pandas reads the shortest repr), or None: the caller computes it again. A
-        damaged table also raises a ``RuntimeWarning`` that names the file and the fault.
+        The table, or None; a damaged table also warns (``RuntimeWarning``), naming the
+        file and the fault.
 
     Example:
         >>> import tempfile
@@ -158,6 +151,7 @@ _WATCH_THREAD = "privlab-exit-with-parent"
 
 
 def _watch_source(parent: int, interval: float) -> str:
+    """The watch's source for one parent and polling interval."""
     return _WATCH_SOURCE.format(parent=int(parent), interval=float(interval),
                                 name=_WATCH_THREAD)
 
@@ -165,14 +159,8 @@ def _watch_source(parent: int, interval: float) -> str:
 def exit_with_parent(parent: int, interval: float = 0.25) -> bool:
     """Make this worker process exit soon after ``parent`` (the sweep's process) dies.
 
-    A killed sweep would otherwise leave its pool workers computing (or still starting)
-    for minutes. A daemon thread polls the parent process id: an orphan is adopted by
-    another process, so ``os.getppid()`` changes, and the worker exits at once (its
-    unfinished setting is not stored, and a rerun computes it). A worker whose sweep
-    died before this call exits at once. Called in the sweep's own process, in a worker
-    already watching, or where orphans keep their parent id (not POSIX), it does
-    nothing; there the worker still ends when the pool's pipes close after its current
-    task.
+    A daemon thread polls the parent process id. Does nothing in the sweep's own
+    process, in a worker already watching, or off POSIX.
 
     Args:
         parent: process id of the sweep (``os.getpid()`` there).
@@ -195,10 +183,7 @@ def exit_with_parent(parent: int, interval: float = 0.25) -> bool:
 def worker_pool(n_jobs: int, **options) -> "joblib.Parallel":
     """A joblib ``Parallel`` on loky worker processes that die with this process.
 
-    Each worker runs the watch of :func:`exit_with_parent` as its initializer, before
-    it takes any task and without importing privlab: a sweep killed while its workers
-    are still starting leaves none behind for more than about a second. Where orphans
-    keep their parent id (not POSIX) no watch is installed.
+    Each worker runs the watch of :func:`exit_with_parent` before any task (POSIX only).
 
     Args:
         n_jobs: worker processes.
@@ -230,13 +215,11 @@ def tick_folder() -> Iterator[Path]:
 
 def ticked_results(produce: Callable[[], Iterable], folder: Path,
                    report: Callable[[int], None], every: float = 0.5) -> Iterator:
-    """Yield what ``produce()`` yields, while waiting calling ``report(units)`` with the
-    units counted so far in ``folder``'s files (each time the count changes, at most
-    every ``every`` seconds).
+    """Yield what ``produce()`` yields, reporting the units counted in ``folder`` meanwhile.
 
-    ``produce`` runs in a thread (a worker pool's results, say); this process's thread
-    keeps reporting, so a listener set here (:mod:`privlab.progress`) hears the workers'
-    progress. An error raised by ``produce`` is raised here.
+    ``produce`` runs in a thread, so a listener set in this one hears the workers'
+    progress; ``report(units)`` is called when the count changes, at most every
+    ``every`` seconds. An error raised by ``produce`` is raised here.
 
     Example:
         >>> import time
