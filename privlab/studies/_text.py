@@ -1,13 +1,7 @@
 """Shared machinery of the text studies (03 franchise comments, 04 Enron, 09 calibration).
 
-Several sanitizers run on one text corpus and each is audited with the symmetric test:
-
-    resolution = max(0, max_ij E(X_c(x_i)) . (E(x_j) - E(X_c(x_j))))
-    utility    = mean_i cos(E(x_i), E(X_c(x_i)))
-
-Corpora with seeded clues (privlab's offline corpora) also say which clue types each
-sanitizer removed, which the test caught (kept, and named in a top witness) and which it
-missed.
+Several sanitizers on one corpus, each audited with the symmetric test; seeded clues say
+what each removed, caught or missed. See ``docs/methods/studies-text.md``.
 """
 
 from __future__ import annotations

@@ -1,22 +1,9 @@
 """Study 03, franchise comments: which sanitizer hides a film franchise, and at what cost?
 
-The paper's Avengers study (49 Reddit comments that each name the franchise) with an
-offline stand-in: 49 comments written for privlab about the fictional *Vanguard Legion*
-franchise (:func:`privlab.datasets.text_corpora.franchise_comments`). With the paper's
-comments at hand (a folder of ``.txt`` files, one comment per file, the layout of the
-paper's repository, or Pushshift JSON lines), ``Config(data=<folder>)`` runs the
-same study on them through :mod:`privlab.datasets.reddit`. Several sanitizers run on
-the same comments and each is audited with the symmetric test:
-
-    resolution = max(0, max_ij E(X_c(x_i)) . (E(x_j) - E(X_c(x_j))))
-    utility    = mean_i cos(E(x_i), E(X_c(x_i)))
-
-Because the offline comments carry seeded clues with ground truth (characters, plot,
-studio ...), the study also says which clue types each sanitizer removed, which the test
-caught (kept, and named in a top witness) and which it missed.
-
-The shared machinery (:class:`~privlab.studies._text.TextStudyResult`,
-:func:`~privlab.studies._text.run_text_study`) lives in :mod:`privlab.studies._text`.
+The paper's Avengers study on an offline stand-in (49 comments about a fictional
+franchise, with seeded clues), or on the paper's comments with ``Config(data=<folder>)``;
+each sanitizer is audited with the symmetric test (:mod:`privlab.studies._text`). See
+``docs/methods/studies-text.md``.
 """
 
 from __future__ import annotations
@@ -77,14 +64,11 @@ class Config(StudyConfig):
             offline comments; a folder of comments is used whole.
         broad_concepts: the extra items of ``concept-list-broad`` (None: the list for
             the corpus, see :func:`broad_list`).
-        data: what is audited: a folder of ``.txt`` comments (one per file, as in the
-            paper's repository), a Pushshift JSON-lines file, or a loaded
-            :class:`~privlab.datasets.text_corpora.TextCorpus`; None: the offline comments.
-        keyword: the franchise's name: comments must contain it, in any case (the
-            loader's default, :func:`privlab.datasets.reddit.load_comments`: in the
-            paper's folder 14 of the 49 comments hold it only as "avengers" or
-            "AVENGERS"), and the concept list removes it. The exact-name baseline also
-            counts the singular (:func:`target_names`).
+        data: a folder of ``.txt`` comments (one per file), a Pushshift JSON-lines file
+            or a loaded :class:`~privlab.datasets.text_corpora.TextCorpus`; None: the
+            offline comments.
+        keyword: the franchise's name, which every comment contains in any case and the
+            concept list removes (the baseline also counts the singular, :func:`target_names`).
         top_k: witnesses kept per audit.
     """
 

@@ -1,24 +1,8 @@
 """Study 09, calibration: what does a resolution of 0.13 mean? (Table 3 of the paper)
 
-For familiar concept pairs (dogs/cats, oranges/lemons, dogs/oranges ...) every sentence
-of one concept is compared with every sentence of the other through the boundary
-
-    b(u, v) = min{ D(X_c(u), v), D(u, X_d(v)) } - D(u, v),   D = 1 - cosine,
-
-with ``X_c`` a concept-list redaction of the words that name c. The percentiles of b
-over the cross product calibrate the unitless resolution: a resolution above the 95th
-percentile for dogs/cats would treat as undetectable 95% of the empirical dog-cat
-connections. Sentence sets (``data``): ``"auto"`` (the default) takes the paper's
-50-sentence files when ``../shared/data/concepts`` is present and privlab's own
-12-sentence sets otherwise; ``"shared"`` and ``"default"`` force one of them, and any
-folder in the same layout can be given. The headline names the set that produced the
-numbers.
-
-The image part (:func:`run_images`) does the same with images: per concept, renderings
-with the mask of the concept's pixels (seeded variations of packaged photos from
-:mod:`privlab.datasets.image_concepts`, or a user's ``images/<concept>/`` folders with
-``masks/<concept>/``), ``X_c`` a blackout of exactly that mask, and every registered
-image member as the distance mechanism.
+Percentiles of the boundary ``b(u, v) = min{D(X_c(u), v), D(u, X_d(v))} - D(u, v)`` over
+sentence pairs of familiar concepts (and, in :func:`run_images`, over masked images)
+calibrate the unitless resolution. See ``docs/methods/studies-text.md``.
 """
 
 from __future__ import annotations
@@ -50,30 +34,23 @@ class Config(StudyConfig):
     Attributes:
         pairs: concept pairs ``(c, d)``.
         encoders: text encoders (registry names).
-        data: the sentences audited: ``"auto"`` (the shared reference files when
-            present, else privlab's sets), ``"default"`` (privlab's 12 sentences per
-            concept), ``"shared"``
-            (``../shared/data/concepts``, the paper's 50 per concept) or a folder of
-            blank-line-separated ``<concept>.txt`` files.
+        data: ``"auto"`` (``"shared"`` when present, else ``"default"``), ``"default"``
+            (privlab's 12 sentences per concept), ``"shared"`` (the paper's 50) or a
+            folder of blank-line-separated ``<concept>.txt`` files.
         per_concept: use at most this many sentences per concept (None: all).
         percentiles: percentiles reported.
-        image_pairs: image concept pairs ``(c, d)`` (keys of
-            :data:`privlab.datasets.image_concepts.PACKAGED_CONCEPTS`, or concept
-            folders of ``image_data``).
-        image_encoders: image encoders (registry names) used as distance mechanisms (a
-            second list beside ``encoders``: the image part runs other mechanisms).
-        image_n: renderings per concept (generated variations, or at most this many
-            files of a folder; None: all files).
-        image_data: the images audited, a second input beside ``data`` (the image part
-            calibrates renderings with masks, not sentences): ``"generated"`` (seeded
-            variations of packaged photos) or a folder holding ``images/<concept>/`` and
-            ``masks/<concept>/``.
+        image_pairs: image concept pairs ``(c, d)`` (packaged concepts or folders of
+            ``image_data``).
+        image_encoders: image encoders (registry names) of the image part.
+        image_n: renderings per concept (None: every file of a folder).
+        image_data: ``"generated"`` (seeded variations of packaged photos) or a folder
+            holding ``images/<concept>/`` and ``masks/<concept>/``.
         image_seed: seed of the generated variations.
         image_size: side of the generated images in pixels.
         image_dilate: grow each blackout by this many pixels (0: exactly the mask).
         images: also calibrate the image pairs (:func:`run_images`).
-        delta: the resolution the result is read at (:meth:`CalibrationTable.interpret`):
-            a reading, not a setting of the run (changing it recomputes nothing).
+        delta: the resolution the result is read at (:meth:`CalibrationTable.interpret`;
+            changing it recomputes nothing).
     """
 
     pairs: tuple[tuple[str, str], ...] = DEFAULT_PAIRS
@@ -238,17 +215,15 @@ def load_image_sets(config: Config) -> dict:
 def run_images(config: Config | None = None, sets: dict | None = None) -> CalibrationTable:
     """Boundary percentiles for every image pair and image member.
 
-    ``X_c`` blacks out exactly each rendering's concept mask (grown by
-    ``config.image_dilate``), through
-    :meth:`privlab.datasets.image_concepts.ConceptImageSet.sanitizer`.
-
-    Returns:
-        A :class:`privlab.contrastive.calibration.CalibrationTable` whose provenance records the
-        image source, seed, size, members and the pixel hash of each concept set.
+    ``X_c`` blacks out each rendering's concept mask (grown by ``config.image_dilate``).
 
     Args:
         config: the settings (default: the active profile's).
         sets: the concept sets already loaded by :func:`load_image_sets` (None: load them).
+
+    Returns:
+        A :class:`privlab.contrastive.calibration.CalibrationTable` (provenance: image
+        source, seed, size, members and each concept set's pixel hash).
     """
     config = config or Config.for_notebook()
     members = tuple(config.image_encoders)

@@ -1,22 +1,9 @@
 """Study 04, Enron: do off-the-shelf PII tools hide Ken Lay? (Table 2 of the paper)
 
-Emails that mention the target are sanitized by each tool and audited with the
-symmetric test. Next to each resolution the study reports the exact-name baseline: how
-many sanitized emails still contain the name (case-insensitive), and their share. The
-baseline sees explicit identifiers only; the decisive witness can also show identifying
-context that survived without the name.
-
-Corpora: Ken Lay's mailbox when ``../shared/data/enron/kenneth_json.zip`` (or a user
-path) is present, selected by the paper's rule (the body mentions "Ken Lay",
-case-insensitive, anywhere; at most 500 words), with the baseline counted by the same
-rule; otherwise the offline mailbox about the fictional Marcus Whitfield, which carries
-seeded leaks with ground truth.
-
-The paper selected 1,841 emails from the whole Enron corpus; privlab reads one mailbox
-(``lay-k``), so its selection is smaller and its counts are not the paper's.
-:func:`paper_comparison` sets the two side by side and :func:`selection_counts` gives
-the number each selection rule yields on the mailbox (privlab's two optional
-departures, whole-word matching and dropping repeated bodies, included).
+Emails that mention the target are sanitized by each tool and audited with the symmetric
+test, beside the exact-name baseline; Ken Lay's mailbox when present, else an offline
+mailbox with seeded leaks. :func:`paper_comparison` and :func:`selection_counts` set the
+selection beside the paper's. See ``docs/methods/studies-text.md``.
 """
 
 from __future__ import annotations
@@ -62,12 +49,9 @@ class Config(StudyConfig):
         sanitizers: sanitizer specs (see :func:`privlab.studies._text.build_sanitizer`).
         encoders: distance mechanisms (registry names).
         limit: use only the first ``limit`` selected emails (None: all).
-        match: how "Ken Lay" is found, in the selection and in the exact-name baseline:
-            ``"substring"`` (the paper's rule: anywhere, case-insensitive) or ``"word"``
-            (whole words only, a stricter rule that drops mentions glued to other
-            characters such as ``=09Ken Lay@ENRON``).
-        dedupe: keep one copy of a body filed in several folders (off: the paper's
-            stated selection drops none; when on, the headline says how many were dropped).
+        match: how "Ken Lay" is found (selection and baseline): ``"substring"`` (the
+            paper's rule) or ``"word"`` (whole words; drops ``=09Ken Lay@ENRON``).
+        dedupe: keep one copy of a body filed in several folders (off, as the paper).
         proxy: for the offline mailbox, ``"9"`` or ``"49"``.
         top_k: witnesses kept per audit.
         progress: progress bars while encoding.

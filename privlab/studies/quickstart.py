@@ -1,13 +1,11 @@
 """Study 00, quickstart: does removing a name remove the person?
 
-Twelve short texts about one well-known person are sanitized twice, with a weak concept
-list (his name) and a strong one (the name plus identifying details), and audited with
-the symmetric contrastive test: every text is both audited and reference.
+Twelve texts about one person, sanitized with a weak and a strong concept list and audited
+with the symmetric contrastive test (every text both audited and reference):
 
     resolution = max(0, max_ij  E(X_c(x_i)) . (E(x_j) - E(X_c(x_j))))
 
-A positive resolution means some sanitized text is still closer to what was removed from
-another text than sanitizing explains; the decisive witness shows which pair.
+See ``docs/methods/studies-text.md``.
 """
 
 from __future__ import annotations

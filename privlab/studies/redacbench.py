@@ -1,25 +1,10 @@
 """Study 07, RedacBench: how much of what a policy forbids survives a redaction, and how
 much of everything else is lost?
 
-Each strategy redacts every document under each of its policies; a judge decides for
-every proposition whether it can still be inferred. Security = TN / (TN + FP) is the
-share of sensitive propositions removed, Utility = TP / (TP + FN) the share of harmless
-ones kept; BLEU and ROUGE-L say how much of the wording survived.
-
-The judge is measured first, on the data's hand labels (its false "inferable" and false
-"not inferable" rates), and the headline reports the strategy named in the Config
-(``headline``, chosen before anything is computed) beside the unredacted baseline
-``none``, never the strategy that happened to score best, and never an oracle strategy.
-Where every text the strategy produced has hand labels (masking on the sample), the
-headline's Security and Utility are those of the hand labels, read as the judge of a
-careful human reader, and the offline judge's values and error rates stand beside them;
-elsewhere the judge's values are all there is, and the headline says so.
-
-On the sample, two things say how far the hand labels can be trusted:
-:func:`~privlab.redaction.redacbench.agreement.overlap_counts` (its propositions share no
-content word with the masking keywords beyond named entities, so masking cannot remove a
-proposition's own words) and the agreement of a second labelling pass, written without
-the first pass's labels (:func:`~privlab.redaction.redacbench.agreement.label_agreement`).
+Security = TN / (TN + FP) (sensitive propositions removed) and Utility = TP / (TP + FN)
+(harmless ones kept), by a judge measured first on hand labels; the headline reports the
+strategy the Config names beside the unredacted baseline. See
+``docs/methods/studies-text.md``.
 """
 
 from __future__ import annotations

@@ -1,22 +1,8 @@
 """Study 08, SPIA: masking the spans is not protecting the people.
 
-For each anonymizer, the study measures two things on the same documents:
-
-* span recall — did the annotated DIRECT and QUASI mentions disappear?
-* subject-level protection — what can an adversary still infer about *every* person?
-  ``CPR = 1 - sum_i A_i / sum_i O_i`` and ``IPR = mean_i (1 - A_i / O_i)``.
-
-The gap between the two is SPIA's finding. The headline reports a realistic anonymizer
-(Presidio, or the best non-oracle one run) against the adversary used: its gap with its
-sign, what SPIA reports for the same data, the adversary's recovery *in excess* of the
-text-blind ``base-rate`` adversary beside the raw figure, and what the same adversary
-recovers from the unredacted text. The offline adversary's rules were developed on
-PANORAMA-531 minus PANORAMA-151 only (:mod:`privlab.redaction.spia.split`); the
-provenance says which side of that split the documents scored are on. The default
-adversary is the offline contextual one, which is weak (its CPR overstates protection);
-SPIA's is the LLM adversary (an OpenAI-compatible endpoint). Anonymizers that read the annotation they are scored on
-(``gold-spans``, ``gold-direct``, ``names-list``) are oracles: shown as upper bounds on
-span masking, never chosen for the headline.
+Per anonymizer, span recall beside subject-level protection (``CPR = 1 - sum_i A_i /
+sum_i O_i``, ``IPR = mean_i (1 - A_i / O_i)``) against an adversary; oracle anonymizers
+are upper bounds, never the headline. See ``docs/methods/studies-text.md``.
 """
 
 from __future__ import annotations
@@ -71,26 +57,24 @@ class Config(StudyConfig):
 
     Attributes:
         data: a SPIA JSON-lines file, or ``"sample"`` for the privlab-written sample.
-        anonymizers: names from :func:`privlab.redaction.spia.spans.anonymizer_options`;
-            unavailable ones are skipped with the reason recorded. Keep ``"none"``: the
-            headline states what the adversary recovers from the unredacted text.
+        anonymizers: names from :func:`privlab.redaction.spia.spans.anonymizer_options`
+            (unavailable ones skipped with the reason; keep ``"none"`` for the headline).
         adversary: a name in :data:`privlab.redaction.spia.adversaries.adversaries`
             (``"contextual"``: the strongest offline one; ``"llm"``: SPIA's).
         matcher: a name in :data:`privlab.redaction.spia.matching.matchers`.
-        value_decider: ``"rule"`` (the per-tag rules only) or ``"rule+llm"`` (SPIA's rule
-            then LLM: the model decides where a rule says 0; needs an endpoint).
+        value_decider: ``"rule"`` or ``"rule+llm"`` (SPIA's: the model decides where a
+            rule says 0; needs an endpoint).
         reference_date: the date ages are inferred at (SPIA: 2025-09-01).
         headline_anonymizer: the anonymizer the headline reports (None: ``"presidio"``
-            when it ran, else the non-oracle one with the highest token recall); an
-            oracle is refused.
-        baseline: the text-blind adversary run on the same texts beside ``adversary``
-            (``"base-rate"``); its recovery is subtracted in the headline. None: not run.
-        split: ``"development"`` or ``"evaluation"`` keeps only that side of the declared
-            split (:mod:`privlab.redaction.spia.split`); None keeps every document.
+            when it ran, else the non-oracle one with the highest token recall; never an
+            oracle).
+        baseline: the text-blind adversary whose recovery the headline subtracts
+            (``"base-rate"``; None: not run).
+        split: keep only the ``"development"`` or ``"evaluation"`` side of
+            :mod:`privlab.redaction.spia.split` (None: every document).
         max_documents: use the first this many documents (None: all).
         prompts_from: with ``adversary="llm"``, a checkout of the SPIA repository whose
-            own prompts the adversary sends (read at run time; the headline's adversary
-            names them), so the scores compare with SPIA's tables. None: privlab's prompts.
+            prompts are sent, so scores compare with SPIA's tables (None: privlab's).
     """
 
     data: str = param(default_factory=default_data, help="a SPIA .jsonl file, or 'sample'")
@@ -136,8 +120,7 @@ class SPIAStudyResult(StudyResult):
         status: what the numbers are.
         provenance: data digest, adversary, matcher, value decider, reference date.
         review: with ``value_decider="rule+llm"``, the model's recorded answers
-            (:class:`~privlab.redaction.spia.review.ReviewQueue`): its disagreements with
-            the rule are what a person reviews before :meth:`rescored`.
+            (:class:`~privlab.redaction.spia.review.ReviewQueue`) for :meth:`rescored`.
     """
 
     config: Config
@@ -220,10 +203,9 @@ class SPIAStudyResult(StudyResult):
     def rescored(self, decisions: dict) -> "SPIAStudyResult":
         """The same predictions and pairs scored again with a person's value decisions.
 
-        SPIA's third step: for the pairs the rule scored 0 and the model did not
-        (:meth:`ReviewQueue.disagreements`), a reviewer's "yes" / "less precise" / "no"
-        replaces the model's answer; every other pair keeps its recorded answer, and the
-        model is not asked again.
+        SPIA's third step: a reviewer's answer replaces the model's on the pairs where
+        rule and model disagree (:meth:`ReviewQueue.disagreements`); the model is not asked
+        again.
 
         Args:
             decisions: ``(tag, gold, predicted) -> "yes" | "less precise" | "no"``.
@@ -412,9 +394,8 @@ def _load(config: Config):
 def run(config: Config | None = None) -> SPIAStudyResult:
     """Anonymize, attack and score: the whole SPIA study in one call.
 
-    A document the adversary cannot read (an LLM answer that never holds) is recorded
-    as failed, left out of that anonymizer's CPR and counted in the headline; the run
-    goes on.
+    A document the adversary cannot read is recorded as failed, left out of that
+    anonymizer's CPR and counted in the headline.
 
     Args:
         config: settings (default :meth:`Config.for_notebook`).
