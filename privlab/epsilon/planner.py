@@ -1,25 +1,10 @@
 """How many samples does a certificate need? A planner from a pilot sample.
 
-A finite-sample certificate is often 0 because the sample is too small for the bound to
-clear the sampling error. From a pilot sample of the two identities' outputs,
-:func:`plan_sample_size` predicts, per certificate, how many rows per identity it needs
-to certify a given fraction of the pilot's point estimate with a given probability:
-
-1. The certificate is run once on the pilot at the planned level; its fixed test's
-   counts on the pilot's reserved rows give the two rates the region shows (each
-   smoothed to (k + ½)/(m + 1), so a pilot without errors still gives a finite rate).
-2. The pilot's point estimate is the plug-in ε of those rates (no confidence
-   correction); the target is ``fraction`` times it.
-3. At a candidate size n the certificate evaluates its fixed test on a known number of
-   reserved rows (half for the reserved tests, the final pool for DP-Sniper). Each of
-   ``simulations`` draws takes the two rates from the pilot's Jeffreys posterior
-   Beta(k + ½, m − k + ½) (so a small pilot's uncertainty is carried forward) and then
-   the binomial counts on those rows; the bounds of the draws give the predictive
-   distribution of the certificate, and the probability that it reaches the target.
-4. The predicted n is the smallest size (searched on a geometric grid, then bisected)
-   where that probability is at least ``probability``.
-
-What it assumes, and why its predictions err towards too many rows: ``docs/methods/epsilon.md``.
+A certificate is often 0 because the sample is too small for the bound to clear the
+sampling error. From a pilot, :func:`plan_sample_size` predicts the rows per identity
+each certificate needs to certify a share of the pilot's estimate with a given
+probability. The method: docs/methods/epsilon-certificates.md; what it assumes:
+docs/methods/epsilon.md.
 """
 
 from __future__ import annotations
@@ -46,6 +31,7 @@ PLANNED = ("reserved", "dp-sniper", "reserved-sequential")
 
 
 def _smoothed(k: int, m: int) -> float:
+    """The rate (k + ½)/(m + 1), finite for a pilot without errors."""
     return (k + 0.5) / (m + 1.0)
 
 
@@ -60,6 +46,7 @@ def _test_rows(method: str, n: int) -> int:
 
 
 def _auditor(method: str, alpha: float):
+    """The planned certificate ``method`` at level ``alpha``."""
     if method == "reserved":
         return ReservedTest(alpha)
     if method == "dp-sniper":
@@ -68,6 +55,7 @@ def _auditor(method: str, alpha: float):
 
 
 def _pilot_rates(method: str, a, b, alpha, delta, seed) -> dict[str, Any]:
+    """The pilot's counts, its plug-in ε and the certificate on the pilot itself."""
     r = _auditor(method, alpha).audit(a, b, delta=delta, seed=seed)
     d = r.details
     if method == "dp-sniper":
@@ -82,9 +70,7 @@ def _pilot_rates(method: str, a, b, alpha, delta, seed) -> dict[str, Any]:
 
 def _bounds_at(method: str, rates: dict, n: int, alpha: float, delta: float,
                draws: np.ndarray) -> np.ndarray:
-    """Simulated bounds at size n from uniform ``draws`` (simulations, 4), the same at
-    every n: two pick each simulation's rates from the pilot's Jeffreys posterior
-    Beta(k + ½, m − k + ½), two its binomial counts on the m reserved rows of size n."""
+    """Simulated bounds at size n from uniform ``draws`` (simulations, 4), the same at every n."""
     from scipy import stats
 
     m = _test_rows(method, n)
@@ -166,6 +152,7 @@ class SamplePlan:
 
 
 def _check_fraction(value, name, caller, upper_open=False):
+    """A number in (0, 1] (in (0, 1) when ``upper_open``)."""
     if isinstance(value, bool) or not isinstance(value, (int, float, np.floating)) \
             or not 0 < value < 1 + (0 if upper_open else 1e-12):
         raise invalid(name, caller, "a number in (0, 1)" if upper_open else "in (0, 1]", value)
@@ -176,8 +163,7 @@ def plan_sample_size(a, b, *, methods: Sequence[str] = PLANNED, fraction: float 
                      probability: float = 0.8, alpha: float = 0.05 / 80,
                      delta: float = DEFAULT_DELTA, max_n: int = 200_000,
                      simulations: int = 400, seed: int = 0) -> SamplePlan:
-    """Rows per identity each certificate needs to certify ``fraction`` of the pilot's
-    estimate with probability ``probability`` (see the module docstring for the method).
+    """Rows per identity each certificate needs to certify ``fraction`` of the pilot's estimate.
 
     Args:
         a: pilot outputs of identity A, array (n_a, d), n_a ≥ 8.
@@ -195,8 +181,7 @@ def plan_sample_size(a, b, *, methods: Sequence[str] = PLANNED, fraction: float 
         A :class:`SamplePlan`.
 
     Raises:
-        PrivlabValueError / PrivlabTypeError: on malformed pilots or settings, naming the
-            parameter.
+        PrivlabValueError / PrivlabTypeError: on malformed pilots or settings.
 
     Example:
         >>> rng = np.random.default_rng(0)
@@ -284,14 +269,9 @@ def pilot_plan(mechanism, i: int, j: int, *, pilot_n: int = 200, seed: int = 0,
 def check_plan(mechanism, i: int, j: int, *, method: str = "reserved", pilot_n: int = 200,
                runs: int = 20, fraction: float = 0.5, probability: float = 0.9,
                alpha: float = 0.025, delta: float = 0.0, seed: int = 0) -> dict[str, Any]:
-    """Does the predicted n reach the target? ``runs`` times: a fresh pilot, a plan, a fresh
-    audit at the planned n.
+    """Does the predicted n reach the target? ``runs`` fresh pilots, plans and audits.
 
-    Each run draws its own pilot of ``pilot_n`` rows per identity from the mechanism's pair
-    (i, j), plans ``method`` with :func:`plan_sample_size`, then audits a fresh sample of
-    the planned size and counts a success when the bound reaches that pilot's target.
-    Runs whose pilot gives no plan (a point estimate of 0, or a target beyond ``max_n``)
-    are counted in ``unplanned`` and not audited.
+    Runs whose pilot gives no plan are counted in ``unplanned`` and not audited.
 
     Returns:
         ``{"method", "exact", "runs", "planned", "unplanned", "successes", "rate",
