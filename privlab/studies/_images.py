@@ -54,8 +54,9 @@ class ImageStudyConfig(StudyConfig):
         gallery: the target's known faces (``<name>/*.jpg``, ``<name>.jpg`` or
             ``{name: [images]}``); default the generated corpus's faces, none for a folder.
         logos: a logo gallery in the same layout, of crops from photos not audited;
-            on photos one finder is fitted on it (:func:`privlab.studies._image_setup.
-            logo_training`). Default the generated brand's logo, none otherwise.
+            on photos one finder is fitted on it
+            (:func:`privlab.studies._image_setup.logo_training`). Default the generated
+            brand's logo, none otherwise.
         delta: the resolution at which items are flagged and members flag a leak.
         top_k: witnesses kept per audit.
         leak_table: also compute the per-cue leak-detection table (generated corpus).

@@ -1,32 +1,10 @@
 """Study 06: what the four ε routes say about a face generator's identity embeddings.
 
-The audited channel: a curator is given one identity, draws one of its images, runs the
-generator on it and releases the output; the auditor sees the output's identity
-embedding and tries to tell which of two identities it came from. After averaging over
-the drawn image and the generator's randomness, the channel maps an identity label to
-a distribution of embeddings, and the table (one row per generated image) is a sample
-from it.
-
-``run(Config())`` audits such a table:
-
-* ``audit`` — the registered routes (GaussMech, KDE-LR, MMD-TV, out-of-fold ROC-HT) on a
-  seeded list of identity pairs, through :func:`privlab.epsilon.audit_pairs`; every row
-  keeps its status; MMD-TV runs its permutation test of equal distributions (10^4
-  permutations, p = (b + 1)/(P + 1), as the paper) and the summary counts the rejections;
-* ``certificate`` — the reserved test on unused rows (:mod:`privlab.epsilon.pairs`);
-* ``no face`` — outputs with no detectable face counted per identity, and everything
-  audited again on the outputs with a face only;
-* ``record`` — what a documented rerun must state (the paper's Appendix A);
-* ``cascade`` — the paper's Appendix E on toy data (:mod:`privlab.epsilon.cascade`).
-
-How each is built, and how to read a fall that the faces-only figure does not share:
-``docs/methods/epsilon.md``.
-
-Without a table file the study generates the offline default with the toy face
-generator of :mod:`privlab.datasets.toy_faces`, at a weak and at a strong setting,
-so the routes can be seen to respond. No generator here has a known privacy value:
-the results describe the data, they calibrate nothing. Every auditor runs under the
-runner's thread limit (:func:`privlab.epsilon.runtime.auditor_threads`).
+``run(Config())`` audits a table of output embeddings labelled by identity (by default
+made by a toy face generator at two strengths): every route on seeded identity pairs, a
+reserved-test certificate, the faces-only rerun, the Appendix A record and the Appendix E
+cascade. The results describe the data; they calibrate nothing. See
+``docs/methods/studies-epsilon.md`` and ``docs/methods/epsilon.md``.
 """
 
 from __future__ import annotations
@@ -73,9 +51,9 @@ class Config(StudyConfig):
     """Settings of study 06.
 
     Attributes:
-        data: what is audited: a ``.csv`` or ``.npz`` table (see
-            :func:`privlab.datasets.face_embeddings.load_embedding_table`), or None for
-            the offline default made by the toy face generator.
+        data: a ``.csv`` or ``.npz`` table (read by
+            :func:`privlab.datasets.face_embeddings.load_embedding_table`); None: the toy
+            face generator's offline default.
         strength: toy generator strength of the default table (ignored with ``data``).
         compare_strength: a second ("strong") toy generator on the same pairs; None skips it.
         n_per_identity: toy outputs per identity.
@@ -94,13 +72,11 @@ class Config(StudyConfig):
         min_rows: fewest rows an identity needs to be audited.
         seed: seed of the pair shuffle, the split, the folds and the toy generator.
         label_column, vector_column: CSV options passed to the loader.
-        cascade_passes: passes of the toy random-donor cascade (the paper: 5); 0 skips it,
-            and so does a table in ``data`` (the cascade is part of the offline default).
+        cascade_passes: passes of the toy random-donor cascade (the paper: 5; 0 or a
+            table in ``data`` skips it).
         cascade_identities: its target identities (the paper: 100).
-        cascade_sequences: sequences per target, split into development and test ones
-            (the paper: 200).
-        cascade_donors: identities in its donor pool, disjoint from the targets (the
-            paper: 600).
+        cascade_sequences: sequences per target, development and test (the paper: 200).
+        cascade_donors: identities in its donor pool, disjoint from the targets (the paper: 600).
         cascade_pool: images in each identity's pool (the paper: 100 per target).
         cascade_swap: the toy swap's donor weight in the inner face region.
         cascade_dev_fraction: share of each target's sequences used for development.
@@ -445,9 +421,8 @@ def appendix_a_record(table: EmbeddingTable, pairs: Sequence[tuple[str, str]] | 
                       pair_seed: int | None = None) -> pd.DataFrame:
     """What a documented rerun of a face-generator audit must state, and what is known.
 
-    Fields with nothing recorded say ``"not recorded"`` (``recorded`` False): a table
-    file alone cannot tell which generator revision, settings, seeds, checkpoints or
-    donor produced it; pass what is known as the loader's ``generation`` mapping.
+    Fields with nothing recorded say ``"not recorded"`` (``recorded`` False); pass what
+    is known as the loader's ``generation`` mapping.
 
     Args:
         table: the audited table.
@@ -521,11 +496,9 @@ def appendix_a_record(table: EmbeddingTable, pairs: Sequence[tuple[str, str]] | 
 # ----------------------------------------------------------------------------------
 
 def no_face_rows(embeddings) -> np.ndarray:
-    """Rows that are the shared no-face vector ``e_d`` (last coordinate 1, the rest 0):
-    the outputs in which the face encoder found no face
-    (:func:`privlab.vision.faces.face_coordinates`). They are all one point, so a
-    distance computed with them measures how often the detector fails, not how far
-    the outputs are from each other.
+    """Rows that are the shared no-face vector ``e_d`` (last coordinate 1, the rest 0).
+
+    They mark outputs with no detectable face; distances to them measure detector failures.
 
     Args:
         embeddings: ``(N, d)`` array, ``d >= 2``.

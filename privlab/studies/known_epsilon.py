@@ -1,30 +1,9 @@
 """Study 05: which ε numbers mean something, checked on mechanisms of known ε.
 
-``run(Config())`` computes, on a sub-grid of the known-ε benchmark:
-
-* ``explore`` — every chosen auditor on one chosen setting (the notebook's widgets);
-* ``null_table`` — the paper's Table 4 (true ε = 0) beside the paper's numbers;
-* ``curves`` — Figure 2 data (method output against exact median pairwise ε at one n),
-  with the population-optimal AUC as ``reference``: closed form for the Gaussian family,
-  Monte Carlo with the exact likelihood ratio for Laplace
-  (:func:`privlab.epsilon.reference.laplace_reference_auc`);
-* ``power`` — Figure 3 data (how often each certificate is positive), for the reserved
-  test, its exact-score oracle and every other registered certificate auditor;
-* ``side_by_side`` — those certificates on the same settings, by status, with the count
-  of bounds above the exact ε, and the hockey-stick tester's lower bound;
-* ``claims`` — the hockey-stick tester of one stated claim (ε = 1 at the family's δ) on
-  the power sub-grid: refutations of true claims (validity) and of false ones (power),
-  the truth known pair by pair (:mod:`privlab.epsilon.claims`);
-* ``validity`` — whether any certified bound exceeds its exact ε;
-* ``null_counts`` — what each kind of number claims at true ε = 0, as counts (positive
-  MMD-TV values, MMD permutation rejections, infinite ROC conversions, positive
-  certificates), beside the paper's;
-* ``table6`` and ``rr_table`` — the fraction of pairs certified above zero for the
-  anisotropic Gaussian (the paper's Table 6) and randomized response (Appendix B).
-
-Every evaluation (setting, pair, method) is counted once, also where two sub-grids share a
-setting. ``Config.for_notebook()`` gives tiny settings when ``PRIVLAB_SMOKE=1``;
-``full_grid=True`` runs the paper's complete grids (hours on two cores; resumable).
+``run(Config())`` recomputes, on sub-grids of the known-ε benchmark, the paper's null
+table, Figures 2 and 3, the certificates side by side, claim tests, validity and the
+appendix tables, each method with its status (``full_grid=True``: the paper's grids).
+See ``docs/methods/studies-epsilon.md``.
 """
 
 from __future__ import annotations
@@ -103,8 +82,7 @@ def members() -> pd.DataFrame:
 
 @dataclass
 class Config(StudyConfig):
-    """Settings of study 05 (defaults: sub-grids of the paper's; see notebook 05 for the
-    run time on two cores).
+    """Settings of study 05 (defaults: sub-grids of the paper's).
 
     Attributes:
         mechanism, geometry, n, epsilon: the single setting explored in detail.
@@ -125,10 +103,7 @@ class Config(StudyConfig):
         claim_epsilon: the claim the hockey-stick tester tests on the power sub-grid
             (None skips it).
         distinguisher_grid, distinguisher_sizes, distinguisher_pairs, distinguishers: the
-            sub-grid (mechanism, ε) × n on which each distinguisher (logistic regression
-            against the small neural network, in the reserved test and in DP-Sniper) is
-            compared, with its predeclared pairs; an empty grid skips it. The ε values
-            are where the logistic test is neither always nor never informative.
+            sub-grid (mechanism, ε) × n comparing the distinguishers (an empty grid skips it).
         mmd_permutations: permutations of MMD-TV's equal-distribution test (the paper:
             10^4; the smoke settings use 200).
         n_pairs: predeclared pairs per setting (the paper: 40).

@@ -1,12 +1,7 @@
 """Study 11, scale: exact audits of 10^5 items, faster when the data allow.
 
-Generated embeddings (no real data) with and without a planted leak are audited four
-ways: the plain kernel (every trial), the certified path (the same answer, skipping
-blocks a proven bound shows cannot change it), an approximate screen (faiss HNSW or IVF,
-rescored exactly: a lower bound) and the certified path on a dask LocalCluster. A cost
-curve shows how the time grows with the number of trials ``m * n``.
-
-    resolution = max(0, max_ij s_i . t_j),   s_i . t_j <= ||s_i|| ||t_j||
+Generated embeddings audited by the plain kernel, the certified path, an approximate
+screen and a dask LocalCluster, with a cost curve. See ``docs/methods/studies-epsilon.md``.
 """
 
 from __future__ import annotations
@@ -50,9 +45,7 @@ class Config(StudyConfig):
         d: embedding dimension.
         scenarios: generated audits to run, from ``"planted"``, ``"none"``, ``"realistic"``
             (see :mod:`privlab.scale.synthetic`).
-        top_k: trials listed, and compared, per audit. 1 asks for the value and the
-            decisive witness; a longer list needs the k-th largest trial exactly, and
-            when that is a chance alignment the bounds can skip little.
+        top_k: trials listed, and compared, per audit (above 1 the bounds skip less).
         block_size: audited rows per tile and references per group.
         screen_index: ``"hnsw"`` or ``"ivf"``.
         screen_k: screen candidates per audited item.
