@@ -21,28 +21,13 @@ auditor          what the number is                          status
 ===============  ==========================================  ==============================
 
 Further certificates (``reserved-mlp``, ``dp-sniper``, ``dp-sniper-mlp``, ``mmd-finite``,
-``reserved-sequential``, ``hockey-stick``), each with its construction:
-``docs/methods/epsilon.md``.
+``reserved-sequential``, ``hockey-stick``): docs/methods/epsilon-certificates.md.
 
 Of the five routes above only the reserved test is a lower confidence bound on ε. The
 others can be large when the true ε is 0 (GaussMech, KDE-LR, the +∞ of ROC-HT) or above
 the truth by chance (MMD-TV); compare them with mechanisms of known ε before reading
-anything into them.
-
-The members live in :data:`registry` (metadata ``status`` and ``benchmark``; the oracle
-``reserved-exact`` also has ``oracle=True``); :data:`AUDITORS` is its read-only view by
-name. The modules: :mod:`~privlab.epsilon.auditors.base` (protocol, results, registry),
-:mod:`~privlab.epsilon.auditors.bounds` (Eq. 16 arithmetic),
-:mod:`~privlab.epsilon.auditors.gaussmech`, :mod:`~privlab.epsilon.auditors.kde`,
-:mod:`~privlab.epsilon.auditors.mmd`, :mod:`~privlab.epsilon.auditors.roc`,
-:mod:`~privlab.epsilon.auditors.reserved`, :mod:`~privlab.epsilon.auditors.classifiers`,
-:mod:`~privlab.epsilon.auditors.dpsniper`, :mod:`~privlab.epsilon.auditors.hockey_stick`,
-:mod:`~privlab.epsilon.auditors.mmd_finite`, :mod:`~privlab.epsilon.auditors.sequential`
-(the members),
-:mod:`~privlab.epsilon.auditors.table` (:func:`audit_pairs`),
-:mod:`~privlab.epsilon.auditors.sweep` (the n log n threshold searches) and
-:mod:`~privlab.epsilon.auditors.streaming` (``audit_sampler``: rows drawn from a mechanism in
-batches, :func:`mechanism_sampler`).
+anything into them. The members live in :data:`registry`; :data:`AUDITORS` is its
+read-only view by name.
 """
 
 # The import order is the registration order, which lists the members everywhere; a module

@@ -1,17 +1,9 @@
 """Threshold searches in n log n: sort once, count at every cut, score every cut at once.
 
-The reserved test (:func:`~privlab.epsilon.auditors.reserved.choose_threshold`) and the
-hockey-stick tester (:func:`~privlab.epsilon.auditors.hockey_stick.choose_region`) score
-every cut between distinct pooled development scores. Counting each cut with a pass over
-all scores is quadratic; here the scores are sorted once and ``np.searchsorted`` gives the
-counts at every cut, so a search costs O(n log n) plus one Clopper–Pearson quantile per
-distinct count.
-
-The choices are the same as the per-cut loop's, bit for bit: the shares are the same
-floats (count / n), the Clopper–Pearson bounds come from the same scipy function, every
-``log`` and ``exp`` goes through :mod:`math` as before, and the keys are rounded with
-Python's ``round`` (:func:`best_indices`), only where a maximum can be. How this was
-checked and timed: ``docs/decisions/2026-12-05-epsilon-scale.md``.
+The reserved test and the hockey-stick tester score every cut between distinct pooled
+development scores; these helpers make the same choices as a per-cut loop, bit for bit.
+See docs/methods/epsilon-certificates.md; how it was checked and timed:
+docs/decisions/2026-12-05-epsilon-scale.md.
 """
 
 from __future__ import annotations
@@ -40,7 +32,7 @@ def count_above(sorted_scores: np.ndarray, cuts: np.ndarray, orientation: int) -
     Args:
         sorted_scores: scores in ascending order.
         cuts: the cuts (any order).
-        orientation: +1 (s > cut) or −1 (s < cut; negation is exact, so −s > −cut is s < cut).
+        orientation: +1 (s > cut) or −1 (s < cut).
 
     Returns:
         int64 counts, one per cut.
@@ -48,8 +40,6 @@ def count_above(sorted_scores: np.ndarray, cuts: np.ndarray, orientation: int) -
     Example:
         >>> count_above(np.array([1.0, 2.0, 2.0, 3.0]), np.array([2.0, 0.0]), 1).tolist()
         [1, 4]
-        >>> count_above(np.array([1.0, 2.0, 2.0, 3.0]), np.array([2.0, 0.0]), -1).tolist()
-        [1, 0]
     """
     if orientation == 1:
         return len(sorted_scores) - np.searchsorted(sorted_scores, cuts, side="right")
@@ -59,9 +49,8 @@ def count_above(sorted_scores: np.ndarray, cuts: np.ndarray, orientation: int) -
 def cp_upper_many(errors: np.ndarray, trials, alpha: float) -> np.ndarray:
     """:func:`~privlab.epsilon.auditors.bounds.clopper_pearson_upper` for many counts at once.
 
-    Each distinct (count, trials) is computed once, by the same formula and scipy function
-    as the scalar version, so every entry equals the scalar bound bit for bit. Counts are
-    assumed valid (0 ≤ k ≤ trials, trials ≥ 1).
+    Each distinct (count, trials) is computed once, bit for bit as the scalar version;
+    counts must be valid (0 ≤ k ≤ trials, trials ≥ 1).
 
     Args:
         errors: int array of counts k.
@@ -90,8 +79,7 @@ def cp_upper_many(errors: np.ndarray, trials, alpha: float) -> np.ndarray:
 def map_math(function, values: np.ndarray) -> np.ndarray:
     """``function`` (a :mod:`math` function) on every entry, as the scalar code computes it.
 
-    numpy's vectorized ``log``/``exp`` may differ from :mod:`math` in the last bit; the
-    searches use :mod:`math` so that their keys equal the per-cut loop's exactly.
+    numpy's ``log``/``exp`` may differ from :mod:`math` in the last bit.
 
     Example:
         >>> map_math(math.log, np.array([1.0, math.e])).tolist()
@@ -117,10 +105,8 @@ def rounded(values: np.ndarray, digits: int = 12) -> np.ndarray:
 def best_indices(*keys: np.ndarray, digits: int = 12, margin: float = 1e-9) -> np.ndarray:
     """Indices, in order, whose key tuple (each key rounded to ``digits``) is the largest.
 
-    The same set a loop would keep with ``key = tuple(round(k, digits) for k in keys)`` and
-    ``>`` / ``==`` comparisons. Rounding is monotone, so an entry can round to the largest
-    rounded value only within ``margin`` of the largest raw value; only those are rounded.
-    Keys must be free of NaN (±∞ are fine: ``round`` leaves them as they are).
+    The set a loop keeps with ``key = tuple(round(k, digits) for k in keys)``; only
+    entries within ``margin`` of the top are rounded. Keys must be free of NaN.
 
     Example:
         >>> best_indices(np.array([1.0, 3.0, 3.0, 2.0]), np.array([0.0, 0.1, 0.2, 0.9])).tolist()
