@@ -49,8 +49,7 @@ class Confusion:
 
 
 def confusion(sensitive: Sequence[bool], retained: Sequence[bool]) -> Confusion:
-    """The confusion matrix of one redaction: TP = kept harmless, TN = removed
-    sensitive, FP = leaked sensitive, FN = lost harmless.
+    """The confusion matrix of one redaction (TP kept harmless, FP leaked sensitive).
 
     Args:
         sensitive: per proposition, whether the policy makes it sensitive.
@@ -92,15 +91,12 @@ class JudgeErrors:
     """A judge measured against the hand labels of the data's checks.
 
     Attributes:
-        false_inferable: share of hand-labelled "not inferable" the judge called
-            inferable (RedacBench's FP rate: it makes Security look worse).
-        false_not_inferable: share of hand-labelled "inferable" the judge called not
-            inferable (its FN rate: it makes Security look better, hides leaks).
-        counts: hand labels behind each rate, ``{"gold not inferable": n,
-            "gold inferable": m}``.
+        false_inferable: share of gold "not inferable" judged inferable (makes Security
+            look worse).
+        false_not_inferable: share of gold "inferable" judged not inferable (hides leaks).
+        counts: hand labels behind each rate, keyed "gold not inferable" / "gold inferable".
         intervals: 95 % Clopper-Pearson interval of each rate (keys as the attributes).
-        rows: one dict per hand label: document, origin, proposition, sensitive (under
-            any policy), gold, judged.
+        rows: one dict per hand label.
         judge: the judge's name.
     """
 
@@ -167,17 +163,15 @@ class JudgeErrors:
 def judge_errors(documents: Sequence[Document], judge: Judge) -> JudgeErrors:
     """Error rates of ``judge`` on the hand labels of every check of ``documents``.
 
-    Only hand labels count: no label is made up here (the source text and the empty
-    text are *not* added; a judge that tells those apart may still fail on every real
-    redaction). Each check's text is judged once, for the propositions it labels.
+    Only hand labels count: the source and the empty text are not added, since a judge
+    that tells those apart may still fail on every real redaction.
 
     Args:
         documents: the benchmark (its checks are used).
         judge: the judge measured.
 
     Returns:
-        The two error rates with their 95 % intervals, and every label; both rates are
-        nan when the data has no hand label of that class.
+        The two error rates with their 95 % intervals (nan without labels of a class).
 
     Example:
         >>> from privlab.redaction.redacbench import OracleJudge, parse_document
@@ -218,18 +212,16 @@ def judge_errors(documents: Sequence[Document], judge: Judge) -> JudgeErrors:
 
 @dataclass
 class RedacBenchResult:
-    """Security and Utility of one strategy under one judge, with every label and the
-    text utility of every redacted text.
+    """Security and Utility of one strategy under one judge, with every label and text.
 
     Attributes:
         overall: the pooled :class:`Confusion`.
-        rows: one dict per (document, policy, proposition): domain, sensitive, retained.
+        rows: one dict per (document, policy, proposition).
         redacted: ``{(document id, policy id): redacted text}``.
         judge_errors: the judge's error rates against hand labels (None if not measured).
         status: what the numbers are.
         provenance: strategy, judge, documents, settings.
-        text_rows: one dict per redacted text: document, policy, BLEU, ROUGE-1, ROUGE-L
-            against its original.
+        text_rows: BLEU, ROUGE-1 and ROUGE-L of each redacted text against its original.
     """
 
     overall: Confusion
@@ -321,11 +313,10 @@ def score_redactions(documents: Sequence[Document],
 
     Args:
         documents: the benchmark.
-        redacted: ``{(document id, policy id): redacted text}`` for every policy of
-            every document.
+        redacted: ``{(document id, policy id): redacted text}`` for every pair.
         judge: the judge.
         errors: also measure the judge's error rates on the hand labels.
-        provenance: recorded in the result (the judge's name and weakness are added).
+        provenance: recorded in the result (the judge's name and flags are added).
 
     Returns:
         A :class:`RedacBenchResult`, with text utility against the originals.
@@ -381,14 +372,13 @@ def evaluate(documents: Sequence[Document], strategy: Strategy, judge: Judge, *,
 
     Args:
         documents: the benchmark.
-        strategy: the redaction strategy: a :class:`Strategy`, a registry name, or any
-            function ``text -> text`` (or ``(text, policy_text) -> text``).
+        strategy: a :class:`Strategy`, a registry name, or a function ``text -> text``
+            (or ``(text, policy_text) -> text``).
         judge: the judge.
         errors: also measure the judge's error rates on the hand labels.
 
     Returns:
-        A :class:`RedacBenchResult`. An exception from the strategy or the judge
-        propagates: no partial result is returned.
+        A :class:`RedacBenchResult` (a failing strategy or judge raises: no partial one).
 
     Example:
         >>> from privlab.redaction.redacbench import (NoRedaction, OracleJudge,

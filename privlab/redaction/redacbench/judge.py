@@ -177,8 +177,7 @@ class LLMJudge(Judge):
                description="LLM asked whether each proposition can still be inferred "
                            "(endpoint needed)")
 def _llm_judge(client: Any = None, **_options: Any) -> LLMJudge:
-    # options meant for other judges (e.g. threshold=) are ignored, so a caller can
-    # pass the same settings to whichever judge is picked
+    # options meant for other members are ignored, so one set of settings serves any pick
     return LLMJudge(client)
 
 

@@ -108,8 +108,7 @@ class Masking(Strategy):
 @strategies.member("masking", offline=True, oracle=False,
                    description="policy keywords masked token by token")
 def _masking(client: Any = None, **_options: Any) -> Masking:
-    # options meant for other strategies are ignored, so a caller can pass the same
-    # settings (e.g. client=) to whichever strategy is picked; likewise below
+    # options meant for other members are ignored, so one set of settings serves any pick
     return Masking(client)
 
 

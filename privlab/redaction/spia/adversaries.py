@@ -342,8 +342,7 @@ class NoAdversary(Adversary):
 @adversaries.member("none", offline=True, weak=True,
                     description="infers nothing (protection 1 by construction)")
 def _no_adversary(**_options: Any) -> NoAdversary:
-    # options meant for other adversaries (e.g. client=) are ignored, so a caller can
-    # pass the same settings to whichever adversary is picked
+    # options meant for other members are ignored, so one set of settings serves any pick
     return NoAdversary()
 
 

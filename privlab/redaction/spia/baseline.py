@@ -96,7 +96,7 @@ def _contextual_count(text: str) -> int:
                     description="text-blind baseline: the development split's most frequent "
                                 "values for each person the text mentions")
 class BaseRateAdversary(Adversary):
-    """Text-blind baseline adversary (see the module docstring).
+    """Text-blind baseline adversary (docs/methods/redaction-spia-adversaries.md).
 
     Args:
         counter: how many persons a text mentions (default: the contextual adversary's

@@ -607,7 +607,7 @@ class _Reader:
                     description="rules and word lists over what masking leaves (weak: no "
                                 "reasoning; the strongest offline adversary)")
 class ContextualAdversary(Adversary):
-    """Offline, **weak** adversary that infers from context (see the module docstring).
+    """Offline, **weak** adversary that infers from context (docs/methods/redaction.md).
 
     Args:
         model: spaCy pipeline for names, places and sentences.

@@ -432,8 +432,7 @@ class LLMMatcher(_Tally):
 
 @matchers.member("llm", offline=False, description="the model pairs the subjects")
 def _llm_matcher(client: Any = None, **_options: Any) -> LLMMatcher:
-    # options meant for other matchers (e.g. min_similarity) are ignored, so a caller
-    # can pass the same settings to whichever matcher is picked
+    # options meant for other members are ignored, so one set of settings serves any pick
     return LLMMatcher(client)
 
 

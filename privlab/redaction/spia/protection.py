@@ -32,9 +32,7 @@ class ProtectionResult:
         non_target: CPR/IPR over every other subject.
         by_tag: tag -> (counted PIIs, inferred score, CPR).
         subjects: per-subject rows (data_id, subject, description, target, O, A, protection).
-        piis: per-PII rows (data_id, subject, tag, gold, certainty, predicted,
-            predicted_certainty: the certainty the adversary gave the value scored, 0 when
-            none, score, rule).
+        piis: per-PII rows (gold and predicted value, both certainties, score, rule).
         status: what the numbers are (descriptive, one adversary).
         provenance: adversary, matcher, settings, data digest, and
             ``dropped_zero_certainty``: predicted values with certainty 0 left unscored.
@@ -88,10 +86,9 @@ class ProtectionResult:
         return pd.DataFrame(self.piis)
 
     def certainty_frame(self):
-        """Recovery by the certainty the adversary gave the value (pandas DataFrame): per
-        level 1-5, the PIIs scored above 0, their score, and that score's share of all
-        that was recovered. Low-certainty recoveries are guesses the adversary itself
-        doubted.
+        """Recovery per certainty level 1-5 the adversary gave the value (pandas DataFrame).
+
+        Low-certainty recoveries are guesses the adversary itself doubted.
 
         Example:
             >>> g = [SPIARecord("d", "", (Subject(0, "", (PII("SEX", "Male", 5),
@@ -163,9 +160,8 @@ def score_subject(gold: Subject, predicted: Subject | None, *,
                   location_max_depth: int | None = 4) -> list[tuple[PII, str, float]]:
     """Score each counted gold PII of one subject against a predicted subject.
 
-    For every counted gold PII, the predicted subject's values for the same tag are
-    scored by :func:`score_pii` and the best score is kept; when that is 0 and a
-    ``fallback`` judge is given, the judge decides (1 / 0.5 / 0).
+    The best :func:`score_pii` over the predicted values of the tag is kept; where it is
+    0, a ``fallback`` judge decides.
 
     Returns:
         ``(gold PII, best predicted value, score)`` per counted gold PII.
@@ -212,8 +208,7 @@ def protection(gold: Sequence[SPIARecord], predicted: Sequence[SPIARecord], *,
         provenance: extra provenance to record (adversary name, anonymizer, ...).
 
     Returns:
-        A :class:`ProtectionResult`. Predicted values with certainty 0 are not scored (as
-        in SPIA); their number is ``provenance["dropped_zero_certainty"]``.
+        A :class:`ProtectionResult` (certainty-0 predictions unscored, as in SPIA).
 
     Raises:
         PrivlabValueError: a gold data_id has no prediction, a prediction has no gold, or

@@ -66,8 +66,7 @@ def _locate(text: str, span: str, start: int, end: int) -> tuple[int, int]:
 def load_entities(path: str | Path) -> dict[str, EntityDoc]:
     """Load a SPIA/TAB entity file, keyed by data_id.
 
-    Offsets that are off by a few characters (the text at the offsets differs from
-    ``span_text``) are moved to the nearest occurrence of ``span_text``.
+    Offsets a few characters off ``span_text`` move to its nearest occurrence.
 
     Args:
         path: the ``entity_*.jsonl`` file.
@@ -195,8 +194,7 @@ def span_recall(entities: dict[str, EntityDoc], anonymized: dict[str, str]) -> S
 
     Args:
         entities: the span annotation (:func:`load_entities`).
-        anonymized: ``{data_id: anonymized text}``; documents absent here are skipped
-            only if they are absent from ``entities`` too.
+        anonymized: ``{data_id: anonymized text}``, one for every annotated document.
 
     Returns:
         A :class:`SpanRecall`.
@@ -303,8 +301,7 @@ class OriginalText(Anonymizer):
 
 @anonymizers.member("none", oracle=False, description="the original text (nothing removed)")
 def _original_text(**_options: Any) -> OriginalText:
-    # options meant for other members (e.g. a sanitizer's) are ignored, so a caller can
-    # pass the same settings to whichever anonymizer is picked; likewise below
+    # options meant for other members are ignored, so one set of settings serves any pick
     return OriginalText()
 
 
@@ -353,8 +350,7 @@ def _gold_direct(**_options: Any) -> GoldSpanMasker:
 
 
 class NameListMasker(Anonymizer):
-    """Masks every gold subject's names and the words of those names (longer than two
-    letters) with the concept-list sanitizer: what a perfect name list removes.
+    """Masks every gold subject's names and their words (what a perfect name list removes).
 
     Example:
         >>> from privlab.redaction.spia import PII, Subject
@@ -425,8 +421,7 @@ def _llm_sanitizer(**options: Any) -> SanitizerAnonymizer:
 
 
 def is_oracle(name: str) -> bool:
-    """True for a member that reads the annotation it is scored against (gold spans,
-    gold names); False for a real anonymizer and for names not in the registry.
+    """Whether the member ``name`` reads the annotation it is scored against (False if unknown).
 
     Example:
         >>> is_oracle("gold-spans"), is_oracle("presidio"), is_oracle("none")
@@ -462,10 +457,6 @@ def _unavailable(entry: Entry) -> str:
 def anonymizer_options() -> list[AnonymizerInfo]:
     """Every anonymizer in :data:`anonymizers`, and whether it can run in this setup.
 
-    A member backed by a sanitizer written in another module (Presidio, the LLM
-    sanitizer) is available when that sanitizer is in :data:`privlab.sanitizers.registry`;
-    otherwise it is listed as unavailable with the reason.
-
     Returns:
         One :class:`AnonymizerInfo` per member, in registration order.
 
@@ -485,13 +476,10 @@ def anonymize(name: str, records: Sequence[SPIARecord],
     """Anonymize every record's text with the anonymizer ``name``.
 
     Args:
-        name: a member of :data:`anonymizers` (``"none"``, ``"gold-spans"``,
-            ``"gold-direct"``, ``"names-list"``, ``"regex-pii"``, ``"presidio"``,
-            ``"llm-sanitizer"``) or any registered text sanitizer's name.
+        name: a member of :data:`anonymizers` or any registered text sanitizer's name.
         records: the gold records (their texts are anonymized).
         entities: the span annotation, needed by the gold-span maskers.
-        **kwargs: passed to the member's factory (a sanitizer-backed member hands them
-            to the sanitizer's factory; the built-in maskers ignore them).
+        **kwargs: passed to the member's factory (the built-in maskers ignore them).
 
     Returns:
         One anonymized text per record.
