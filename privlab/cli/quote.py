@@ -1,31 +1,12 @@
 """``privlab quote``: the headline block of the docs, written from a ``privlab demo`` record.
 
-``privlab demo`` writes ``headlines-<profile>.json`` beside its reports: every headline
-it printed, each notebook's wall time, the profile and the machine. ``privlab quote``
-renders that record into ``docs/headlines.md`` (the page "The record of a run") between
-the markers
+It renders the record's headlines into ``docs/headlines.md`` between the
+``<!-- headlines: begin -->`` and ``<!-- headlines: end -->`` markers, and writes every
+figure the prose quotes between ``<!--q:NAME-->`` and ``<!--/q-->`` markers (in notebooks,
+README and the docs pages), so the figures quoted are the ones a run printed. ``--check``
+changes nothing and exits 1 when the prose differs from the record.
 
-    <!-- headlines: begin -->
-    <!-- headlines: end -->
-
-so that the figures the docs quote are the ones a run printed, never typed by hand.
-
-It also writes every figure that prose quotes. A study's headline carries the figures its
-notebook's text cites (``figure: leaks = 19`` under the headline); in a notebook's
-markdown (``notebooks/NN_*.py`` and its ``.ipynb``), in README and in the pages of
-``docs/``, a figure is written as
-
-    Presidio leaves the name in <!--q:leaks-->19<!--/q--> emails
-
-(the markers do not show in a rendered notebook). In a notebook, ``q:leaks`` names a
-figure of that notebook's own headlines; ``q:04_enron:leaks`` names another notebook's
-(README and the docs pages use this form). ``privlab quote`` replaces the text between
-the markers with the record's value; a marker whose figure the record does not hold is an
-error naming the file and line.
-
-``--check`` changes nothing and exits 1 when the block or any marked figure differs
-from the record (after a fresh ``make demo``, it tells whether the prose still says what
-the code prints).
+See docs/methods/cli-quote.md.
 """
 
 from __future__ import annotations

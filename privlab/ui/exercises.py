@@ -1,30 +1,15 @@
 """Exercises in the notebooks: a check that says right or wrong and why, a folded solution.
 
-Every notebook ``NN`` ends its lesson with at least three exercises, one of each kind:
-
-* ``"predict"``: the student writes a prediction, runs the cell, and the check compares;
-* ``"change-setting"``: the student changes a setting (in the panel or the parameters
-  cell) and reports what moved;
-* ``"code-edit"``: the student edits a few lines of the by-hand cell and reports a number.
-
-Where they live. The exercises of notebook ``NN`` (``"01a"`` for an appendix) are the
-tuple ``EXERCISES`` of the module ``privlab.ui.lessons.nnNN``, one small module per
-notebook, owned by whoever owns the notebook. The module also defines ``fixture()``:
-the names the solutions and checks read, built the way the notebook builds them but on
-tiny settings, so that the tests can run every solution without running the notebook.
-The lesson modules sit in the ui layer because a check may read a study's result, a
-panel or an encoder (every lower layer), and a solution is displayed as HTML.
-
-In a notebook (no ``def`` there: the check and the solution are here)::
+The exercises of notebook ``NN`` are the ``EXERCISES`` of ``privlab.ui.lessons.nnNN``
+(kinds ``"predict"``, ``"change-setting"``, ``"code-edit"``), with a ``fixture()`` that
+lets the tests run every solution without the notebook. In a notebook::
 
     from privlab.ui import exercises
     answer = None   # your answer
     exercises.check("00.1", answer, result=panel.result)
     exercises.solution("00.1")
 
-``check`` prints the verdict and returns it; ``solution`` returns an object that renders
-as a folded ``<details>`` block holding the solution's code and why it is right. A
-solution is code run in the notebook's namespace; it binds ``answer``.
+See docs/methods/ui-exercises.md.
 """
 
 from __future__ import annotations

@@ -1,20 +1,11 @@
 """Controls built from what a study's ``Config`` fields declare, so any study gets a panel.
 
-A field declared with :func:`privlab.studies.params.param` gets one control, chosen from
-its type and declaration:
+A field declared with :func:`privlab.studies.params.param` gets one control chosen from
+its type and declaration (a dropdown or checkboxes for choices, a checkbox, a number, a
+slider, a text area or box); :func:`build_controls` does it for a whole Config, and
+:func:`privlab.ui.panel.study_panel` calls it when given no controls.
 
-* fixed ``choices`` or a registry ``family``: a dropdown (``buttons``: toggle buttons),
-  or one checkbox per choice for a list field (``one=True``: a dropdown of one name);
-  each choice says what it needs (a package, a download, an LLM endpoint, a data file);
-* ``bool``: a checkbox; ``int``: a whole number; ``float``: a slider over ``slider`` (or
-  ``minimum``..``maximum``); a list of strings: a text area, one per line; anything else:
-  a one-line text box (``help`` is its placeholder, ``empty`` what an empty box means).
-
-:func:`build_controls` does it for a whole Config; :func:`privlab.ui.panel.study_panel`
-calls it when given no controls, so a study module needs no UI code of its own::
-
-    import privlab
-    privlab.ui.study_panel(privlab.studies.enron, limit=50).show()
+See docs/methods/ui-panels.md.
 """
 
 from __future__ import annotations

@@ -1,36 +1,13 @@
 """One interaction model for every study notebook: choose, press Run, read one output area.
 
-A :class:`StudyPanel` shows labelled controls (built from the registries and the study's
-``Config`` fields), a **Run** button with a progress bar fed by the study's
-:func:`privlab.progress.step` calls, and **one output area** where the study's headline,
-tables, plots and witnesses are redrawn together. A notebook converts to it in a few
-lines, the same for every study::
+A :class:`StudyPanel` shows labelled controls (from the registries and the study's
+``Config`` fields), a **Run** button with a progress bar fed by :mod:`privlab.progress`,
+and one output area where the headline, tables, plots and witnesses are redrawn together;
+:func:`study_panel` keeps one panel per study in the kernel, so choices survive Run All.
+A choice that cannot run here says why and how to fix it; the old result stays, dimmed,
+until the new one replaces it; the choices are recorded in the result's provenance.
 
-    import privlab.studies as studies
-    from privlab.ui import study_panel
-
-    panel = study_panel(studies.quickstart, encoders=(ENCODER,))  # the parameter cell's values
-    panel.show()      # display, then run with the current choices
-
-The controls come from what the study's ``Config`` fields declare
-(:func:`privlab.studies.params.param`, built by :mod:`privlab.ui.generic`); the result
-is drawn by the study's renderer in :data:`privlab.ui.renderers.RENDERERS` when it has
-one, else by its own ``_repr_html_``. A panel with hand-made controls is still possible::
-
-    panel = study_panel("quickstart", {"encoders": controls.encoder(as_tuple=True)},
-                        render=renderers.quickstart, params={"encoders": (ENCODER,)})
-
-* **Choices survive Run All.** :func:`study_panel` keeps one panel per study in the
-  kernel and hands it back when the cell runs again, with its widget values; only a
-  parameter-cell value that changed since the last run is applied.
-* **What a choice needs is said before it runs**, under the controls, and a choice that
-  cannot run here (a missing package, no LLM endpoint, a missing data file) gives a
-  short message with the exact fix instead of a run. Any error while running is shown
-  the same way (:mod:`privlab.ui.problems`), with the traceback folded away.
-* **The old result stays visible, dimmed, while the new one is computed**, and is
-  replaced whole when the new one is ready.
-* **The choices are recorded** in the provenance of the result the panel keeps (a copy:
-  ``provenance["choices"]``, see :func:`with_choices`) and under "Settings of this run".
+See docs/methods/ui-panels.md.
 """
 
 from __future__ import annotations
@@ -120,12 +97,14 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def with_choices(result: Any, choices: Mapping[str, Any]) -> tuple[Any, bool]:
-    """A copy of ``result`` whose ``provenance["choices"]`` holds ``choices``; ``result``
-    itself is left as it was built.
+    """A copy of ``result`` whose ``provenance["choices"]`` holds ``choices``.
 
-    The copy is made with :func:`dataclasses.replace` on the field the result's provenance
-    is read from: ``provenance`` itself, the ``settings`` a computed provenance is built
-    from, a ``choices`` field, or the ``run`` a sub-study's provenance extends.
+    The copy replaces the field the provenance is read from (``provenance``, ``settings``,
+    ``choices``, or a sub-study's ``run``); ``result`` itself is left as it was built.
+
+    Args:
+        result: a study's result (a dataclass).
+        choices: the panel's values, by control name.
 
     Returns:
         ``(result or its copy, whether the choices are now in its provenance)``; a result
@@ -150,6 +129,7 @@ def with_choices(result: Any, choices: Mapping[str, Any]) -> tuple[Any, bool]:
 
 
 def _with_choices(result: Any, choices: dict[str, Any]) -> Any:
+    """``result`` with ``choices`` in the field its provenance is read from, if any."""
     if not dataclasses.is_dataclass(result) or isinstance(result, type):
         return result
     fields = {f.name for f in dataclasses.fields(result) if f.init}
@@ -496,34 +476,25 @@ def study_panel(study: Any, controls: Mapping[str, Control] | None = None,
                 **values: Any) -> StudyPanel:
     """The panel of ``study`` in this kernel: made on the first call, the same one after.
 
-    Every study notebook calls it the same way, with its parameter cell's values::
-
-        panel = study_panel(privlab.studies.enron, encoders=(ENCODER,), limit=LIMIT)
-
-    Without ``controls`` they are built from what the study's ``Config`` fields declare
-    (:mod:`privlab.ui.generic`), and without ``render`` the result is drawn by the
-    study's renderer or its own display (:func:`study_render`). A keyword value sets the
-    control of that name, or a Config field that has no control (None: the study's own
-    setting in the active profile).
-
-    Running the notebook again (Run All) hands back the existing panel with the choices
-    made in it; a parameter-cell value that changed since the previous call is applied.
-    A panel whose controls changed (another set of names or options) is made anew.
-
-    A sub-study (01's ladder: ``"dicaprio.ladder"``, see :func:`privlab.studies.sub_studies`)
-    runs on the settings of its parent's panel, ``follow``: its Config takes the
-    ``parent_fields`` from that panel's last run (:meth:`StudyConfig.like`), its controls
-    are its other declared fields, and it is dimmed, with a note, when the parent panel
-    runs on other settings::
-
-        ladder = study_panel("dicaprio.ladder", follow=panel, encoders=LADDER_MEMBERS)
+    Run All hands back the existing panel with its choices and applies only the
+    parameter-cell values that changed; a panel whose controls changed is made anew.
+    Sub-studies and the rest: docs/methods/ui-panels.md.
 
     Args:
         study, controls, render, params, build, hint, fixed, config: as for
-            :class:`StudyPanel`.
+            :class:`StudyPanel` (no ``controls``: built from the ``Config`` fields; no
+            ``render``: :func:`study_render`).
         key: tells apart two panels of one study in one kernel (default: the study).
-        follow: the parent study's panel, for a sub-study.
-        values: the parameter cell's values, by control or Config field name.
+        follow: the parent study's panel, for a sub-study (``"dicaprio.ladder"``).
+        values: the parameter cell's values, by control or Config field name (None: the
+            study's own setting in the active profile).
+
+    Returns:
+        The :class:`StudyPanel`.
+
+    Raises:
+        PrivlabValueError: an unknown study, ``follow`` for a study with no parent
+            fields, or keyword values with hand-made controls.
     """
     slug, _run, study_config, _title = _resolve(study)
     config_class = config or study_config

@@ -1,17 +1,7 @@
 """The study notebooks' panels, by their historical names; every study has the same one.
 
-A study's panel is :func:`privlab.ui.panel.study_panel` on the study module: its
-controls come from what the study's ``Config`` fields declare
-(:func:`privlab.studies.params.param`) and its result is drawn by its renderer
-(:data:`privlab.ui.renderers.RENDERERS`) or its own display. A notebook shows its study
-in two lines::
-
-    panel = study_panel(privlab.studies.quickstart, encoders=(ENCODER,))  # parameter cell
-    panel.show()
-
-The ``<study>_panel`` functions below are that call, kept for existing notebooks; a new
-study needs none. A sub-study (01's ladder and detector miss) gets the same panel, on the
-settings of its parent's: ``study_panel("dicaprio.ladder", follow=panel)``.
+Each ``<study>_panel`` function is :func:`privlab.ui.panel.study_panel` on the study
+module, kept for existing notebooks; a new study needs none. See docs/methods/ui-panels.md.
 """
 
 from __future__ import annotations
