@@ -1,31 +1,10 @@
 """Study 10 (paper §4.4.4, §5.1.1): fine-tuning the distance mechanism on coarse labels.
 
-The question: a distance mechanism that does not know the target connects none of the
-target's cues, so a sanitizer that removes the face but leaves an object the target is
-always seen with can pass the test. Does training the mechanism on media of the target
-with coarse captions only ("a picture of Eileen Collins") make the test see it?
-
-The corpus is generated, with ground truth, by :mod:`privlab.datasets.identity_scenes`.
-Each scene shows one person's portrait (the two real faces shipped by installed packages:
-Eileen Collins, the target, and Grace Hopper, the contrast identity of the paper's
-two-subject training) and, in every
-other scene, that person's *signature object*: a framed space-shuttle poster for the
-target, a framed coffee picture for the contrast person. The remaining scenes carry a
-neutral mug. Training uses coarse captions only; the signature object is never named.
-
-Held out from training: new scenes of the target, audited symmetrically after a blackout
-of the face (the direct cue, like the paper's head and skin), which leaves the poster in
-half of them; and, as the control, after a blackout of the face and the poster.
-
-The fine-tuned D here is a stand-in, not the paper's fine-tuned SigLIP 2: a linear
-adapter on the frozen packaged extractor (EfficientNet-Lite0 by default) trained towards
-MiniLM caption embeddings, blended with the frozen features at weight ``mix``
-(:class:`privlab.encoders.adapter.AdapterEncoder`); "siglip" names its loss. ``mix`` is
-chosen on validation scenes (drawn with their own seed, used neither for training nor
-for the held-out audit) by the rule of :func:`choose_mix`, and the held-out control is
-reported as measured, pass or fail. With weights at hand,
-:func:`privlab.encoders.adapter.finetune_open_clip` fine-tunes a real open_clip model
-with the §5.1.1 recipe.
+Does training the distance mechanism on the target's media with coarse captions only make
+the test see a signature object left after a face blackout? A linear adapter (a stand-in
+for the paper's fine-tuned SigLIP 2) is trained on generated scenes, its blend chosen on
+validation scenes (:func:`choose_mix`), and audited with a control on held-out scenes.
+See ``docs/methods/studies-finetune.md``.
 
     from privlab.studies import finetune
     result = finetune.run(finetune.Config())
@@ -207,9 +186,8 @@ class FinetuneResult(StudyResult):
 
     @property
     def control_passes(self) -> bool:
-        """Whether the held-out control (face and signature blacked out) passes at 0
-        under the fine-tuned D: if not, its positive value on the face blackout cannot be
-        told apart from the black boxes themselves."""
+        """Whether the held-out control (face and signature blacked out) reads 0 under
+        the fine-tuned D."""
         return self.resolution(CONTROL, "fine-tuned") == 0.0
 
     def target_score(self, group: str) -> float:
@@ -218,9 +196,8 @@ class FinetuneResult(StudyResult):
 
     @property
     def poster_learned(self) -> bool:
-        """Whether the adapter singles out the signature object: held-out scenes with the
-        face blacked out and the poster kept score above both poster-free groups (face
-        blacked out without a poster, and face and poster blacked out)."""
+        """Whether held-out scenes with the face blacked out and the poster kept score
+        above both poster-free groups."""
         kept = self.target_score("target, face blacked out, poster kept")
         return bool(kept > self.target_score("target, face blacked out, no poster")
                     and kept > self.target_score("target, face and poster blacked out"))
@@ -233,11 +210,8 @@ class FinetuneResult(StudyResult):
                 f"mix {self.mix:g} {how}, {self.config.epochs} epochs)")
 
     def summary(self) -> str:
-        """Base vs fine-tuned resolution on the face blackout and the held-out control.
-
-        When the control fails, the line says so first, and says that the fine-tuned
-        value is then no evidence of an exposed leak, before it gives the value.
-        """
+        """Base vs fine-tuned resolution on the face blackout and the held-out control
+        (a failed control said first)."""
         control = self.resolution(CONTROL, "fine-tuned")
         values = (f"{FACE}: base δ*={self.resolution(FACE, 'base'):.4f} vs fine-tuned "
                   f"δ*={self.resolution(FACE, 'fine-tuned'):.4f}")
@@ -249,9 +223,7 @@ class FinetuneResult(StudyResult):
                 f"exposed leak (it cannot be told apart from the black boxes): {values}")
 
     def headline_line(self) -> str:
-        """:meth:`summary` in fewer than 30 words: the face blackout's base and fine-tuned
-        values beside the held-out control; a failed control is said first, with what it
-        means."""
+        """:meth:`summary` in fewer than 30 words."""
         control = self.resolution(CONTROL, "fine-tuned")
         values = (f"{FACE}: base δ*={self.resolution(FACE, 'base'):.4f} vs fine-tuned "
                   f"δ*={self.resolution(FACE, 'fine-tuned'):.4f}")
@@ -330,12 +302,8 @@ def choose_mix(encoder: Any, scenes: SceneCorpus, candidates: Sequence[float], *
                top_k: int = 5):
     """Choose the blend weight of an adapter on validation scenes, by :data:`MIX_RULE`.
 
-    For each candidate the blended D audits the validation scenes after the face
-    blackout and after the control blackout (face and signature). A D whose control
-    fails flags the black boxes themselves; the rule keeps as much of what training
-    taught as the control allows. The face-blackout resolutions are reported beside it
-    but do not enter the choice, which therefore does not favour any outcome of the
-    audit.
+    Only the control blackout (face and signature) enters the choice, so it favours no
+    outcome of the face-blackout audit.
 
     Args:
         encoder: the trained :class:`privlab.encoders.adapter.AdapterEncoder`.
