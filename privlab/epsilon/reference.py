@@ -1,12 +1,8 @@
 """Population references of the known-ε benchmark: how much a mechanism hides, at best.
 
-For product Laplace noise the most powerful test scores with the exact likelihood ratio,
-and its AUC has no closed form: :func:`laplace_reference_auc` estimates it by Monte Carlo
-for every predeclared pair of :func:`privlab.epsilon.benchmark.select_pairs`, and stores
-the table beside the benchmark's settings so a second call reads it back (checked on read:
-a damaged table is recomputed with a warning naming the file). (The Gaussian
-family's optimal AUC has a closed form and sits in each benchmark table's
-``optimal_auc`` column.)
+The Laplace family's optimal AUC has no closed form, so :func:`laplace_reference_auc`
+estimates it by Monte Carlo per predeclared pair and stores the table. See
+docs/methods/epsilon-benchmark.md.
 """
 
 from __future__ import annotations
@@ -97,17 +93,9 @@ def laplace_reference_auc(geometry: str, epsilons: Sequence[float] = EPSILON_GRI
                           ) -> tuple[pd.DataFrame, pd.Series]:
     """Population-optimal AUC of the Laplace mechanism, per predeclared pair (Monte Carlo).
 
-    For product Laplace noise the best possible test scores with the exact likelihood
-    ratio; its AUC has no closed form, so it is estimated with ``draws`` outputs per class
-    (:func:`privlab.epsilon.mechanisms.optimal_auc_monte_carlo`) for every pair of
-    :func:`select_pairs` at every target ε. This is a population reference, not a
-    finite-sample bound: it tells how much the mechanism hides, whatever the classifier.
-    Each pair uses one seed (derived from ``seed``, the geometry and the pair) at every ε,
-    so the curve over ε is computed with common random numbers. The table is stored under
-    ``cache_folder()`` keyed by geometry, epsilons, n_pairs, draws and seed; a second call
-    with the same arguments reads it back, after checking its completion marker, checksum,
-    rows and columns (a damaged table is recomputed with a ``RuntimeWarning`` naming it).
-    ``n_jobs`` changes only the speed.
+    A population reference, not a finite-sample bound: how much the mechanism hides,
+    whatever the classifier. Stored and read back like a benchmark setting; ``n_jobs``
+    changes only the speed. See docs/methods/epsilon-benchmark.md.
 
     Args:
         geometry: ``"dispersed"`` or ``"clustered"``.
@@ -119,14 +107,11 @@ def laplace_reference_auc(geometry: str, epsilons: Sequence[float] = EPSILON_GRI
         cache: read and write the stored table.
 
     Returns:
-        ``(table, median)``: the tidy table, one row per (geometry, epsilon, pair) with
-        ``pair_index``, ``id_a``, ``id_b``, ``l1``, ``l2``, ``exact_epsilon``, ``draws``,
-        ``seed`` and ``optimal_auc``; and the median ``optimal_auc`` over pairs per epsilon
-        (a Series indexed by epsilon).
+        ``(table, median)``: one row per (geometry, epsilon, pair) with ``optimal_auc``,
+        and its median over pairs per epsilon.
 
     Raises:
-        PrivlabValueError: on an unknown geometry, an empty or negative ε list, or
-            nonpositive draws, n_pairs or n_jobs.
+        PrivlabValueError: on a bad geometry, ε list, draws, n_pairs or n_jobs.
 
     Example:
         >>> table, median = laplace_reference_auc("dispersed", [0.0, 256.0], n_pairs=2,

@@ -23,8 +23,7 @@ def clopper_pearson_upper(errors: int, trials: int, alpha: float) -> float:
         alpha: one-sided level; P(rate > bound) ≤ alpha.
 
     Returns:
-        The (1 − alpha) upper bound: the Beta(k + 1, n − k) quantile at 1 − alpha, or 1
-        when k = n.
+        The Beta(k + 1, n − k) quantile at 1 − alpha (1 when k = n).
 
     Raises:
         PrivlabValueError: on negative counts, k > n, n = 0 or alpha outside (0, 1).
@@ -86,8 +85,7 @@ def _ln_ratio(numerator: float, denominator: float) -> float | None:
 def epsilon_from_rates(fpr: float, fnr: float, delta: float = 0.0) -> float:
     """The hypothesis-testing conversion max{0, ln((1−δ−a)/b), ln((1−δ−b)/a)}.
 
-    A term with a nonpositive numerator is omitted; a positive numerator over a zero
-    denominator gives +∞.
+    Terms with a nonpositive numerator are omitted; one over a zero denominator is +∞.
 
     Args:
         fpr: false-positive rate a of a test between the two identities.
@@ -113,33 +111,27 @@ def certified_epsilon(false_positives: int, negatives: int, false_negatives: int
                       positives: int, alpha: float, delta: float = 0.0) -> float:
     """Lower confidence bound on ε from one fixed test's errors on reserved data (Eq. 16).
 
-    With U_FP and U_FN the one-sided Clopper–Pearson upper bounds at level ``alpha``,
-    returns max{0, ln((1−δ−U_FN)/U_FP), ln((1−δ−U_FP)/U_FN)}, omitting terms with a
-    nonpositive numerator. If the rows are iid draws and the test was fixed before the
-    data were seen, the true ε is at least this value with probability ≥ 1 − 2·alpha
-    (use a Bonferroni ``alpha`` = family level / number of error rates when testing many
-    pairs).
+    :func:`epsilon_from_rates` of the two Clopper–Pearson upper bounds at ``alpha``. If
+    the rows are iid and the test was fixed before they were seen, the true ε is at least
+    this value with probability ≥ 1 − 2·alpha.
 
     Args:
         false_positives: negatives classified as positive.
         negatives: number of negative-class test rows (≥ 1).
         false_negatives: positives classified as negative.
         positives: number of positive-class test rows (≥ 1).
-        alpha: per-error-rate level in (0, 1).
+        alpha: per-error-rate level in (0, 1) (family level / error rates for many).
         delta: the δ of the (ε, δ) claim being tested, in [0, 1).
 
     Returns:
-        ε_LB ≥ 0 (a float, finite because Clopper–Pearson bounds are positive).
+        ε_LB ≥ 0, finite.
 
     Raises:
-        PrivlabValueError: on negative counts, more errors than rows, empty classes, or
-            alpha/delta out of range; the message names the parameter.
+        PrivlabValueError: on bad counts or alpha/delta out of range.
 
     Example:
         >>> round(certified_epsilon(0, 30, 0, 30, alpha=0.000625), 3)
         1.277
-        >>> certified_epsilon(0, 10, 0, 10, alpha=0.000625)
-        0.0
     """
     caller = "certified_epsilon"
     fp = _check_count(false_positives, "false_positives", caller)
