@@ -28,9 +28,7 @@ _PROJECTOR = {"on": False}
 def projector(on: bool = True) -> None:
     """Switch every later figure to large print for a projector (seaborn ``talk``), or back.
 
-    Sets seaborn's ``talk`` context (about 1.5 times the fonts and line widths) and the
-    colour-blind-safe :data:`PALETTE`; ``projector(False)`` sets the ``notebook`` context
-    with the same palette. Figures already drawn are not changed.
+    Figures already drawn are not changed; both contexts use :data:`PALETTE`.
 
     Args:
         on: large print on (True) or off.
@@ -79,12 +77,10 @@ def _merged(xs: Sequence[float], ys: Sequence[float], labels: Sequence[str], ax,
 
 def label_points(ax, xs: Sequence[float], ys: Sequence[float], labels: Sequence[str], *,
                  fontsize: float | None = None, colors: Sequence[Any] | None = None) -> list:
-    """Label points so that no two labels overlap (and none hides a point), with a thin
-    line from a moved label to its point; no label is ever cut short.
+    """Label points so that no two labels overlap or hide a point; none is cut short.
 
-    Points at one place get one label naming each of them once. With more than
-    :data:`MAX_NAMED_LABELS` labels the points carry numbers instead, and a key under
-    the axes names every number in full (long names side by side would overlap).
+    Points at one place share one label. Above :data:`MAX_NAMED_LABELS` labels the points
+    carry numbers and a key under the axes names them (long names side by side overlap).
 
     Args:
         ax: the Axes.
@@ -133,8 +129,7 @@ def per_item_violations(per_audited: np.ndarray, labels: Sequence[str] | None = 
                         delta: float = 0.0, ax=None, title: str | None = None):
     """Bar chart of each audited item's largest signed difference, with the delta line.
 
-    Items at or above ``delta`` are the ones to withhold or sanitize further. The legend
-    sits above the plot, so it never covers a bar.
+    Items at or above ``delta`` (the ones to withhold or sanitize further) are flagged.
 
     Args:
         per_audited: ``Resolution.per_audited``.
@@ -167,9 +162,7 @@ def per_item_violations(per_audited: np.ndarray, labels: Sequence[str] | None = 
 def privacy_utility_scatter(frame, *, ax=None, title: str | None = None):
     """Privacy–utility scatter (the paper's Figures 1 and 4): one point per sanitizer and member.
 
-    Labels never overlap, even where several sanitizers share a point (the identity and
-    a sanitizer that changed nothing both sit at utility 1, resolution 0): each label is
-    moved clear of the others and joined to its point by a thin line.
+    Labels never overlap, even where sanitizers share a point (:func:`label_points`).
 
     Args:
         frame: rows with ``sanitizer``, ``encoder``, ``resolution`` and ``utility`` (e.g.
@@ -178,8 +171,7 @@ def privacy_utility_scatter(frame, *, ax=None, title: str | None = None):
         title: the axis title.
 
     Returns:
-        The matplotlib axis. Lower resolution is more private, higher utility keeps more;
-        members are separate markers because their scales differ (never averaged).
+        The matplotlib axis; one marker per member, as their scales differ.
     """
     import matplotlib.pyplot as plt
 
@@ -223,8 +215,8 @@ def witness_gallery(witness, *, words: dict | None = None, title: str | None = N
         title: figure title (default: the indices and the signed difference).
 
     Returns:
-        The matplotlib figure. The signed difference ``cos(X_c(x), y) - cos(X_c(x), X_c(y))``
-        is in the title: positive means the released x is closer to what was removed from y.
+        The matplotlib figure, titled with the signed difference
+        ``cos(X_c(x), y) - cos(X_c(x), X_c(y))``.
     """
     import matplotlib.pyplot as plt
 
@@ -285,10 +277,7 @@ def _wrap(text: str, width: int = 42, lines: int = 4) -> str:
 
 
 def image_witness_galleries(result, *, min_value: float = 0.0) -> int:
-    """Draw the decisive-witness gallery of every (sanitizer, member) of an image study above ``min_value``.
-
-    Each gallery shows the released image, the original reference and its sanitized
-    version with the signed difference, and the describe-then-embed member's words.
+    """Draw the :func:`witness_gallery` of every (sanitizer, member) above ``min_value``.
 
     Args:
         result: a :class:`privlab.studies._images.ImageStudyResult`.
@@ -346,17 +335,17 @@ def series_label(column: str) -> str:
 def cost_curve(frame, *, ax=None, title: str = "seconds against the number of trials m·n"):
     """Seconds of each exact path against the number of trials (log–log), study 11.
 
-    Every column of seconds is drawn (the plain kernel and the certified path with and
-    without a planted leak), each under its name in words.
-
     Args:
-        frame: :meth:`privlab.studies.scale.ScaleResult.cost_frame` (a ``trials`` column
-            and one column of seconds per path: ``plain s``, ``certified s (none)`` ...).
+        frame: :meth:`privlab.studies.scale.ScaleResult.cost_frame`: a ``trials`` column
+            and one column of seconds per path (:func:`seconds_columns`).
         ax: the Axes to draw on (default: a new figure).
         title: the figure's title.
 
     Returns:
         The Axes.
+
+    Raises:
+        PrivlabValueError: ``frame`` has no column of seconds.
 
     Example:
         >>> import pandas as pd
@@ -389,9 +378,8 @@ def cost_curve(frame, *, ax=None, title: str = "seconds against the number of tr
 def sample_size_curve(plan, *, ax=None, title: str | None = None):
     """Predicted certified bound against n per method (log n), study 05's planner.
 
-    Solid: the bound reached with the planned probability; thin: its median; dotted: each
-    method's target; markers at the planned n; black: the exact ε when the plan's
-    ``settings`` hold one (``"exact"``).
+    Solid: the bound reached with the planned probability; thin: its median; dotted: the
+    target, marked at the planned n; black: the exact ε when ``settings`` hold one.
 
     Args:
         plan: a :class:`privlab.epsilon.planner.SamplePlan`.

@@ -200,11 +200,8 @@ def numeric_text(cell: str) -> bool:
 class Table:
     """A presented table: the text cells, the Styler, the legend, and its HTML.
 
-    Its HTML (:meth:`to_html`) never wraps a number (numeric cells are ``nowrap``); a
-    table of more than ``wide`` columns scrolls sideways inside its own box with the
-    first column fixed (``position:sticky``), and one of a single row is shown turned
-    (one line per column); a table longer than ``fold`` rows shows the first ``fold``
-    and folds the rest under a line that counts them.
+    Its HTML (:meth:`to_html`) never wraps a number, scrolls a wide table with its first
+    column fixed, turns a single row into one line per column, and folds a long one.
 
     Attributes:
         frame: the cells as text, with readable headers.
