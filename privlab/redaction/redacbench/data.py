@@ -36,9 +36,8 @@ class Policy:
         text: the policy in words.
         sensitive: ids of the propositions that violate it.
         keywords: words the Masking strategy removes for this policy (optional).
-        keywords_from: where the keywords come from: ``"text"`` (written from the
-            policy and the source text, as a keyword masker would flag them) or
-            ``"gold"`` (the benchmark's answer values: Masking with them is an oracle).
+        keywords_from: ``"text"`` (written from the policy and the text) or ``"gold"``
+            (the answer values: Masking with them is an oracle).
     """
 
     id: str
@@ -55,8 +54,7 @@ class JudgeCheck:
     Attributes:
         text: the checked text (a redacted version of the source).
         inferable: proposition id -> True (still inferable) or False (not).
-        origin: how the text was made, e.g. ``"masking under policy health"`` or
-            ``"hand-written rewrite"`` (free text; empty when not given).
+        origin: how the text was made, e.g. ``"hand-written rewrite"`` ("" when not given).
     """
 
     text: str
@@ -225,9 +223,7 @@ def load_redacbench(path: str | Path) -> list[Document]:
 def sample_path() -> Path:
     """The privlab-written sample benchmark, ``data/redacbench_sample.jsonl``.
 
-    Sixteen short documents (four each personal, corporate, government, medical), their
-    propositions and policies, and hand-labelled checks: each policy's keyword-masked
-    text and one hand-written rewrite per document, every proposition labelled by hand.
+    Sixteen short documents in four domains, with hand-labelled checks (see data/README.md).
 
     Example:
         >>> sample_path().name

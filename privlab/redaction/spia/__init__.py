@@ -5,7 +5,8 @@ Records and their 15 tags (``records``), the per-tag rules (``rules``), subject 
 (``adversaries``, ``contextual``, ``baseline``), span recall and the anonymizers
 (``spans``), the declared split (``split``) and :func:`score` for your own outputs
 (``byo``, also ``privlab.spia.score``). Every module here is imported with the package
-(:func:`load_members`), so each member registers itself. See docs/methods/redaction-spia-scoring.md and docs/methods/redaction-spia-adversaries.md.
+(:func:`load_members`), so each member registers itself.
+See docs/methods/redaction-spia-scoring.md and docs/methods/redaction-spia-adversaries.md.
 """
 
 import importlib

@@ -129,12 +129,7 @@ class Adversary(ABC):
 
     def infer_to_file(self, texts: Sequence[str], data_ids: Sequence[str],
                       path: str | Path) -> list[SPIARecord]:
-        """:meth:`infer`, then write the profiles as SPIA JSON lines.
-
-        The file appears only when every document succeeded (written to
-        ``<path>.partial`` and renamed), so a failed run never leaves a file that
-        looks complete.
-        """
+        """:meth:`infer`, then write the profiles as SPIA JSON lines (only if all succeeded)."""
         records = self.infer(texts, data_ids)
         write_spia(records, path)
         return records

@@ -2,7 +2,8 @@
 
 With ``prompts_from=<checkout>`` the LLM adversary sends SPIA's prompts instead of
 privlab's, so its scores compare with SPIA's tables. The files are parsed with :mod:`ast`,
-never imported, executed or copied into privlab. The layout read: docs/methods/redaction-spia-adversaries.md.
+never imported, executed or copied into privlab. The layout read:
+docs/methods/redaction-spia-adversaries.md.
 """
 
 from __future__ import annotations

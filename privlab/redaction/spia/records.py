@@ -211,9 +211,8 @@ def load_spia(path: str | Path) -> list[SPIARecord]:
         One :class:`SPIARecord` per non-blank line, in file order.
 
     Raises:
-        PrivlabValueError: a missing or empty file, a line that is not UTF-8 or not
-            JSON, breaks the schema (a required key missing or misspelled), or repeats a
-            data_id; the message names the file and line.
+        PrivlabValueError: a missing or empty file, or a line that is not UTF-8 JSON,
+            breaks the schema or repeats a data_id (file and line named).
 
     Example:
         >>> import tempfile, os
@@ -253,9 +252,6 @@ def load_spia(path: str | Path) -> list[SPIARecord]:
 def write_spia(records: Iterable[SPIARecord], path: str | Path) -> Path:
     """Write records as SPIA JSON lines, atomically (a partial file is never left as final).
 
-    The lines go to ``<path>.partial`` first and are renamed to ``path`` only once all
-    are written.
-
     Args:
         records: the records to write.
         path: the ``.jsonl`` file to create (its folder is created when missing).
@@ -277,8 +273,7 @@ def count_subjects_and_piis(records: Sequence[SPIARecord],
                             min_certainty: int = MIN_CERTAINTY) -> tuple[int, int]:
     """Counted subjects and counted PIIs, as the SPIA evaluation counts them.
 
-    A PII counts when its keyword is non-empty and its certainty is at least
-    ``min_certainty``; a subject counts when it has at least one such PII.
+    A subject counts when it has at least one counted PII.
 
     Example:
         >>> r = parse_spia_record({"metadata": {"data_id": "d"}, "text": "", "subjects": [

@@ -2,7 +2,8 @@
 
 :class:`ReviewQueue` keeps every answer of the model judge so the disagreements with the
 rule can be shown to a reviewer; :class:`ReviewedJudge` replays them with the reviewer's
-decisions in their place, without asking the model again. See docs/methods/redaction-spia-scoring.md.
+decisions in their place, without asking the model again.
+See docs/methods/redaction-spia-scoring.md.
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ Token recall and entity recall (``ER_di``, ``ER_qi``) say whether the annotated 
 were removed; set beside CPR they show how much masking leaves inferable. The anonymizers
 compared are the members of :data:`anonymizers`; the gold-span and name-list maskers read
 the annotation they are scored against and are marked ``oracle=True``.
-See docs/methods/redaction-spia-scoring.md for the alignment, the entity file format and how to add an anonymizer.
+The alignment, the entity file format and how to add an anonymizer:
+docs/methods/redaction-spia-scoring.md.
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ it is scored on.
 Development: ``spia_panorama_531.jsonl`` minus the 151 documents of
 ``spia_panorama_151.jsonl``; evaluation: ``spia_panorama_151.jsonl`` and
 ``spia_tab_144.jsonl``. The 151 evaluation ids are listed here (ids only), so a
-document's role is known without the data files. See docs/decisions/2026-12-05-spia-development-split.md.
+document's role is known without the data files.
+See docs/decisions/2026-12-05-spia-development-split.md.
 
 Example:
     >>> document_role("PANORAMA-014EB"), document_role("TAB-bf828"), document_role("PANORAMA-00000")
