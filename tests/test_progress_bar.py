@@ -88,3 +88,18 @@ def test_privlab_audit_draws_its_phases_on_a_terminal_and_nothing_in_a_pipe(tmp_
     assert pipe.getvalue() == ""
     printed = stdout.getvalue().splitlines()
     assert "resolution" in printed[0] and printed.count(printed[0]) == 2  # the bar changed none
+
+
+def test_in_a_real_kernel_tqdm_auto_picks_the_widget_bar():
+    nbformat = pytest.importorskip("nbformat")
+    from nbclient import NotebookClient
+
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "from privlab import progress\n"
+        "with progress.bar('quickstart') as drawn:\n"
+        "    progress.step('encoding', 1, 2)\n"
+        "print(drawn.container.children[1].value)")])
+    NotebookClient(nb, timeout=120, kernel_name="python3").execute()
+    outputs = nb.cells[0].outputs
+    assert "application/vnd.jupyter.widget-view+json" in outputs[0]["data"]
+    assert outputs[-1]["text"].strip() == "0.5"
