@@ -1,29 +1,9 @@
 """Scores in, ε out: a lower confidence bound on ε from a user's two arrays of attack scores.
 
-The scores may be a membership attack's on members and non-members (canaries each put in
-the training set by an independent fair coin), or any test statistic of outputs on two
-neighbouring inputs. Larger scores are read as "member" unless the rule chosen on the
-selection half says otherwise. Three readings of the same scores:
-
-1. **Threshold certificate** (the headline; the reserved test of Eq. 16 on scores): each
-   array is split at random into a selection and an evaluation part; the orientation and
-   threshold are chosen on the selection part
-   (:func:`~privlab.epsilon.auditors.reserved.choose_threshold`); on the evaluation part
-   one-sided Clopper–Pearson bounds at ``alpha``/2 on the false-positive and
-   false-negative rates give ε_L = :func:`~privlab.epsilon.auditors.bounds.certified_epsilon`.
-   If each array's scores are iid draws from its law, the true ε (at ``delta``) is at least
-   ε_L with probability ≥ 1 − ``alpha``.
-2. **One-run bound** (Steinke, Nasr and Jagielski, NeurIPS 2023): with every canary in or
-   out by an independent fair coin, the guesser that calls the k highest pooled scores
-   members and the k lowest non-members gets at most Binomial(2k, e^ε/(1 + e^ε)) right under
-   ε-DP; the largest ε whose tail at the observed count is ≤ ``alpha``/|grid| (a fixed grid
-   of k, Bonferroni) is a lower confidence bound on ε (δ = 0 only). Ties are broken at
-   random (seeded), so a discrete score cannot favour either array.
-3. **GDP reading** (f-DP, Dong, Roth and Su): a diagnostic ε from the same bounds, valid
-   only if the trade-off curve is Gaussian: ``docs/methods/epsilon.md``.
-
-The control: the threshold certificate on the same pooled scores with the labels shuffled
-(seeded), where the true ε is 0; the result reports the excess over it.
+Three readings of members' and non-members' scores (or of any statistic on two
+neighbouring inputs): the threshold certificate (the headline), the one-run bound and a
+diagnostic GDP reading, beside a shuffled-label control. See
+docs/methods/epsilon-certificates.md and, for the GDP reading, docs/methods/epsilon.md.
 """
 
 from __future__ import annotations
@@ -82,8 +62,7 @@ class ScoreAudit:
         return self.epsilon - self.placebo_epsilon
 
     def headline(self) -> str:
-        """One sentence: the bound, its status, what it rests on and its control (a method,
-        as every privlab result's)."""
+        """One sentence: the bound, its status, what it rests on and its control."""
         return (f"ε ≥ {self.epsilon:.3g} at confidence {self.confidence:.3g} "
                 f"({self.status.value}, iid scores; shuffled-label control "
                 f"{self.placebo_epsilon:.3g}, excess {self.excess:.3g}); one-run bound "
@@ -107,6 +86,7 @@ class ScoreAudit:
 
 
 def _scores(x, name: str) -> np.ndarray:
+    """One array of at least 4 scores as floats."""
     arr = np.asarray(check_array(x, name, "from_scores", expected="a 1-D array of scores"),
                      dtype=float)
     if arr.ndim != 1 or len(arr) < 4:
@@ -121,8 +101,6 @@ def one_run_epsilon(correct: int, guesses: int, beta: float) -> float:
     Example:
         >>> round(one_run_epsilon(100, 100, 0.05), 3)
         3.493
-        >>> one_run_epsilon(50, 100, 0.05)
-        0.0
     """
     if guesses == 0 or correct == 0:
         return 0.0
@@ -139,6 +117,7 @@ def one_run_epsilon(correct: int, guesses: int, beta: float) -> float:
 
 
 def _one_run(members: np.ndarray, nonmembers: np.ndarray, alpha: float, seed: int):
+    """The best one-run bound over :data:`GUESS_FRACTIONS` (Bonferroni), ties at random."""
     pooled = np.concatenate([members, nonmembers])
     is_member = np.r_[np.ones(len(members), bool), np.zeros(len(nonmembers), bool)]
     order = np.lexsort((np.random.default_rng([seed, 2]).random(len(pooled)), pooled))
@@ -156,6 +135,7 @@ def _one_run(members: np.ndarray, nonmembers: np.ndarray, alpha: float, seed: in
 
 
 def _threshold(members, nonmembers, alpha, delta, rng):
+    """The threshold certificate: rule chosen on half of each array, counted on the rest."""
     pm, pn = rng.permutation(len(members)), rng.permutation(len(nonmembers))
     hm, hn = len(members) // 2, len(nonmembers) // 2
     sel_m, ev_m = members[pm[:hm]], members[pm[hm:]]
