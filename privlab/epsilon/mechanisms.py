@@ -1,25 +1,9 @@
 """Mechanisms whose privacy is known exactly, for checking ε auditors.
 
-Every mechanism maps an identity label ``i`` in a finite domain to a random vector in
-``R^d``. Because all labels are adjacent, the global ε is the worst pairwise ε; each
-mechanism here also gives the *exact* pairwise ε for any pair, and the exact
-log-likelihood ratio of an output, which the oracle test and the population references
-use.
-
-Building blocks:
-
-* :func:`make_prototypes` — the *dispersed* and *clustered* prototype sets (400 unit
-  vectors in 512 dimensions) with their exact L1/L2 sensitivities and the attaining pairs.
-* :class:`LaplaceMechanism`, :class:`GaussianMechanism` (analytic calibration),
-  :class:`NullMechanism` (ε = 0 exactly), :class:`RandomizedResponse` (K-ary, integer
-  threshold on a 2^53 grid) and :class:`AnisotropicGaussianMechanism`.
-* :func:`analytic_gaussian_sigma` / :func:`analytic_gaussian_epsilon` — the privacy
-  profile of the Gaussian mechanism (Balle and Wang, 2018).
-* :func:`optimal_auc_gaussian` and :func:`optimal_auc_monte_carlo` — population-optimal
-  AUC references.
-
-The references are exact for the ideal real-valued mechanisms; the floating-point
-samplers here are not claimed to be bit-level differentially private.
+Each maps an identity label to a random vector and gives the exact pairwise ε and the
+exact log-likelihood ratio of an output. The references are exact for the ideal
+real-valued mechanisms; the floating-point samplers are not claimed to be bit-level
+differentially private. See docs/methods/epsilon-benchmark.md.
 """
 
 from __future__ import annotations
@@ -88,6 +72,7 @@ class PrototypeSet:
 
 
 def _unit_rows(x: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit length."""
     return x / np.linalg.norm(x, axis=1, keepdims=True)
 
 
@@ -102,9 +87,7 @@ def make_prototypes(geometry: str = "dispersed", n_identities: int = 400, dim: i
                     seed: int | None = None) -> PrototypeSet:
     """Build one of the two prototype sets and its exact sensitivities.
 
-    *dispersed*: iid standard Gaussian vectors normalised to unit length. *clustered*:
-    four normalised Gaussian centres; identity ``i`` takes centre ``i mod 4`` plus 0.18
-    times a normalised random direction, normalised again.
+    The constructions are in docs/methods/epsilon-benchmark.md.
 
     Args:
         geometry: ``"dispersed"`` or ``"clustered"``.
@@ -162,8 +145,7 @@ def _gaussian_delta(epsilon: float, mu: float) -> float:
 def analytic_gaussian_epsilon(distance: float, sigma: float, delta: float = GAUSSIAN_DELTA) -> float:
     """Smallest ε such that the Gaussian mechanism is (ε, δ)-DP for one pair.
 
-    Inverts the exact privacy profile δ(ε) = Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ) with
-    μ = distance / σ.
+    Inverts the exact privacy profile δ(ε) = Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ), μ = distance/σ.
 
     Args:
         distance: ||c_i − c_j||_2 (≥ 0).
@@ -171,7 +153,7 @@ def analytic_gaussian_epsilon(distance: float, sigma: float, delta: float = GAUS
         delta: target δ in (0, 1).
 
     Returns:
-        ε ≥ 0 (0 when δ(0) ≤ delta already).
+        ε ≥ 0.
 
     Raises:
         PrivlabValueError: on a negative distance, nonpositive sigma, or δ outside (0, 1).
@@ -255,6 +237,7 @@ class Mechanism(Protocol):
 
 
 def _check_identity(mech, identity: int, caller: str) -> int:
+    """An identity index of the mechanism's prototype set."""
     n_ids = mech.prototypes.n_identities
     if not (isinstance(identity, (int, np.integer)) and 0 <= int(identity) < n_ids):
         raise invalid("identity", caller, f"an integer in [0, {n_ids})", identity)
@@ -262,12 +245,14 @@ def _check_identity(mech, identity: int, caller: str) -> int:
 
 
 def _check_n(n: int, caller: str) -> int:
+    """A positive number of draws."""
     if not isinstance(n, (int, np.integer)) or int(n) < 1:
         raise invalid("n", caller, "a positive integer", n)
     return int(n)
 
 
 def _check_target(epsilon: float, caller: str) -> float:
+    """A finite target ε > 0."""
     if not np.isfinite(epsilon) or epsilon <= 0:
         raise invalid("epsilon", caller, "finite and > 0", epsilon,
                       "Use NullMechanism for ε = 0.")
@@ -354,9 +339,7 @@ class GaussianMechanism:
 class NullMechanism:
     """The exact null: every identity maps to one shared prototype, then common noise.
 
-    All identity-conditioned laws are identical, so every pairwise ε is exactly 0. The
-    noise law is that of ``family`` at the scale it has for ε_g = ``reference_epsilon``
-    (ε_g = 0 itself would need infinite noise).
+    Every pairwise ε is exactly 0; the noise is ``family``'s at ``reference_epsilon``.
 
     Example:
         >>> m = NullMechanism(make_prototypes(n_identities=10, dim=4, seed=0), "laplace")
@@ -401,11 +384,8 @@ class NullMechanism:
 class RandomizedResponse:
     """K-ary randomized response over the identity labels, releasing prototypes.
 
-    Identity ``i`` is reported with probability p = e^ε/(e^ε + K − 1), represented by an
-    integer threshold on a 2^53 grid; otherwise one of the other K − 1 labels is drawn
-    uniformly. The released vector is the reported label's prototype (no added noise).
-    The realised ε = ln(p_realised (K − 1)/(1 − p_realised)) is the exact reference; it
-    is the same for every pair.
+    The truth is kept with probability e^ε/(e^ε + K − 1) on a 2^53 grid; the realised ε
+    of that grid is the exact reference for every pair.
 
     Example:
         >>> m = RandomizedResponse(make_prototypes(n_identities=10, dim=4, seed=0), 2.0)
