@@ -40,12 +40,10 @@ class Fidelity:
         after: ``{sanitizer: {check: evidence per sanitized image}}``, None where the
             concept was not found in the original (a sanitizer does not add it).
         shared: ``{sanitizer: checks that look with a detector the sanitizer removes
-            by}`` (the name check reads with the OCR a text blackout removes by; the SFace
-            check compares YuNet's faces). What such a check finds after the sanitizer is
-            still a find, but a copy the detector misses is neither removed nor flagged.
-        blind: ``{sanitizer: checks whose silence after it is no evidence at all}`` (on
-            photos the logo check looks with the fitted finder that placed
-            logo-blackout's marks; measured blind to what it leaves): the sanitizer is
+            by}`` (e.g. the name check's OCR and a text blackout): a copy that detector
+            misses is neither removed nor flagged.
+        blind: ``{sanitizer: checks whose silence after it is no evidence}`` (on photos,
+            the logo check and logo-blackout share the fitted finder): the sanitizer is
             then unverified, never meeting the condition.
     """
 
@@ -124,19 +122,16 @@ def check_fidelity(images: Sequence[Any], sanitized: Mapping[str, Sequence[Any]]
                    blind: Mapping[str, Sequence[str]] | None = None) -> Fidelity:
     """Run the concept checks on the originals and on every sanitizer's outputs.
 
-    Each check runs on every original; on a sanitized image only where it found the
-    concept in that image's original (a sanitizer removes, it does not add; this also
-    keeps the cost to the images that matter).
+    A sanitized image is checked only where its original held the concept (a sanitizer
+    removes, it does not add).
 
     Args:
         images: the originals.
         sanitized: ``{sanitizer name: outputs, one per original}``.
         checks: :class:`privlab.vision.concepts.ConceptCheck` objects.
         notes: carried into :attr:`Fidelity.notes`.
-        shared: ``{sanitizer name: names of the checks that look with its detector}``
-            (:attr:`Fidelity.shared`).
-        blind: ``{sanitizer name: names of the checks whose silence after it is no
-            evidence}`` (:attr:`Fidelity.blind`).
+        shared: :attr:`Fidelity.shared`, by sanitizer name.
+        blind: :attr:`Fidelity.blind`, by sanitizer name.
 
     Returns:
         A :class:`Fidelity`.
@@ -232,14 +227,11 @@ class ConditionsMixin:
         """Per sanitizer and check: is the concept still there after sanitization?
 
         Returns:
-            DataFrame with ``sanitizer, check, present before`` (originals in which the
-            check finds the concept), ``still present`` (of those, the sanitized images
-            in which it still does), ``images`` (their labels) and ``independent``
-            (False where the check looks with a detector the sanitizer removes by: a
-            copy that detector misses is then neither removed nor counted; where its 0 is
-            no evidence at all the sanitizer is unverified, :meth:`condition_unverified`);
-            empty when no check ran
-            (:meth:`fidelity_notes` says why).
+            DataFrame with ``sanitizer, check, present before`` (originals where the
+            check finds the concept), ``still present`` (of those, sanitized images where
+            it still does), ``images`` (their labels) and ``independent`` (False where
+            the check shares the sanitizer's detector, :attr:`Fidelity.shared`); empty
+            when no check ran (:meth:`fidelity_notes` says why).
         """
         import pandas as pd
 
@@ -293,9 +285,7 @@ class ConditionsMixin:
 
     def condition_unverified(self) -> dict[str, str]:
         """``{sanitizer: why}`` for the sanitizers after which no check found the concept
-        but some check's silence is no evidence (:attr:`Fidelity.blind`: on photos, the
-        logo check and logo-blackout share the study's fitted logo finder): the
-        condition is then not met, only unverified."""
+        but some check's silence is no evidence (:attr:`Fidelity.blind`)."""
         fid = self.conditions
         if fid is None:
             return {}

@@ -199,9 +199,8 @@ class ImageStudyResult(ConditionsMixin, StudyResult):
 
         Args:
             delta: the resolution a flag needs (default the config's).
-            over_placebo: also require the image's worst trial to exceed that member's
-                placebo resolution for that sanitizer (default: when a placebo ran), so
-                a member's reaction to the marks alone flags nothing.
+            over_placebo: also require the image's worst trial to exceed the member's
+                placebo resolution (default: when a placebo ran).
 
         Returns:
             DataFrame indexed by image label (file name in folder mode), one column per
@@ -296,10 +295,8 @@ class ImageStudyResult(ConditionsMixin, StudyResult):
     def headline_sanitizers(self) -> tuple[list[str], str]:
         """The sanitizers the headline's worst values are taken over, and how to say so.
 
-        The ``cues:`` sanitizers black out the generator's ground truth: they are
-        controls with leaks chosen on purpose, so a headline never takes its worst value
-        from them while a real (detector-based) sanitizer ran. With only controls, the
-        headline is over them and says so.
+        ``cues:`` sanitizers are controls with leaks chosen on purpose: the worst value is
+        taken from them only when no detector-based sanitizer ran, and then says so.
         """
         names = [audit.name for audit in self.table]
         tools = [s for s in names if not s.startswith(CUE_PREFIX)]
@@ -314,13 +311,9 @@ class ImageStudyResult(ConditionsMixin, StudyResult):
                        "tables, not here")
 
     def summary(self) -> str:
-        """The operational condition per sanitizer (:meth:`condition_summary`: a sanitizer
-        that leaves the concept in any image fails, with the count; one whose check looks
-        with its own detector is unverified), then each member's
-        worst excess over its placebo (and the raw worst resolution) over the
-        detector-based sanitizers that met it (:meth:`headline_sanitizers`), each naming
-        the sanitizer it comes from. With none meeting it, the worst values are over all
-        and marked conditional: they are not a pass."""
+        """Each sanitizer's condition (:meth:`condition_summary`), then each member's worst
+        excess over placebo (and raw resolution) over the sanitizers that met it
+        (:meth:`headline_sanitizers`); with none meeting it, over all, marked conditional."""
         rows, scope = self.headline_sanitizers()
         condition = self.condition_summary(rows)
         fails = self.conditions_not_met()
@@ -415,9 +408,7 @@ class ImageStudyResult(ConditionsMixin, StudyResult):
         return tuple(notes)
 
     def headline(self) -> Headline:
-        """:meth:`summary` in a first line a student can read, its parts beneath it
-        (:func:`privlab.studies._image_headline.image_headline`), with its status and what
-        it rests on."""
+        """:meth:`summary` as a headline (:func:`privlab.studies._image_headline.image_headline`)."""
         return image_headline(self, _worst_per_member)
 
     #: The figures the notebooks' prose quotes (:func:`image_study_figures`).
