@@ -21,13 +21,8 @@ from privlab.studies.params import Choice, param
 
 STUDY = "03 Avengers"
 
-# The broad list for the offline franchise, written from what anyone is told about it
-# (a superhero film franchise called Vanguard Legion, whose films include "Last Light"
-# and "Fault Line"), the way one writes a list before reading the items: the name, its
-# film titles and the vocabulary of any superhero franchise. It names no character,
-# actor, studio or plot element: those are the seeded clues the leak table scores, and
-# a list copied from them would be graded against itself
-# (tests/studies/test_text_studies.py checks that it shares no phrase with them).
+# The broad list for the offline franchise names no seeded clue (it would be graded
+# against itself); why and how it was written: docs/methods/studies-text.md.
 BROAD_CONCEPTS = ("Vanguard Legion", "Vanguard", "Legion", "Last Light", "Fault Line",
                   "superhero", "superheroes", "hero", "heroes", "villain", "villains",
                   "crossover", "team-up", "franchise", "sequel", "cinematic universe",
