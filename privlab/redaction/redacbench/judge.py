@@ -145,9 +145,10 @@ def judge_prompt(text: str, propositions: Sequence[Proposition]) -> str:
 
 
 class LLMJudge(Judge):
-    """The RedacBench judge: asks, for each proposition, whether it can still be
-    inferred from the text (:func:`judge_prompt`); one JSON answer per text, checked to
-    cover every proposition, retried when malformed, cached by the client.
+    """The RedacBench judge: the model says which propositions the text still lets one infer.
+
+    One JSON answer per text (:func:`judge_prompt`), checked to cover every proposition
+    and asked again when malformed.
 
     Args:
         client: a :class:`privlab.llm.LLMClient` (default: from the environment).
@@ -182,8 +183,7 @@ def _llm_judge(client: Any = None, **_options: Any) -> LLMJudge:
 
 
 class OracleJudge(Judge):
-    """Looks up labels for texts it has been given: an **oracle** (it reads the answer
-    key), for tests and as a reference beside a real judge, never a headline.
+    """Looks up the labels it was given: an **oracle** for tests and references, never a headline.
 
     Args:
         labels: ``{text: {proposition id: inferable}}``.
@@ -205,9 +205,9 @@ class OracleJudge(Judge):
     @classmethod
     def from_documents(cls, documents: Sequence[Document], *,
                        include_source: bool = True) -> "OracleJudge":
-        """The hand labels of every check of ``documents``; with ``include_source`` also
-        each source text, from which every proposition was taken (inferable by
-        construction), so that the unredacted baseline can be looked up too.
+        """The hand labels of every check of ``documents`` (and the sources, all inferable).
+
+        ``include_source`` adds each source text so the unredacted control can be looked up.
 
         Raises:
             PrivlabValueError: two checks of one text disagree.

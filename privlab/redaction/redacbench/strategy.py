@@ -156,8 +156,7 @@ def _regex_pii(**_options: Any) -> SanitizerStrategy:
 
 
 class AdversarialRedaction(Strategy):
-    """RedacBench's Adversarial Redaction: the model reads the text and the policy and
-    rewrites or deletes whatever violates it, keeping everything else.
+    """RedacBench's Adversarial Redaction: the model rewrites whatever violates the policy.
 
     Args:
         client: a :class:`privlab.llm.LLMClient`.
@@ -214,8 +213,7 @@ class Iterative(Strategy):
 
 
 class FunctionStrategy(Strategy):
-    """Any function as a strategy: ``f(text)``, or ``f(text, policy_text)`` when it takes
-    two arguments (the policy's words, e.g. "Health information is confidential.").
+    """Any function as a strategy: ``f(text)``, or ``f(text, policy_text)`` if it takes two.
 
     Args:
         function: the user's redaction function; it must return a str.

@@ -441,10 +441,9 @@ class LLMAdversary(Adversary):
             :mod:`~privlab.redaction.spia.checkout_prompts`).
 
     Attributes:
-        stats: counts over the documents read: ``retries`` (answers asked again) and
-            ``empty_non_code`` (NON-CODE tags a subject was left without, although the
-            prompt asks for all ten); on SPIA's prompts, ``no_value`` (keywords that only
-            said nothing was found, "Unknown", dropped as SPIA's parser drops them).
+        stats: ``retries`` (answers asked again), ``empty_non_code`` (NON-CODE tags left
+            empty) and, on SPIA's prompts, ``no_value`` (keywords such as "Unknown",
+            dropped as SPIA's parser drops them).
     """
 
     weak = False
@@ -562,9 +561,7 @@ VERDICT_SCORES = {"yes": 1.0, "less precise": 0.5, "no": 0.0}
 
 
 class LLMValueJudge:
-    """SPIA's value decider after the rule: asked only when a rule scores 0, the model
-    answers yes / less precise / no, scored 1 / 0.5 / 0. (SPIA's third step, a person,
-    has no offline counterpart here.)
+    """SPIA's value decider after a rule scores 0: the model says yes, less precise or no.
 
     Args:
         client: a :class:`privlab.llm.LLMClient` (default: from the environment).

@@ -37,9 +37,10 @@ BASE_RATE: dict[str, dict[str, str]] = {
 
 def base_rate_table(records: Sequence[SPIARecord], *, min_count: int = MIN_COUNT,
                     min_certainty: int = MIN_CERTAINTY) -> dict[str, dict[str, str]]:
-    """The most frequent counted value of each attribute, for subject 0 (``"first"``) and
-    for the other subjects (``"other"``), kept when at least ``min_count`` subjects have
-    it (ties: the alphabetically first value).
+    """The most frequent counted value of each attribute for subject 0 and for the others.
+
+    Keys ``"first"`` and ``"other"``; a value is kept when at least ``min_count``
+    subjects have it (ties: the alphabetically first).
 
     Example:
         >>> r = SPIARecord("d", "", (Subject(0, "", (PII("SEX", "Male", 5),)),
