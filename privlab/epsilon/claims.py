@@ -1,22 +1,8 @@
 """Claims tested on the known-ε grid: the hockey-stick tester where the truth is known.
 
-The hockey-stick tester (registry member ``hockey-stick``) answers one claimed (ε_c, δ):
-it refutes the claim for a pair when a region fixed on development rows shows, on the
-reserved rows, a hockey-stick divergence D_{e^ε_c} above δ. It needs a claim, so the
-benchmark's tables do not run it. Here every setting of the benchmark is given one fixed
-claim, ε_c = :data:`CLAIM_EPSILON` (the member's default, 1) at the family's own δ (0 for
-the pure-DP families, 1e-5 for the Gaussian ones), as an operator would state a guarantee
-before auditing. On these mechanisms the truth of the claim is known pair by pair: it
-holds exactly when the pair's exact ε (at that δ) is at most ε_c. A refuted true claim is a
-validity failure; a refuted false claim is power. (A claim near the requested ε itself is
-out of reach: refuting ε_c needs e^ε_c times the reserved rows' upper error bound to stay
-below one, which a few hundred rows cannot give beyond ε_c ≈ 2–3.)
-
-:func:`claim_rows` tests one setting on the benchmark's own samples (same seed, same
-pairs), with α per one-sided bound = family_alpha / (2 · pairs), so all refutations of a
-setting hold together at 1 − family_alpha. :func:`run_claims` runs many settings on
-several processes and stores each under the benchmark's cache; :func:`claim_summary`
-counts refutations of true and of false claims.
+Every benchmark setting gets one fixed claim, ε_c = :data:`CLAIM_EPSILON` at the family's
+δ; the claim's truth is known pair by pair, so a refuted true claim is a validity failure
+and a refuted false claim is power. See docs/methods/epsilon-validity.md.
 """
 
 from __future__ import annotations
@@ -59,10 +45,8 @@ def claim_rows(setting: Setting, claim_epsilon: float = CLAIM_EPSILON, n_pairs: 
         family_alpha: simultaneous level of all refutations of the setting.
 
     Returns:
-        DataFrame with :data:`CLAIM_COLUMNS`: per pair the exact ε, the claim, whether it
-        is true, whether the tester refuted it, the divergence's lower bound, and
-        ``value`` = the tester's lower confidence bound on ε at the family's δ with its
-        ``attainable`` ceiling.
+        DataFrame with :data:`CLAIM_COLUMNS`, one row per pair; ``value`` is the tester's
+        lower confidence bound on ε at the family's δ.
 
     Example:
         >>> f = claim_rows(Setting("laplace", "dispersed", 0.0, 20), n_pairs=2)
@@ -105,6 +89,7 @@ def claims_path(setting: Setting, claim_epsilon: float = CLAIM_EPSILON, n_pairs:
 
 
 def _problem(frame: pd.DataFrame, setting: Setting, n_pairs: int) -> str | None:
+    """Why ``frame`` is not the claim table of ``setting`` (None when it is)."""
     if tuple(frame.columns) != CLAIM_COLUMNS:
         return f"its columns are {list(frame.columns)}, not {list(CLAIM_COLUMNS)}"
     if len(frame) != n_pairs:
@@ -115,6 +100,7 @@ def _problem(frame: pd.DataFrame, setting: Setting, n_pairs: int) -> str | None:
 
 
 def _run_and_store(setting, claim_epsilon, n_pairs, family_alpha, path, parent):
+    """One setting's claims in a worker, stored (the worker dies with its parent)."""
     exit_with_parent(parent)
     frame = claim_rows(setting, claim_epsilon, n_pairs, family_alpha)
     if path is not None:
