@@ -408,7 +408,8 @@ class ImageStudyResult(ConditionsMixin, StudyResult):
         return tuple(notes)
 
     def headline(self) -> Headline:
-        """:meth:`summary` as a headline (:func:`privlab.studies._image_headline.image_headline`)."""
+        """:meth:`summary` as a headline (built by
+        :func:`privlab.studies._image_headline.image_headline`)."""
         return image_headline(self, _worst_per_member)
 
     #: The figures the notebooks' prose quotes (:func:`image_study_figures`).

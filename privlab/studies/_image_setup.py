@@ -208,11 +208,9 @@ def resolve_logo_finder(logos_setting: Any, logos: Mapping[str, Sequence[Any]],
                         corpus: Any | None = None):
     """The logo finder a run on photos uses (None on a generated corpus or without logos).
 
-    On photos, the gallery is turned into a fitted
-    :class:`~privlab.vision.logo_finder.LogoFinder` (cached by content): on the crops,
-    the source photos and backgrounds a ``finder.json`` in the gallery folder names
-    (:func:`logo_training`) and the package backgrounds. Generated scenes print the
-    brand's artwork itself, which keypoint matching finds exactly, so they keep it.
+    On photos, a :class:`~privlab.vision.logo_finder.LogoFinder` fitted (and cached by
+    content) on the gallery and what its ``finder.json`` names (:func:`logo_training`);
+    generated scenes keep keypoint matching of the printed artwork.
     """
     if corpus is not None or not logos:
         return None

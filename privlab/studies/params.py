@@ -177,12 +177,10 @@ def param(default: Any = dataclasses.MISSING, *, default_factory: Any = dataclas
         default, default_factory, repr: as for :func:`dataclasses.field`.
         label: the control's label (default: the field's name, humanised).
         help: a line of help (a text box shows it as its placeholder).
-        choices: fixed choices: values, ``(value, description)`` pairs or
-            :class:`Choice` objects, or a function returning them (called when a panel
-            is built, so a study need not import what lists them).
+        choices: fixed choices (values, ``(value, description)`` pairs or :class:`Choice`
+            objects), or a function returning them, called when a panel is built.
         family: offer the members of a registry family (a key of :data:`FAMILIES`),
-            filtered by ``filters`` (``{"modality": "text"}``), limited to ``names`` and
-            without ``exclude``; ``online=False`` leaves out members fetched on first use.
+            with ``filters``, ``names``, ``exclude`` and ``online`` (False: offline only).
         extra: choices put before the family's members (a study's own specs).
         one: a tuple field chosen as one name (a dropdown; the value is ``(name,)``).
         single: like ``one``, and a value of other than one name is refused when the
@@ -190,19 +188,16 @@ def param(default: Any = dataclasses.MISSING, *, default_factory: Any = dataclas
         buttons: toggle buttons instead of a dropdown (a few short choices).
         strict: refuse, when the Config is built, a value outside the fixed choices.
         minimum, maximum: the numeric range, checked when the Config is built.
-        slider: the range a control offers (default: ``minimum``..``maximum``, else 0..1
-            for a number); a value outside it is still accepted from code.
+        slider: the range a control offers (default ``minimum``..``maximum``, else 0..1).
         step, log: the slider's step and whether it is logarithmic.
         none: the label of the choice that stands for None ("chosen by the study").
-        none_is: a function giving the value None stands for: a control showing exactly
-            that value sets the field to None.
+        none_is: a function giving the value None stands for (a control showing it sets None).
         zero_is_none: for an ``int | None`` field, 0 stands for None ("all").
         empty: for a text field, what an empty box stands for (default None).
         lines: for a list of strings, a text area of this many rows (one per line).
-        redraw: a reading of the result, not a setting of the run: changing it redraws
-            the result without running the study again.
-        unavailable: ``unavailable(choice, settings) -> reason or None``: a choice the
-            other settings rule out (greyed out, with the reason).
+        redraw: a reading of the result: changing it redraws without running again.
+        unavailable: ``(choice, settings) -> reason or None`` for choices the other
+            settings rule out (greyed out).
 
     Example:
         >>> from dataclasses import dataclass, fields
