@@ -1,11 +1,6 @@
-"""The known-ε benchmark's grid: its settings, their prototypes, the predeclared pairs and
-each pair's exact ε.
+"""The known-ε benchmark's grid: settings, prototypes, predeclared pairs and exact ε.
 
-A :class:`Setting` is one cell (mechanism, geometry, target global ε, n per identity,
-repetition); :func:`grid` lists a (sub-)grid in a fixed order; :func:`select_pairs` is
-the predeclared list of pairs every method is run on, and :func:`exact_reference` the
-exact pairwise ε each value is compared with. Everything here is re-exported by
-:mod:`privlab.epsilon.benchmark`.
+Re-exported by :mod:`privlab.epsilon.benchmark`; see docs/methods/epsilon-benchmark.md.
 """
 
 from __future__ import annotations
@@ -104,16 +99,9 @@ class Setting:
         object.__setattr__(self, "repetition", int(self.repetition))
 
     def key(self) -> str:
-        """A readable, exact, file-name-safe identifier.
-
-        ε is written with ``{:g}`` when that short form reads back as the same number
-        (every ε of the paper's grids) and with ``repr`` otherwise, so two settings share
-        a key only when they are equal, and the key, hence the seed, of every ε that
-        ``{:g}`` writes exactly is the one it always had.
+        """A readable, exact, file-name-safe identifier (ε by :func:`format_epsilon`).
 
         Example:
-            >>> Setting("laplace", "dispersed", 1.0, 100).key()
-            'laplace-dispersed-eps1-n100-r0'
             >>> Setting("laplace", "dispersed", 1.0000001, 100).key()
             'laplace-dispersed-eps1.0000001-n100-r0'
         """
@@ -154,10 +142,7 @@ def prototypes(geometry: str) -> M.PrototypeSet:
 def select_pairs(protos: M.PrototypeSet, n_pairs: int = N_PAIRS) -> list[tuple[int, int]]:
     """The predeclared pair list: Δ1- and Δ2-attaining pairs, then distance strata.
 
-    After the two sensitivity-attaining pairs, the remaining pairs alternate between the
-    L1 and the L2 metric, each taking the pair whose distance is nearest to evenly spaced
-    quantiles ((k + ½)/m) of all pairwise distances under that metric; duplicates are
-    skipped. Deterministic: depends only on the prototypes.
+    Deterministic: depends only on the prototypes (docs/methods/epsilon-benchmark.md).
 
     Args:
         protos: the prototype set.
@@ -217,9 +202,8 @@ def select_pairs(protos: M.PrototypeSet, n_pairs: int = N_PAIRS) -> list[tuple[i
 def exact_reference(mech, i: int, j: int) -> float:
     """The exact pairwise ε of a mechanism, with rounding below zero read as exactly 0.
 
-    A pairwise ε is never negative; a value in [−:data:`EXACT_ROUNDING`, 0) is floating-point
-    rounding (the rounded randomized-response null gives ≈ −2.1e−14) and is returned as
-    0.0, so the null rows carry exactly ε = 0. A larger negative value is an error.
+    A value in [−:data:`EXACT_ROUNDING`, 0) is returned as 0.0; a larger negative value
+    is an error.
 
     Example:
         >>> mech = M.build_mechanism("randomized_response", prototypes("dispersed"), 0.0)
