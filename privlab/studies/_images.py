@@ -179,10 +179,8 @@ def run_image_study(study: str, config: Any, *, corpus_factory, presets: Mapping
                     fidelity: bool = True) -> ImageStudyResult:
     """Run an image study from its config (used by the DiCaprio and McDonald's modules).
 
-    Each image is read once: the originals' OCR readings and faces are memoised by
-    pixels, every sanitized and placebo output is read near its marks only
-    (:func:`privlab.vision.ocr.read_rendering`), and sanitizers, placebos, members and
-    the concept checks share those readings.
+    Each image is read once; sanitizers, placebos, members and checks share the readings
+    (see ``docs/methods/image-audits.md``).
 
     Args:
         study: display name.

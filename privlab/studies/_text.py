@@ -244,9 +244,8 @@ def run_text_study(study: str, corpus: TextCorpus, sanitizers: Sequence[str],
         extra_settings: the study's own settings, added to the result's ``settings``.
 
     Returns:
-        A :class:`TextStudyResult` (or ``result_type``). Each audit's exact-name
-        baseline finds the corpus's names by the corpus's rule (``corpus.name_match``:
-        whole words, or anywhere for a corpus selected by substring).
+        A :class:`TextStudyResult` (or ``result_type``); each exact-name baseline uses
+        the corpus's ``name_match`` rule.
     """
     if not sanitizers:
         raise invalid("sanitizers", study, "a non-empty list of sanitizer names", sanitizers)

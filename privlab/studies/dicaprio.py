@@ -121,10 +121,9 @@ class LadderConfig(ImageStudyConfig):
 def cue_removal(corpus: SceneCorpus, sanitized: list, level: int = BLACK_LEVEL) -> dict[str, float]:
     """How much of each ground-truth cue kind a sanitizer blacked out.
 
-    A pixel counts as removed when it was above ``level`` in the original and is at or
-    below it (every channel) in the sanitized image; a cue's removed share is over its
-    box's non-dark pixels. A ``target_face`` box is the whole head-and-shoulders
-    portrait, so a face blackout removes only part of it.
+    A pixel is removed when it was above ``level`` and is at or below it (every channel)
+    after; shares are over each box's non-dark pixels (a ``target_face`` box is the whole
+    portrait, so a face blackout removes only part of it).
 
     Args:
         corpus: the generated corpus (its scenes' boxes are the ground truth).
@@ -366,19 +365,17 @@ def tilt_faces(corpus: SceneCorpus, angle: float = DEFAULT_TILT, *, every: int =
                ) -> SceneCorpus:
     """The corpus with the target's portrait turned by ``angle`` in every other scene.
 
-    The portrait is rotated about its centre inside its own ground-truth box (the corners
-    filled by reflection), so the cue boxes stay true. The scenes whose index is 1
-    modulo ``every`` are turned (all of them when ``every`` is 1), the others left
-    upright. A head tilted like this is what a frontal-face cascade misses.
+    The portrait turns inside its own box (corners filled by reflection), so the cue
+    boxes stay true; a head tilted so is what a frontal-face cascade misses.
 
     Args:
         corpus: a celebrity corpus (:func:`privlab.datasets.scenes.celebrity_scenes`).
         angle: degrees, counter-clockwise, in ``(-90, 90)``.
-        every: turn one scene in this many.
+        every: turn one scene in this many (those whose index is 1 modulo ``every``).
 
     Returns:
-        A new :class:`privlab.datasets.scenes.SceneCorpus` whose provenance records the
-        tilt, the turned scenes and the new pixels' hash.
+        A new :class:`privlab.datasets.scenes.SceneCorpus` (provenance: the tilt, the
+        turned scenes, the pixels' hash).
 
     Raises:
         ValueError: an angle outside ``(-90, 90)``, ``every`` not a positive int, or a
