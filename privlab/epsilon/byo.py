@@ -1,19 +1,9 @@
 """Bring your own samples: ``privlab.epsilon.audit(A, B, delta=...)``.
 
-A user who can run a mechanism on two neighbouring inputs hands over the two sets of
-outputs; :func:`audit` runs the registered auditors on them (through
-:func:`~privlab.epsilon.auditors.table.audit_pairs`, nothing is reimplemented) and returns
-an :class:`EpsilonAudit`:
-
-* the finite-sample certificate(s) (default the reserved test), a lower confidence bound
-  on ε whose confidence, 1 − ``family_alpha``, is printed beside it; the level is split
-  over every bound computed and over the ``pairs`` pairs the user audits in all (one
-  unless they say otherwise);
-* the paper's four estimators (GaussMech, KDE-LR, MMD-TV, ROC-HT), each with its formal
-  status: none of them is a bound on ε;
-* the same auditors on a label-shuffled control (A and B pooled and dealt again at random
-  into groups of the same sizes: two samples of one distribution, true ε = 0), and each
-  number's excess over it.
+The registered auditors on a mechanism's outputs on two neighbouring inputs: the
+certificate(s) with their confidence, the paper's four estimators with their statuses
+(none is a bound on ε), and a label-shuffled control. See
+docs/methods/epsilon-certificates.md.
 
 Example:
     >>> rng = np.random.default_rng(0)
@@ -93,6 +83,7 @@ def _samples(x: Any, name: str, columns: list | None) -> tuple[np.ndarray, list 
 
 
 def _count(value: Any, name: str, minimum: int) -> int:
+    """An integer ≥ ``minimum`` (booleans refused)."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
         raise invalid(name, _CALLER, f"an integer >= {minimum}", value)
     return int(value)
@@ -190,8 +181,7 @@ class EpsilonAudit(ResultFace):
     face_title = "ε audit of your samples"
 
     def face_finding(self) -> Finding:
-        """The headline: the largest certified bound (else the first estimator), its
-        confidence, the label-shuffled control and the excess."""
+        """The headline: the largest certified bound (else the first estimator) and its control."""
         best = self.best or self.table.results[0]
         a, b = self.names
         p = self.provenance

@@ -141,13 +141,9 @@ def audit_pairs(embeddings, labels, pairs: Sequence[tuple], methods: Sequence[st
         min_rows: int = 10) -> EpsilonAuditTable:
     """Run auditors on identity pairs of any identity-labelled embedding table.
 
-    The family level is split over every bound the certificates compute: with k
-    finite-sample certificates among ``methods`` (the reserved test and every member with
-    a ``with_alpha`` method), each one's per-error-rate α is
-    ``family_alpha / (2 · len(pairs) · k)``, so all their bounds over all pairs hold
-    together with confidence 1 − family_alpha under iid rows. Each result records its
-    level in ``provenance["alpha"]``; compare two certificates (e.g. a bound with
-    DP-Sniper's) only at the levels they state.
+    With k certificates among ``methods``, each gets α = ``family_alpha / (2 · len(pairs)
+    · k)`` per error rate, recorded in ``provenance["alpha"]``; compare certificates only
+    at the levels they state.
 
     Args:
         embeddings: float array (N, d).
