@@ -1,12 +1,8 @@
 """How ε auditors run: one thread per process for the numerical libraries.
 
-The known-ε benchmark runs many small fits (logistic regressions on a few hundred rows,
-kernel matrices of a few hundred points) side by side in worker processes. Left alone,
-BLAS and OpenMP start one thread per core in every worker, and on a machine with few
-cores the threads fight over them: a ROC-HT audit then takes several times longer than
-on one thread. Every place that runs auditors — the sweep's workers, the Laplace
-reference, study 06 and the timing script — does so inside :func:`auditor_threads`, so
-timings are comparable and measure the auditors, not the contention.
+Many small fits run side by side in worker processes; one BLAS/OpenMP thread each keeps
+them from fighting over few cores, so timings measure the auditors, not the contention.
+See docs/methods/epsilon-benchmark.md.
 """
 
 from __future__ import annotations
