@@ -29,8 +29,9 @@ from privlab.errors import invalid
 def member_modules(path: Iterable[str]) -> list[str]:
     """The module names a family's ``load_members()`` imports, sorted.
 
-    Every module and subpackage in the package folders ``path`` not starting with ``_``;
-    registration follows the order of first import.
+    Every module and subpackage in the package folders ``path`` not starting with ``_``. A
+    member in a new file there registers without editing any other file; the modules its
+    package imports for the names they export register first, the rest in name order.
 
     Example:
         >>> import privlab.redaction.redacbench as rb

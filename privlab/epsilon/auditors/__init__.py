@@ -83,9 +83,8 @@ from privlab.epsilon.auditors.streaming import mechanism_sampler
 def load_members() -> tuple[str, ...]:
     """Import every module of this package, so that each auditor in it registers itself.
 
-    Called below, on import: an auditor in a new file here is registered without
-    editing any other file. The modules imported above (for the names they export)
-    register first, the rest in name order. Returns the modules' names, sorted.
+    Called below, on import (see :func:`privlab.registry.member_modules`). Returns the
+    modules' names, sorted.
     """
     return tuple(importlib.import_module(f"{__name__}.{name}").__name__
                  for name in member_modules(__path__))
