@@ -1,18 +1,8 @@
 """The peers' test mechanisms, right and wrong, each with the ε it claims and one input pair.
 
-DP-Sniper (Bichsel et al., S&P 2021) and StatDP (Ding et al., CCS 2018) check their
-auditors on small mechanisms whose claims are known to hold or to fail. privlab's own
-implementations, from the published descriptions (nothing copied):
-
-The mechanisms: truncated geometric, report noisy max (1–4), the six variants of the
-sparse vector technique (Lyu, Su and Li), one-time RAPPOR and floating-point Laplace with
-Mironov's snapping; which claims hold, and why the others fail: ``docs/methods/epsilon.md``.
-
-Each mechanism has two inputs (identities 0 and 1, the pair) and ``sample(i, n, rng)``
-returning features a logistic classifier can use (one-hot output categories for discrete
-outputs). :data:`PEERS` lists them with the claimed ε, whether the claim holds, the exact
-ε where it is known, and the rows per input at which the hockey-stick tester refutes each
-false claim (tests/epsilon/test_peers.py).
+The small mechanisms DP-Sniper and StatDP check their auditors on, implemented from the
+published descriptions; :data:`PEERS` lists each claim and whether it holds. Which claims
+hold and why: docs/methods/epsilon.md; the interface: docs/methods/epsilon-validity.md.
 """
 
 from __future__ import annotations
@@ -30,12 +20,14 @@ ETA = 2.0 ** -53
 
 
 def _one_hot(codes: np.ndarray, k: int) -> np.ndarray:
+    """Integer codes as one-hot rows of width k."""
     out = np.zeros((len(codes), k))
     out[np.arange(len(codes)), codes] = 1.0
     return out
 
 
 def _check_identity(identity, caller: str) -> int:
+    """0 or 1, the two inputs of the pair."""
     if identity not in (0, 1):
         raise invalid("identity", caller, "0 or 1 (the two inputs of the pair)", identity)
     return int(identity)
@@ -249,6 +241,7 @@ def _float_laplace(u: np.ndarray, scale: float) -> np.ndarray:
 
 
 def _uniform53(n: int, rng: np.random.Generator) -> np.ndarray:
+    """n uniforms in (0, 1) on the 2⁻⁵³ grid, as samplers draw them."""
     return rng.integers(1, 2**53, n, dtype=np.int64) * 2.0 ** -53
 
 
@@ -348,6 +341,7 @@ class Peer:
 
 
 def _peers() -> tuple[Peer, ...]:
+    """The benchmark entries (built once, into :data:`PEERS`)."""
     snap = SnappingLaplace(0.5)
     return (
         Peer("truncated-geometric", lambda: TruncatedGeometric(1.0), 1.0, True, 1.0, 0,
@@ -409,9 +403,8 @@ TRUE_CLAIM_ROWS = 20_000
 def refutations(*, alpha: float = 0.025, seed: int = 0, true_rows: int = TRUE_CLAIM_ROWS):
     """Every peer's claim put to the hockey-stick tester at its stated rows per input.
 
-    A false claim is tested at ``refute_n`` rows, a true one at ``true_rows``. The tester's
-    lower bound holds with confidence 1 − α under iid rows, so a bound above the claim
-    refutes it (a finite-sample certificate); a true claim must never be refuted.
+    A false claim is tested at ``refute_n`` rows, a true one at ``true_rows``; a true
+    claim must never be refuted.
 
     Returns:
         A DataFrame, one row per mechanism: ``mechanism``, ``claimed ε``, ``claim holds``
