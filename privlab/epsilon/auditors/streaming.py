@@ -1,13 +1,8 @@
 """Auditing straight from a mechanism: rows drawn in batches, counted, dropped.
 
 A *sampler* is any callable ``sampler(n, rng) -> array`` returning n fresh outputs of one
-input (shape (n, d), or (n,) for one-dimensional outputs) drawn with the NumPy generator
-``rng``. DP-Sniper (:meth:`~privlab.epsilon.auditors.dpsniper.DPSniper.audit_sampler`) and
-the reserved test (:meth:`~privlab.epsilon.auditors.reserved.ReservedTest.audit_sampler`)
-keep in memory only what fixes their rule (the training rows and the scores that fix a
-threshold); the rows the rule is counted on, which make the bound tight, are drawn
-``batch_size`` at a time, scored, counted and dropped, so 10^8 rows per input need
-memory for one batch.
+input, shape (n, d) or (n,). The rows a rule is counted on are drawn, counted and dropped
+a batch at a time. See docs/methods/epsilon-certificates.md.
 """
 
 from __future__ import annotations
