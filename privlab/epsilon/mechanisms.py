@@ -76,13 +76,6 @@ def _unit_rows(x: np.ndarray) -> np.ndarray:
     return x / np.linalg.norm(x, axis=1, keepdims=True)
 
 
-def _pair_from_condensed(k: int, n: int) -> tuple[int, int]:
-    """Map an index of scipy's condensed distance vector back to (i, j), i < j."""
-    i = int(n - 2 - math.floor(math.sqrt(-8 * k + 4 * n * (n - 1) - 7) / 2.0 - 0.5))
-    j = int(k + i + 1 - n * (n - 1) // 2 + (n - i) * ((n - i) - 1) // 2)
-    return i, j
-
-
 def make_prototypes(geometry: str = "dispersed", n_identities: int = 400, dim: int = 512,
                     seed: int | None = None) -> PrototypeSet:
     """Build one of the two prototype sets and its exact sensitivities.
@@ -125,9 +118,10 @@ def make_prototypes(geometry: str = "dispersed", n_identities: int = 400, dim: i
     d1 = pdist(protos, "cityblock")
     d2 = pdist(protos, "euclidean")
     k1, k2 = int(np.argmax(d1)), int(np.argmax(d2))
+    iu = np.triu_indices(n_identities, k=1)  # the order of pdist's condensed vector
     return PrototypeSet(geometry, protos, seed, float(d1[k1]), float(d2[k2]),
-                        _pair_from_condensed(k1, n_identities),
-                        _pair_from_condensed(k2, n_identities), centers)
+                        (int(iu[0][k1]), int(iu[1][k1])), (int(iu[0][k2]), int(iu[1][k2])),
+                        centers)
 
 
 # --------------------------------------------------------------- analytic Gaussian profile
