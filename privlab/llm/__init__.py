@@ -1,27 +1,19 @@
 """One OpenAI-compatible client for every LLM path (sanitizers, judges, adversaries).
 
 OpenAI, vLLM, Ollama and the llama.cpp server all speak the ``/v1/chat/completions``
-protocol, so one small client serves them all. Configuration comes from arguments or
-the environment (``PRIVLAB_LLM_BASE_URL``, ``PRIVLAB_LLM_MODEL``, ``PRIVLAB_LLM_DEADLINE``
-and the API key from the variable named by ``api_key_env``, ``OPENAI_API_KEY`` by
-default). Keys are read from the environment at call time and never written anywhere.
+protocol; :class:`LLMClient` sends through the official ``openai`` client
+(:mod:`privlab.llm.transport`) and adds what it does not do: a ``deadline`` over a whole
+call (retries and backoff included; ``PRIVLAB_LLM_DEADLINE``, else 60 s), ``timeout`` over
+a whole request however slowly a server trickles it, a cap on the bytes of any answer read
+(error bodies too), bodies decoded by their declared charset, malformed answers asked
+again, an on-disk answer cache (:mod:`privlab.llm.answer_cache`) and secrets redacted
+from every message, warning, repr, log record and cache entry (:func:`redact_secrets`).
 
-Successful answers are cached on disk (keyed by endpoint, model and request), so
-re-running a notebook costs nothing; malformed answers are retried and never cached.
-
-Failures end in an :class:`LLMError` naming the endpoint. ``timeout`` bounds one request
-(connecting, sending, waiting and reading the full answer), however slowly a server
-trickles it; ``deadline`` (60 s unless ``PRIVLAB_LLM_DEADLINE`` says otherwise) bounds a
-whole call, retries and backoff included, and its error tells how many attempts were
-made. A dropped connection, a timeout, an HTTP 408/409/425/429 or 5xx and a malformed
-body are retried with backoff; other HTTP errors are not.
-
-What counts as a secret and how :func:`redact_secrets` keeps it out of every message,
-warning, repr, log record and cache entry, in each form a server may echo it; how a
-damaged, locked or secret-holding cache entry is handled: ``docs/real-models.md``.
-
-Submodules: :mod:`privlab.llm.secrets` (:func:`redact_secrets`) and
-:mod:`privlab.llm.answers` (:func:`parse_json_answer`), both re-exported here.
+Configuration comes from arguments or the environment (``PRIVLAB_LLM_BASE_URL``,
+``PRIVLAB_LLM_MODEL``, the key from the variable named by ``api_key_env``); keys are read
+at call time and never written anywhere. Failures end in an :class:`LLMError` naming the
+endpoint. Details: ``docs/real-models.md``; the transport's design:
+``docs/decisions/2026-12-05-llm-transport.md``.
 """
 
 from __future__ import annotations
@@ -33,30 +25,21 @@ import math
 import numbers
 import os
 import re
-import threading
 import time
 import warnings
-from functools import lru_cache
 from typing import Any, Callable
+from urllib.parse import parse_qsl
 
 from privlab.errors import PrivlabValueError, invalid, wrong_type
 from privlab.llm.messages import check_messages as _check_messages, image_part  # noqa: F401
 from privlab.llm.answers import MAX_ANSWER_CHARS, MAX_ANSWER_DEPTH, parse_json_answer  # noqa: F401
-from privlab.llm import logs as _logs
+from privlab.llm import logs as _logs, transport
 from privlab.llm.answer_cache import CACHE_RETRY_S, AnswerCache, transaction  # noqa: F401
 from privlab.llm.failures import LLMError, LLMUnavailableError
 from privlab.llm.secrets import REDACTED as _REDACTED, decode_body, redact_secrets
 from privlab.llm.urls import (  # noqa: F401
     _refuse_secret, _split_credentials, _split_query, _check_key, _SECRET_PARAMETERS, _QUERY_SECRET,
 )
-
-
-class _DeadlineExceeded(Exception):
-    """A request ran past the client's ``timeout``."""
-
-
-class _TooLarge(Exception):
-    """An answer ran past the client's ``max_body_bytes``."""
 
 
 #: Seconds one call (retries and backoff included) may take unless told otherwise.
@@ -66,14 +49,6 @@ DEADLINE_ENV = "PRIVLAB_LLM_DEADLINE"
 #: Bytes of one answer read at most unless told otherwise (an edited 1024-pixel image in
 #: base64 is a few MB): past it reading stops and the call fails saying so.
 MAX_BODY_BYTES = 64 * 2**20
-
-
-@lru_cache(maxsize=1)
-def _ssl_context():
-    # Loading the certificate store takes ~0.1 s; one context serves every request.
-    import httpx
-
-    return httpx.create_ssl_context()
 
 
 def _deadline_from_env() -> float:
@@ -107,7 +82,8 @@ class LLMClient:
         deadline: seconds one call may take in all, every retry and backoff included
             (default ``$PRIVLAB_LLM_DEADLINE``, else 60); each request gets at most what
             is left of it.
-        max_retries: extra attempts after a failed or malformed answer.
+        max_retries: extra attempts after a dropped connection, a timeout, an HTTP
+            408/409/425/429 or 5xx or a malformed body (other HTTP errors are final).
         backoff: seconds before the first retry, doubled each time.
         cache: cache successful answers on disk.
         max_body_bytes: bytes of one answer read at most (stated or streamed); a larger
@@ -189,10 +165,6 @@ class LLMClient:
     def _api_key(self) -> str | None:
         return os.environ.get(self.api_key_env) or None
 
-    def _headers(self) -> dict[str, str]:
-        key = self._api_key()
-        return {"Authorization": f"Bearer {_check_key(key, self.api_key_env)}"} if key else {}
-
     def _secrets(self, key: str | None = None) -> set[str]:
         """The API key sent, the current one and the URL's password (or its user name
         when it has no password: a token given as ``https://TOKEN@host/v1``)."""
@@ -226,64 +198,17 @@ class LLMClient:
                 f"cache={self.cache!r})")
 
     # -- transport -------------------------------------------------------------------
-    def _send(self, url: str, headers: dict[str, str], timeout: float,
-              **body: Any) -> tuple[int, str, bytes]:
-        """One POST: the status, the content type and the whole body, within ``timeout``
-        seconds in all and ``max_body_bytes`` bytes.
-
-        The request runs in a worker thread that reads the answer as it streams in and
-        stops at the deadline or past the size; the caller waits for it no longer than the
-        deadline, then closes the connection, whatever the server is doing.
-        """
-        deadline = time.monotonic() + timeout
-        import httpx
-
-        client = httpx.Client(timeout=httpx.Timeout(timeout), verify=_ssl_context(),
-                              auth=self._credentials)
-        outcome: dict[str, Any] = {}
-        finished = threading.Event()
-
-        def attempt() -> None:
-            try:
-                with client.stream("POST", url, headers=headers, **body) as response:
-                    stated = response.headers.get("Content-Length", "")
-                    if stated.strip().isdigit() and int(stated) > self.max_body_bytes:
-                        raise _TooLarge(f"states {int(stated)} bytes")
-                    chunks, size = [], 0
-                    for chunk in response.iter_bytes():
-                        chunks.append(chunk)
-                        size += len(chunk)
-                        if size > self.max_body_bytes:
-                            raise _TooLarge(f"sent more than {self.max_body_bytes} bytes")
-                        if time.monotonic() > deadline:
-                            raise _DeadlineExceeded()
-                    outcome["reply"] = (response.status_code,
-                                        response.headers.get("Content-Type", ""),
-                                        b"".join(chunks))
-            except BaseException as exc:  # handed to the caller below
-                outcome["error"] = exc
-            finally:
-                finished.set()
-
-        worker = threading.Thread(target=attempt, name="privlab-llm-request", daemon=True)
-        worker.start()
-        try:
-            if not finished.wait(max(0.0, deadline - time.monotonic())):
-                raise _DeadlineExceeded()
-        finally:
-            client.close()  # also ends a worker still reading
-        if "error" in outcome:
-            raise outcome["error"]
-        return outcome["reply"]
-
-    def _post(self, path: str, payload: dict | None = None, *, until: float | None = None,
-              **form: Any) -> tuple[Any, bool]:
-        """POST JSON ``payload`` (or a multipart ``data=``/``files=`` form); the parsed
-        answer, and whether its body decoded without a replaced byte (only then may it be
-        cached; otherwise a warning says so).
+    def _post(self, path: str, call: Callable[..., Any], *,
+              until: float | None = None) -> tuple[Any, bool]:
+        """Send the request ``call`` opens on an ``openai.OpenAI`` (see
+        :func:`privlab.llm.transport.send`); the parsed answer, and whether its body
+        decoded without a replaced byte (only then may it be cached; otherwise a warning
+        says so).
 
         Retries until ``max_retries`` extra attempts are spent or the monotonic clock
-        reaches ``until`` (default: ``deadline`` seconds from now).
+        reaches ``until`` (default: ``deadline`` seconds from now). The retries are
+        privlab's, not ``openai``'s: they also ask again after a malformed body, and they
+        fit their backoff into the deadline and count their attempts in the error.
 
         Raises:
             LLMUnavailableError: the endpoint cannot be reached.
@@ -292,13 +217,12 @@ class LLMClient:
                 attempts counted and every secret redacted.
         """
         until = time.monotonic() + self.deadline if until is None else until
-        import httpx
-
         url = f"{self.base_url}{path}"
-        headers = self._headers()
         key = self._api_key()
+        if key:
+            _check_key(key, self.api_key_env)
         _logs.remember(self._secrets(key), self._query_names)  # before anything is logged
-        body = {"json": payload} if payload is not None else form
+        query = parse_qsl(self._query, keep_blank_values=True)
         delay = self.backoff
         last = "no attempt was made"
         attempts = 0
@@ -309,31 +233,16 @@ class LLMClient:
             attempts += 1
             limit = min(self.timeout, left)
             try:
-                status, content_type, raw = self._send(
-                    f"{url}?{self._query}" if self._query else url, headers, limit, **body)
-            except httpx.ConnectError as exc:
-                raise LLMUnavailableError(self._redact(
-                    f"Cannot reach the LLM endpoint {self.base_url}: {exc}. Start the server "
-                    "or fix base_url.", key)) from None
-            except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
-                raise LLMUnavailableError(self._redact(
-                    f"The LLM endpoint {self.base_url} is not a usable http(s) URL: {exc}. "
-                    "Fix base_url, e.g. 'http://127.0.0.1:8000/v1'.", key)) from None
-            except _TooLarge as exc:
+                status, content_type, raw = transport.send(
+                    call, base_url=self.base_url, key=key, credentials=self._credentials,
+                    query=query, timeout=limit, max_body_bytes=self.max_body_bytes)
+            except transport.TooLarge as exc:
                 raise LLMError(self._redact(
                     f"The LLM endpoint {url} {exc}, past max_body_bytes="
                     f"{self.max_body_bytes}; stopped reading it. Raise max_body_bytes= if "
                     "answers this large are expected.", key)) from None
-            except httpx.DecodingError as exc:  # e.g. Content-Encoding: gzip over plain bytes
-                last = (f"a body that cannot be decoded as its Content-Encoding says "
-                        f"({type(exc).__name__}: {exc})")
-            except _DeadlineExceeded:
-                last = (f"no complete answer within timeout={self.timeout} s"
-                        if limit == self.timeout else
-                        f"no complete answer within the {limit:.3g} s left of "
-                        f"deadline={self.deadline} s")
-            except httpx.TransportError as exc:  # dropped connection, read error, timeout
-                last = f"{type(exc).__name__}: {exc or 'the connection failed'}"
+            except Exception as exc:  # noqa: BLE001 - told apart, or raised again, there
+                last = self._failure(exc, limit, key)
             else:
                 text, lossless = decode_body(raw, content_type)
                 if status == 200:
@@ -367,6 +276,32 @@ class LLMClient:
         raise LLMError(self._redact(
             f"No usable answer from {url} after {attempts} {plural}: {last}", key))
 
+    def _failure(self, exc: BaseException, limit: float, key: str | None) -> str:
+        """What went wrong in one attempt that failed to send or read, to retry; raises
+        :class:`LLMUnavailableError` for an endpoint that cannot be reached, and ``exc``
+        itself when it is no transport failure."""
+        names = transport.cause_names(exc)
+        cause = exc.__cause__ or exc
+        if "ConnectError" in names:
+            raise LLMUnavailableError(self._redact(
+                f"Cannot reach the LLM endpoint {self.base_url}: {cause}. Start the server "
+                "or fix base_url.", key)) from None
+        if names & {"UnsupportedProtocol", "InvalidURL"}:
+            raise LLMUnavailableError(self._redact(
+                f"The LLM endpoint {self.base_url} is not a usable http(s) URL: {cause}. "
+                "Fix base_url, e.g. 'http://127.0.0.1:8000/v1'.", key)) from None
+        if "DecodingError" in names:  # e.g. Content-Encoding: gzip over plain bytes
+            return (f"a body that cannot be decoded as its Content-Encoding says "
+                    f"({type(cause).__name__}: {cause})")
+        if isinstance(exc, transport.DeadlineExceeded) or any("Timeout" in n for n in names):
+            return (f"no complete answer within timeout={self.timeout} s"
+                    if limit == self.timeout else
+                    f"no complete answer within the {limit:.3g} s left of "
+                    f"deadline={self.deadline} s")
+        if not transport.is_transport_error(exc):
+            raise exc
+        return f"{type(cause).__name__}: {cause or 'the connection failed'}"
+
     # -- public ----------------------------------------------------------------------
     def _chat_payload(self, messages: list[dict], temperature: float, max_tokens: int | None,
                       json_mode: bool) -> dict[str, Any]:
@@ -382,7 +317,11 @@ class LLMClient:
     def _ask(self, payload: dict, until: float | None = None) -> tuple[str, bool]:
         """The assistant's text, every secret redacted, and whether it held none and came
         without a replaced byte (only then may it be cached)."""
-        body, lossless = self._post("/chat/completions", payload, until=until)
+        body, lossless = self._post(
+            "/chat/completions",
+            lambda api, **options: api.chat.completions.with_streaming_response.create(
+                **payload, **options),
+            until=until)
         try:
             text = body["choices"][0]["message"]["content"]
         except (KeyError, IndexError, TypeError) as exc:
@@ -503,8 +442,9 @@ class LLMClient:
         data = {"model": self.model, "prompt": prompt, "response_format": "b64_json"}
         if size:
             data["size"] = size
-        body, _ = self._post("/images/edits", data=data,
-                          files={"image": ("image.png", buffer.getvalue(), "image/png")})
+        image_file = ("image.png", buffer.getvalue(), "image/png")
+        body, _ = self._post("/images/edits", lambda api, **options: (
+            api.images.with_streaming_response.edit(image=image_file, **data, **options)))
         try:
             edited = Image.open(io.BytesIO(base64.b64decode(body["data"][0]["b64_json"])))
             return edited.convert("RGB")
