@@ -402,6 +402,9 @@ def bar(desc: str = "privlab", *, file: TextIO | None = None,
     Yields:
         The ``tqdm`` bar.
 
+    Raises:
+        PrivlabValueError: ``desc`` is not a str.
+
     Example:
         >>> import io
         >>> out = io.StringIO()

@@ -11,6 +11,7 @@ or a ``.py`` file), called on each original. The placebo control runs unless
 the status, what it rests on, the caveats), the table and the decisive witness; ``--report
 FILE`` writes a standalone HTML (or Markdown) report and FILE.json; ``--fail-above X``
 exits with status 1 when the resolution is above X, so a CI job can gate a sanitizer.
+On a terminal, a progress bar on standard error follows the audit's phases.
 """
 
 from __future__ import annotations
