@@ -1,30 +1,16 @@
 """Sanitizer outputs kept in memory, so that changing only the encoder re-encodes and
 nothing else.
 
-A sanitizer is the slow part of most audits (spaCy or Presidio over 1,552 emails, a
-detector over every image), and its output does not depend on the encoder. :func:`sanitize`
-runs a sanitizer once per (corpus, sanitizer and settings) in this process and hands back
-the same outputs afterwards:
-
-* the key (:func:`privlab.io.cache_key`, the scheme every privlab cache uses) is the
-  SHA-256 of the items' content hashes, in order, and of the sanitizer's class,
-  its ``describe()`` and its plain settings (numbers, texts, arrays, the ``describe()``
-  of objects it holds), so a change of any setting, or of one pixel or character of the
-  input, runs the sanitizer again;
-* the whole list is one entry: a sanitizer that reads the batch as a whole (a concept
-  list pooled over every image, a seeded generator advanced item by item) gives the
-  same outputs as a fresh run;
-* what the sanitizer recorded about the run on itself (attributes it set while
-  sanitizing, such as the pooled concept list) is kept with the outputs and set again
-  on the sanitizer that gets them from memory, and is no part of the key (it is the
-  record of a run, not a setting);
-* entries are bounded by count (:data:`MAX_ENTRIES`, least recently used dropped first),
-  since image outputs can be large; arrays are copied in and out, so a caller that
-  writes into an output cannot change the kept one.
-
-A sanitizer that calls a served model (``cacheable = False``: the language-model
-redactions) runs every time. Turn the memory off with ``PRIVLAB_SANITIZER_CACHE=0``
-(every run sanitizes again) and empty it with :func:`clear`.
+:func:`sanitize` runs a sanitizer once per (corpus, sanitizer and settings) in this
+process. The key (:func:`privlab.io.cache_key`) covers the items' content hashes, in
+order, and the sanitizer's class, ``describe()`` and plain settings: a change of any
+setting, or of one character or pixel, runs it again. The whole list is one entry (a
+sanitizer may read the batch as a whole); what the sanitizer recorded on itself while it
+ran is kept and set again on a hit, and is no part of the key. At most
+:data:`MAX_ENTRIES` are kept (least recently used dropped first), arrays copied in and
+out. A sanitizer with ``cacheable = False`` (a served model) runs every time;
+``PRIVLAB_SANITIZER_CACHE=0`` turns the memory off and :func:`clear` empties it. Why:
+``docs/decisions/2026-12-05-one-cache.md``.
 """
 
 from __future__ import annotations

@@ -1,24 +1,17 @@
 """On-disk embedding cache keyed by (model id, content hash).
 
-Re-running a notebook or switching back to a model re-encodes nothing: each embedding
-is stored once per model in one SQLite file under ``privlab.config.cache_dir()``.
-
-Every read is checked. An entry that does not decode to a finite, unit-norm float32
-vector of the model's dimension, or whose SHA-256 (over model, key and bytes, stored
-beside it) does not match, is deleted, with a warning naming the file, the model and
-the keys, so the encoder computes it again: a flipped sign bit or two swapped entries
-are caught like a truncated blob. Entries of an older cache, stored without a checksum,
-are recomputed once the same way. A database file that SQLite reports as
-damaged (truncated, overwritten) is moved aside to ``<name>.damaged`` (``.damaged-2``
-and so on if that exists), with a warning saying where, and a fresh one is started.
-A cache locked by another process for :data:`LOCK_TIMEOUT_S` seconds, read-only or on
-a full disk is passed by with a warning naming it and the fix: the run goes on and
-computes what it needs.
+Re-running a notebook or switching back to a model re-encodes nothing: each embedding is
+stored once per model in ``<cache_dir>/embeddings.sqlite``, on the shared cache layer
+(:class:`privlab.io.SQLiteCache`: a damaged file is set aside and a fresh one started; a
+locked, read-only or full one is passed by with a warning). Every read is checked: an
+entry that is not a finite, unit-norm float32 vector of the model's dimension, or whose
+SHA-256 (over model, key and bytes, stored beside it) does not match, is dropped with a
+warning naming the file, the model and the keys, and computed again. Why and how:
+``docs/decisions/2026-12-05-one-cache.md``.
 """
 
 from __future__ import annotations
 
-import hashlib
 import io
 import sqlite3
 import threading
@@ -29,19 +22,13 @@ from typing import Any, Iterable
 import numpy as np
 
 from privlab.errors import PrivlabValueError, invalid, item_list
+from privlab.hashing import bytes_hash
 from privlab.io import LOCK_TIMEOUT_S, SQLiteCache  # noqa: F401 (LOCK_TIMEOUT_S: as before)
 
 _LOCK = threading.Lock()
 
 # How far a stored vector's norm may be from 1; float32 rounding stays below 1e-6.
 UNIT_TOLERANCE = 1e-3
-
-_SCHEMA = ("CREATE TABLE IF NOT EXISTS emb (model TEXT, key TEXT, vec BLOB, sum TEXT, "
-           "PRIMARY KEY (model, key))",
-           # The dimension each model's vectors have, so a stored vector of another
-           # length is recognised as damaged even when it is the only one read.
-           "CREATE TABLE IF NOT EXISTS dims (model TEXT PRIMARY KEY, dim INTEGER)")
-
 
 _LEGACY = "no checksum (written by an older privlab)"
 
@@ -56,8 +43,7 @@ def checksum(model: str, key: str, blob: bytes) -> str:
         >>> checksum("m", "k1", b"x") == checksum("m", "k2", b"x")
         False
     """
-    return hashlib.sha256(b"\0".join((model.encode("utf-8"), key.encode("utf-8"),
-                                       blob))).hexdigest()
+    return bytes_hash(b"\0".join((model.encode("utf-8"), key.encode("utf-8"), blob)))
 
 
 def decode_vector(blob: Any, dim: int | None = None) -> tuple[np.ndarray | None, str]:
@@ -116,7 +102,11 @@ class EmbeddingCache(SQLiteCache):
 
     name = "embedding cache"
     redone = "embeddings are computed"
-    schema = _SCHEMA
+    schema = ("CREATE TABLE IF NOT EXISTS emb (model TEXT, key TEXT, vec BLOB, sum TEXT, "
+              "PRIMARY KEY (model, key))",
+              # The dimension each model's vectors have, so a stored vector of another
+              # length is recognised as damaged even when it is the only one read.
+              "CREATE TABLE IF NOT EXISTS dims (model TEXT PRIMARY KEY, dim INTEGER)")
 
     def __init__(self, path: str | Path | None = None):
         if path is None:

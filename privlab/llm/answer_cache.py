@@ -19,10 +19,6 @@ from privlab.io import SQLiteCache, cache_key
 #: (each look waits at most ``privlab.io.LOCK_TIMEOUT_S``).
 CACHE_RETRY_S = 60.0
 
-#: The transaction every call on the cache runs in: the shared layer's, which waits at
-#: most ``privlab.io.LOCK_TIMEOUT_S`` on a lock (``privlab.llm`` names it).
-transaction = SQLiteCache._transaction
-
 
 class AnswerCache(SQLiteCache):
     """The answers of one client, in ``cache_dir() / "llm.sqlite"``.
@@ -98,5 +94,9 @@ class AnswerCache(SQLiteCache):
         self.run(lambda con: con.execute(
             "INSERT OR REPLACE INTO answers VALUES (?, ?)", (key, answer)), stacklevel=4)
 
+
+#: The transaction every call on the cache runs in: the shared layer's, which waits at
+#: most ``privlab.io.LOCK_TIMEOUT_S`` on a lock (``privlab.llm`` names it).
+transaction = AnswerCache._transaction
 
 __all__ = ["AnswerCache", "CACHE_RETRY_S", "transaction"]
