@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from privlab.arrays import all_finite, check_array
+from privlab.arrays import all_finite, check_array, check_flag
 from privlab.errors import invalid
 from privlab.resolution.magnitudes import row_norms
 
@@ -96,6 +96,36 @@ def check_unit(array, parameter: str, caller: str, tolerance: float = UNIT_TOLER
                       given_is_text=True)
     return norms
 
+
+
+def check_pair(S, T, normalize: Any, caller: str):
+    """``S`` and ``T`` checked as every exact measurement checks them, with S's row norms.
+
+    The ``normalize`` flag is read first, then S and T (:func:`to_array`), their common
+    dimension, and S's rows (normalised, or refused unless of unit length).
+
+    Returns:
+        ``(S, T, s_norm)``: S normalised when asked, T as given, S's float64 row norms.
+
+    Raises:
+        PrivlabValueError: naming the refused parameter and ``caller``.
+
+    Example:
+        >>> S, T, s_norm = check_pair([[3.0, 4.0]], [[1.0, 0.0]], True, "demo")
+        >>> S.tolist(), s_norm.tolist()
+        ([[0.6, 0.8]], [1.0])
+    """
+    normalize = check_flag(normalize, "normalize", caller)
+    S, s_tolerance = to_array(S, "S", caller)
+    T, _ = to_array(T, "T", caller)
+    if S.shape[1] != T.shape[1]:
+        raise invalid("T", caller, f"of the same dimension d as S (d={S.shape[1]})",
+                      f"d={T.shape[1]}", "Encode audited items and references with the same "
+                      "encoder.", given_is_text=True)
+    if normalize:
+        S = normalize_rows(S, "S", caller)
+        return S, T, row_norms(S)
+    return S, T, check_unit(S, "S", caller, s_tolerance)
 
 
 def parse_block(block_size: Any, caller: str) -> tuple[int, int]:

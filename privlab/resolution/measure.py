@@ -9,10 +9,9 @@ import numpy as np
 
 from privlab.arrays import check_flag
 from privlab.errors import invalid
-from privlab.resolution.inputs import (DEFAULT_BLOCK_SIZE, check_device, check_top_k, check_unit,
-                                       normalize_rows, parse_block, to_array)
+from privlab.resolution.inputs import (DEFAULT_BLOCK_SIZE, check_device, check_pair, check_top_k,
+                                       check_unit, normalize_rows, parse_block, to_array)
 from privlab.resolution.kernel import UNIT_ROUNDOFF, exact_kernel
-from privlab.resolution.magnitudes import row_norms
 from privlab.resolution.result import Resolution
 
 
@@ -61,18 +60,7 @@ def resolution(S, T, *, top_k: int = 5, normalize: bool = False, dtype: str = "f
         raise invalid("dtype", caller, "'float32' or 'float64'", dtype)
     device = check_device(device, caller)
     bm, bn = parse_block(block_size, caller)
-    normalize = check_flag(normalize, "normalize", caller)
-    S, s_tolerance = to_array(S, "S", caller)
-    T, _ = to_array(T, "T", caller)
-    if S.shape[1] != T.shape[1]:
-        raise invalid("T", caller, f"of the same dimension d as S (d={S.shape[1]})",
-                      f"d={T.shape[1]}", "Encode audited items and references with the same encoder.",
-                      given_is_text=True)
-    if normalize:
-        S = normalize_rows(S, "S", caller)
-        s_norm = row_norms(S)
-    else:
-        s_norm = check_unit(S, "S", caller, s_tolerance)
+    S, T, s_norm = check_pair(S, T, normalize, caller)
     return exact_kernel(S, T, s_norm, top_k=int(top_k), dtype=dtype, device=device,
                          bm=bm, bn=bn)
 

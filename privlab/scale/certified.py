@@ -17,9 +17,9 @@ import numpy as np
 
 from privlab.arrays import check_flag
 from privlab.errors import check_seed, invalid
-from privlab.resolution.inputs import (DEFAULT_BLOCK_SIZE, check_device, check_top_k, check_unit,
-                                       normalize_rows, parse_block, to_array)
-from privlab.resolution.magnitudes import row_norms, row_stats
+from privlab.resolution.inputs import (DEFAULT_BLOCK_SIZE, check_device, check_pair, check_top_k,
+                                       parse_block)
+from privlab.resolution.magnitudes import row_stats
 import privlab.scale.groups as grouping
 from privlab.scale.result import CertifiedResolution, Work
 from privlab.scale.rules import (WINDOW_BLOCKS, Known, assemble, below_everything, kept_share,
@@ -58,18 +58,7 @@ class Prepared:
 
 def prepare(S, T, *, normalize: bool, caller: str) -> Prepared:
     """Validate S and T exactly as :func:`privlab.resolution.resolution` does."""
-    normalize = check_flag(normalize, "normalize", caller)
-    S, s_tolerance = to_array(S, "S", caller)
-    T, _ = to_array(T, "T", caller)
-    if S.shape[1] != T.shape[1]:
-        raise invalid("T", caller, f"of the same dimension d as S (d={S.shape[1]})",
-                      f"d={T.shape[1]}", "Encode audited items and references with the same "
-                      "encoder.", given_is_text=True)
-    if normalize:
-        S = normalize_rows(S, "S", caller)
-        s_norm = row_norms(S)
-    else:
-        s_norm = check_unit(S, "S", caller, s_tolerance)
+    S, T, s_norm = check_pair(S, T, normalize, caller)
     t_absmax, t_exps, t_scaled = row_stats(T)
     with np.errstate(over="ignore"):
         t_hat = np.ldexp(t_scaled, t_exps)
