@@ -6,6 +6,7 @@ hash in one notebook can be compared with a hash in another.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from pathlib import Path
@@ -71,11 +72,8 @@ def file_hash(path: str | Path, length: int = 64) -> str:
         >>> file_hash(p, 8)
         'ba7816bf'
     """
-    h = hashlib.sha256()
     with Path(path).open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()[:length]
+        return hashlib.file_digest(handle, "sha256").hexdigest()[:length]
 
 
 def settings_hash(settings: Any, length: int = 16) -> str:
@@ -103,7 +101,13 @@ def bytes_hash(data: bytes, length: int = 64) -> str:
     return hashlib.sha256(data).hexdigest()[:length]
 
 
-_FOLDER_HASHES: dict[tuple, str] = {}
+@functools.cache
+def _folder_digest(root: str, signature: tuple) -> str:
+    """The SHA-256 of the files ``signature`` lists under ``root`` (remembered per process)."""
+    h = hashlib.sha256()
+    for name, _, _ in signature:
+        h.update(name.encode("utf-8") + b"\0" + file_hash(Path(root) / name).encode() + b"\n")
+    return h.hexdigest()
 
 
 def folder_hash(path: str | Path, length: int = 16) -> str:
@@ -125,13 +129,7 @@ def folder_hash(path: str | Path, length: int = 16) -> str:
     files = sorted(p for p in root.rglob("*") if p.is_file())
     signature = tuple((p.relative_to(root).as_posix(), p.stat().st_size, p.stat().st_mtime_ns)
                       for p in files)
-    key = (str(root.resolve()), signature)
-    if key not in _FOLDER_HASHES:
-        h = hashlib.sha256()
-        for file, (name, _, _) in zip(files, signature):
-            h.update(name.encode("utf-8") + b"\0" + file_hash(file).encode() + b"\n")
-        _FOLDER_HASHES[key] = h.hexdigest()
-    return _FOLDER_HASHES[key][:length]
+    return _folder_digest(str(root.resolve()), signature)[:length]
 
 
 __all__ = ["bytes_hash", "content_hash", "file_hash", "folder_hash", "sequence_hash",
