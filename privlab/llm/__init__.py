@@ -37,9 +37,7 @@ from privlab.llm import logs as _logs, transport
 from privlab.llm.answer_cache import CACHE_RETRY_S, AnswerCache, transaction  # noqa: F401
 from privlab.llm.failures import LLMError, LLMUnavailableError
 from privlab.llm.secrets import REDACTED as _REDACTED, decode_body, redact_secrets
-from privlab.llm.urls import (  # noqa: F401
-    _refuse_secret, _split_credentials, _split_query, _check_key, _SECRET_PARAMETERS, _QUERY_SECRET,
-)
+from privlab.llm.urls import _QUERY_SECRET, _check_key, _split_credentials, _split_query
 
 
 #: Seconds one call (retries and backoff included) may take unless told otherwise.

@@ -45,13 +45,8 @@ def _split_credentials(url: str, source: str) -> tuple[str, tuple[str, str] | No
     return public, (unquote(user), unquote(password))
 
 
-#: Query parameters whose value is an API key or token (``?key=...``, ``?api_key=...``):
+#: A query parameter whose value is an API key or token (``?key=...``, ``?api_key=...``):
 #: redacted in ``name=value`` form in any text, whichever endpoint sent it.
-_SECRET_PARAMETERS = re.compile(r"(?i)^(?:key|api[_-]?key|apikey|access[_-]?token|token|"
-                                r"auth|secret|password|sig|signature|code|"
-                                r"subscription[_-]?key)$")
-
-
 _QUERY_SECRET = re.compile(r"(?i)([?&](?:key|api[_-]?key|apikey|access[_-]?token|token|auth|"
                            r"secret|password|sig|signature|code|subscription[_-]?key)=)"
                            r"[^&#\s\"']+")
