@@ -23,6 +23,7 @@ from privlab.llm.failures import LLMError
 from privlab.llm.answers import parse_json_answer
 from privlab.llm.messages import check_messages
 from privlab.llm.secrets import redact_secrets
+from privlab.llm.urls import _split_query
 
 
 class OpenAIChat:
@@ -49,17 +50,13 @@ class OpenAIChat:
         self.base_url = str(getattr(client, "base_url", "")).split("?")[0].rstrip("/")
         logs.remember(self._secrets(), self._query_names())
 
-    def _query_names(self) -> list[str]:
-        from urllib.parse import parse_qsl, urlsplit
-
-        query = urlsplit(str(getattr(self.client, "base_url", ""))).query
-        return [name for name, _ in parse_qsl(query, keep_blank_values=True)]
+    def _query_names(self) -> set[str]:
+        return _split_query(str(getattr(self.client, "base_url", "")))[3]
 
     def _secrets(self) -> set[str]:
-        from urllib.parse import parse_qsl, urlsplit
-
-        query = urlsplit(str(getattr(self.client, "base_url", ""))).query
-        values = {value for _, value in parse_qsl(query) if len(value) >= 6}
+        """The client's key and the values of its base URL's query (see
+        :func:`privlab.llm.urls._split_query`)."""
+        values = _split_query(str(getattr(self.client, "base_url", "")))[2]
         key = getattr(self.client, "api_key", None)
         return ({key} if isinstance(key, str) and key else set()) | values
 
