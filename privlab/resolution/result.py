@@ -8,8 +8,18 @@ from typing import Any
 import numpy as np
 
 
+class TopFrame:
+    """Mixin of the results that keep ``top`` trials ``(audited, reference, difference)``."""
+
+    def to_frame(self):
+        """The top trials as a DataFrame (columns audited, reference, difference)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.top, columns=["audited", "reference", "difference"])
+
+
 @dataclass(frozen=True)
-class Resolution:
+class Resolution(TopFrame):
     """The outcome of the resolution test over every (audited, reference) trial.
 
     Attributes:
@@ -73,12 +83,6 @@ class Resolution:
             "block_size": list(self.block_size),
             "rescored": self.rescored,
         }
-
-    def to_frame(self):
-        """The top trials as a DataFrame (columns audited, reference, difference)."""
-        import pandas as pd
-
-        return pd.DataFrame(self.top, columns=["audited", "reference", "difference"])
 
     def _repr_html_(self) -> str:
         m, n, d = self.shape

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from privlab.errors import invalid
-from privlab.resolution.result import Resolution
+from privlab.resolution.result import Resolution, TopFrame
 
 EXACT = "exact (certified pruning: equal to the plain kernel)"
 #: The status of a ``"flagged"`` call in which no trial reaches ``delta > 0``: the value
@@ -81,7 +81,7 @@ class Work:
 
 
 @dataclass(frozen=True)
-class CertifiedResolution:
+class CertifiedResolution(TopFrame):
     """The exact answer of a scaled audit, for the mode that was asked.
 
     Every field that the mode computes equals the plain kernel's
@@ -197,12 +197,6 @@ class CertifiedResolution:
                 "shape": list(self.shape), "dtype": self.dtype, "device": self.device,
                 "block_size": list(self.block_size), "status": self.status,
                 "work": {**self.work.__dict__, "skipped_fraction": self.work.skipped_fraction}}
-
-    def to_frame(self):
-        """The top trials as a DataFrame (columns audited, reference, difference)."""
-        import pandas as pd
-
-        return pd.DataFrame(self.top, columns=["audited", "reference", "difference"])
 
     def _repr_html_(self) -> str:
         m, n, d = self.shape

@@ -17,6 +17,7 @@ import numpy as np
 from privlab.errors import check_seed, invalid, require
 from privlab.resolution.inputs import check_top_k
 from privlab.resolution.kernel import canonical_dots
+from privlab.resolution.result import TopFrame
 from privlab.scale.certified import prepare
 
 STATUS = "uncertified screen (lower bound)"
@@ -24,7 +25,7 @@ INDEXES = ("hnsw", "ivf")
 
 
 @dataclass(frozen=True)
-class ScreenResult:
+class ScreenResult(TopFrame):
     """What an approximate screen found, rescored exactly.
 
     Attributes:
@@ -59,12 +60,6 @@ class ScreenResult:
                 same S and T.
         """
         return self.witness is not None and tuple(self.witness) == tuple(exact.witness)
-
-    def to_frame(self):
-        """The top candidates as a DataFrame (columns audited, reference, difference)."""
-        import pandas as pd
-
-        return pd.DataFrame(self.top, columns=["audited", "reference", "difference"])
 
     def _repr_html_(self) -> str:
         m, n, d = self.shape
