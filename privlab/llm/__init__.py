@@ -278,7 +278,7 @@ class LLMClient:
         """What went wrong in one attempt that failed to send or read, to retry; raises
         :class:`LLMUnavailableError` for an endpoint that cannot be reached, and ``exc``
         itself when it is no transport failure."""
-        names = transport.cause_names(exc)
+        names = {type(error).__name__ for error in (exc, exc.__cause__) if error}
         cause = exc.__cause__ or exc
         if "ConnectError" in names:
             raise LLMUnavailableError(self._redact(

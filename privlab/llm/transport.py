@@ -17,7 +17,7 @@ import os
 import threading
 import time
 from functools import lru_cache
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 
 class DeadlineExceeded(Exception):
@@ -41,16 +41,16 @@ class _Answered(Exception):
 _attempt = threading.local()
 
 
-def _read(response: Any, chunks: Iterable[bytes]) -> tuple[int, str, bytes]:
-    """The status, the content type and the body of ``response``, read from ``chunks``
-    within the current attempt's deadline and size."""
+def _read(response: Any) -> tuple[int, str, bytes]:
+    """The status, the content type and the body of ``response``, read within the
+    current attempt's deadline and size."""
     size_cap, deadline = _attempt.max_body_bytes, _attempt.deadline
     _attempt.outcome["response"] = response  # closed by the caller at the deadline
     stated = response.headers.get("Content-Length", "")
     if stated.strip().isdigit() and int(stated) > size_cap:
         raise TooLarge(f"states {int(stated)} bytes")
     read, size = [], 0
-    for chunk in chunks:
+    for chunk in response.iter_bytes():
         read.append(chunk)
         size += len(chunk)
         if size > size_cap:
@@ -63,7 +63,7 @@ def _read(response: Any, chunks: Iterable[bytes]) -> tuple[int, str, bytes]:
 def _read_refusal(response: Any) -> None:
     """Response hook: a non-2xx answer is read here, within the bounds, and handed over."""
     if not 200 <= response.status_code < 300:
-        raise _Answered(_read(response, response.iter_bytes()))
+        raise _Answered(_read(response))
 
 
 def _spell_authorization(request: Any) -> None:
@@ -138,7 +138,7 @@ def send(call: Callable[..., Any], *, base_url: str, key: str | None,
         _attempt.outcome = outcome
         try:
             with call(api, extra_headers=headers) as response:
-                outcome["reply"] = _read(response, response.iter_bytes())
+                outcome["reply"] = _read(response)
         except _Answered as answered:
             outcome["reply"] = answered.reply
         except BaseException as exc:  # handed to the caller below
@@ -158,15 +158,6 @@ def send(call: Callable[..., Any], *, base_url: str, key: str | None,
     return outcome["reply"]
 
 
-def cause_names(exc: BaseException) -> set[str]:
-    """The class names of ``exc`` and of the exceptions it was raised from."""
-    names = set()
-    while exc is not None and type(exc).__name__ not in names:
-        names.add(type(exc).__name__)
-        exc = exc.__cause__ or exc.__context__
-    return names
-
-
 def is_transport_error(exc: BaseException) -> bool:
     """Whether ``exc`` is ``openai``'s or its HTTP library's failure to send or read."""
     import openai
@@ -175,4 +166,4 @@ def is_transport_error(exc: BaseException) -> bool:
         type(exc).__module__.split(".")[0] in ("httpx", "httpx2", "httpcore", "httpcore2")
 
 
-__all__ = ["DeadlineExceeded", "TooLarge", "cause_names", "is_transport_error", "send"]
+__all__ = ["DeadlineExceeded", "TooLarge", "is_transport_error", "send"]
