@@ -15,7 +15,6 @@ control on by default; the result is its :class:`~privlab.contrastive.auditing.C
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Sequence
 

@@ -19,13 +19,11 @@ from typing import Sequence
 
 import numpy as np
 
-from privlab.errors import invalid, item_list, wrong_type
+from privlab.errors import invalid, item_list
 from privlab.hashing import bytes_hash
 from privlab.io import describe_skipped, walk_folder
 from privlab.vision.images import (DEFAULT_MAX_PIXELS, IMAGE_SUFFIXES,  # noqa: F401
-                                   UnreadableImageError, as_rgb, check_max_pixels,
-                                   check_path_and_side, open_image_file, read_image,
-                                   unreadable)
+                                   check_max_pixels, check_path_and_side, read_image)
 
 COMMONS_API = "https://commons.wikimedia.org/w/api.php"
 

@@ -10,7 +10,7 @@ and :class:`OpenCLIPEncoder`; each registers itself beside its class. See
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
