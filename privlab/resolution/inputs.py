@@ -84,10 +84,11 @@ def normalize_rows(array, parameter: str, caller: str):
     return array / norms[:, None]
 
 
-def check_unit(array, parameter: str, caller: str, tolerance: float = UNIT_TOLERANCE
-                ) -> np.ndarray:
-    """Refuse rows that are not unit length; returns the row norms."""
-    norms = row_norms(array)
+def check_unit(array, parameter: str, caller: str, tolerance: float = UNIT_TOLERANCE, *,
+               norms: np.ndarray | None = None) -> np.ndarray:
+    """Refuse rows that are not unit length; returns the row norms (``norms``, when given,
+    are those of ``array``, computed elsewhere)."""
+    norms = row_norms(array) if norms is None else norms
     bad = np.flatnonzero(np.abs(norms - 1.0) > tolerance)
     if bad.size:
         raise invalid(parameter, caller, "made of unit-length rows (normalised embeddings)",

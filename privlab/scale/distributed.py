@@ -16,7 +16,7 @@ import numpy as np
 
 from privlab.arrays import check_array
 from privlab.errors import invalid, require
-from privlab.resolution.inputs import HALF_UNIT_EPS, UNIT_TOLERANCE, to_array
+from privlab.resolution.inputs import HALF_UNIT_EPS, UNIT_TOLERANCE, check_unit, to_array
 from privlab.resolution.magnitudes import row_stats
 import privlab.scale.groups as grouping
 from privlab.scale.precision import screening_for
@@ -144,12 +144,7 @@ def distributed_resolution(S, T, *, mode: str, delta: float | None, top_k: int, 
         s_stats = _row_statistics(S, "S", compute)
         s_norm = np.ldexp(s_stats[2], s_stats[1])
     else:
-        bad = np.flatnonzero(np.abs(s_norm - 1.0) > tolerance)
-        if bad.size:
-            raise invalid("S", CALLER, "made of unit-length rows (normalised embeddings)",
-                          f"{bad.size} rows with other lengths, e.g. row {bad[0]} has length "
-                          f"{s_norm[bad[0]]:.6g}", "Pass normalize=True to normalise them.",
-                          given_is_text=True)
+        check_unit(S, "S", CALLER, tolerance, norms=s_norm)
     t_absmax, t_exps, t_scaled = _row_statistics(T, "T", compute)
     with np.errstate(over="ignore"):
         t_hat = np.ldexp(t_scaled, t_exps)
