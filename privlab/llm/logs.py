@@ -1,4 +1,4 @@
-"""Log records without secrets, from every logger: httpx, httpcore, openai, privlab, the root.
+"""Log records without secrets, from every logger: the HTTP client's, openai's, privlab's, root.
 
 A server may echo the API key in its reason phrase (``HTTP/1.1 401 Invalid key sk-…``), a
 header (``WWW-Authenticate``, ``Set-Cookie``, ``X-…``) or its body, and the HTTP layer logs
