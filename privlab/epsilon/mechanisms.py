@@ -1,21 +1,24 @@
 """Mechanisms whose privacy is known exactly, for checking ε auditors.
 
 Each maps an identity label to a random vector and gives the exact pairwise ε and the
-exact log-likelihood ratio of an output. The references are exact for the ideal
-real-valued mechanisms; the floating-point samplers are not claimed to be bit-level
-differentially private. See docs/methods/epsilon-benchmark.md.
+exact log-likelihood ratio of an output. The Laplace member is exact to the bit: discrete
+Laplace noise, sampled exactly, on a power-of-two grid that holds its prototypes
+(docs/decisions/2026-12-05-exact-benchmark-noise.md); the Gaussian references are exact
+for the ideal real-valued mechanisms. See docs/methods/epsilon-benchmark.md.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 from scipy import optimize, special, stats
 from scipy.spatial.distance import pdist
 
+from privlab.epsilon.discrete import discrete_laplace
 from privlab.errors import invalid
 from privlab.hashing import bytes_hash
 
@@ -26,6 +29,8 @@ GEOMETRIES = ("dispersed", "clustered")
 GAUSSIAN_DELTA = 1e-5
 #: Randomized response resolution: probabilities are integer thresholds on this grid.
 RR_GRID = 2**53
+#: Grid of the Laplace member: prototypes and outputs are integer multiples of it.
+LAPLACE_GRID = 2.0**-20
 
 
 # --------------------------------------------------------------------------- prototypes
@@ -115,13 +120,17 @@ def make_prototypes(geometry: str = "dispersed", n_identities: int = 400, dim: i
         centers = np.arange(n_identities) % 4
         offsets = _unit_rows(rng.standard_normal((n_identities, dim)))
         protos = _unit_rows(hubs[centers] + 0.18 * offsets)
+    return PrototypeSet(geometry, protos, seed, *_sensitivities(protos), centers)
+
+
+def _sensitivities(protos: np.ndarray) -> tuple[float, float, tuple[int, int], tuple[int, int]]:
+    """(Δ1, Δ2, a pair attaining Δ1, a pair attaining Δ2) over all pairs of rows."""
     d1 = pdist(protos, "cityblock")
     d2 = pdist(protos, "euclidean")
     k1, k2 = int(np.argmax(d1)), int(np.argmax(d2))
-    iu = np.triu_indices(n_identities, k=1)  # the order of pdist's condensed vector
-    return PrototypeSet(geometry, protos, seed, float(d1[k1]), float(d2[k2]),
-                        (int(iu[0][k1]), int(iu[1][k1])), (int(iu[0][k2]), int(iu[1][k2])),
-                        centers)
+    iu = np.triu_indices(len(protos), k=1)  # the order of pdist's condensed vector
+    return (float(d1[k1]), float(d2[k2]), (int(iu[0][k1]), int(iu[1][k1])),
+            (int(iu[0][k2]), int(iu[1][k2])))
 
 
 # --------------------------------------------------------------- analytic Gaussian profile
@@ -253,35 +262,78 @@ def _check_target(epsilon: float, caller: str) -> float:
     return float(epsilon)
 
 
+def on_laplace_grid(prototypes: PrototypeSet) -> PrototypeSet:
+    """The prototype set rounded to :data:`LAPLACE_GRID`, with its sensitivities recomputed.
+
+    Example:
+        >>> p = on_laplace_grid(make_prototypes(n_identities=5, dim=3, seed=0))
+        >>> bool(np.all(p.prototypes / LAPLACE_GRID % 1 == 0))
+        True
+    """
+    protos = np.rint(prototypes.prototypes / LAPLACE_GRID) * LAPLACE_GRID
+    # Δ1 is exact: sums of grid multiples far below 2^53 grid steps
+    d1, d2, l1_pair, l2_pair = _sensitivities(protos)
+    return replace(prototypes, prototypes=protos, delta1=d1, delta2=d2, l1_pair=l1_pair,
+                   l2_pair=l2_pair)
+
+
 class LaplaceMechanism:
-    """Coordinatewise Laplace noise, b = Δ1/ε_g: pure ε_g-DP over the identity domain.
+    """Discrete Laplace noise on a 2⁻²⁰ grid, scale b ≥ Δ1/ε_g: exactly ε_g-DP, bit for bit.
+
+    The prototypes are rounded to the grid (``self.prototypes``), the noise is t grid
+    steps with t = ⌈Δ1/(ε_g · grid)⌉ an integer, sampled exactly, so every output is a
+    grid point and every pair's ε is ||c_i − c_j||_1 / b ≤ ε_g exactly
+    (``realised_epsilon`` is the largest). Why: docs/decisions/2026-12-05-exact-benchmark-noise.md.
 
     Example:
         >>> m = LaplaceMechanism(make_prototypes(n_identities=10, dim=4, seed=0), 2.0)
-        >>> m.pair_epsilon(*m.prototypes.l1_pair)
-        2.0
+        >>> round(m.pair_epsilon(*m.prototypes.l1_pair), 5), m.realised_epsilon <= 2.0
+        (2.0, True)
     """
 
     name = "laplace"
     delta = 0.0
 
     def __init__(self, prototypes: PrototypeSet, epsilon: float):
-        self.prototypes = prototypes
+        self.prototypes = on_laplace_grid(prototypes)
         self.epsilon = _check_target(epsilon, "LaplaceMechanism")
-        self.scale = prototypes.delta1 / self.epsilon
-        self.noise_std = self.scale * math.sqrt(2.0)
+        self._lattice = np.rint(self.prototypes.prototypes / LAPLACE_GRID).astype(np.int64)
+        self._sensitivity = int(np.rint(self.prototypes.delta1 / LAPLACE_GRID))  # grid steps
+        #: t, the noise scale in grid steps: the smallest integer with Δ1 / (t·grid) ≤ ε.
+        self.steps = max(1, math.ceil(Fraction(self._sensitivity) / Fraction(self.epsilon)))
+
+    @property
+    def scale(self) -> float:
+        """b = t · grid (setting it rounds to whole grid steps, at least one)."""
+        return self.steps * LAPLACE_GRID
+
+    @scale.setter
+    def scale(self, value: float) -> None:
+        self.steps = max(1, round(value / LAPLACE_GRID))
+
+    @property
+    def realised_epsilon(self) -> float:
+        """The largest pairwise ε, Δ1 / b (at most the target ``epsilon``)."""
+        return self._sensitivity / self.steps
+
+    @property
+    def noise_std(self) -> float:
+        """Standard deviation of one coordinate's discrete Laplace noise."""
+        q = math.exp(-1.0 / self.steps)
+        return math.sqrt(2.0 * q) / -math.expm1(-1.0 / self.steps) * LAPLACE_GRID
 
     def sample(self, identity: int, n: int, rng: np.random.Generator) -> np.ndarray:
-        """Draw ``n`` outputs c_i + Laplace(0, b)^d."""
+        """Draw ``n`` outputs (z_i + discrete Laplace(t)^d) · grid."""
         i = _check_identity(self, identity, "LaplaceMechanism.sample")
         n = _check_n(n, "LaplaceMechanism.sample")
-        c = self.prototypes.prototypes[i]
-        return c + rng.laplace(0.0, self.scale, size=(n, c.size))
+        z = self._lattice[i]
+        noise = discrete_laplace(self.steps, n * z.size, rng).reshape(n, z.size)
+        return (z + noise) * LAPLACE_GRID
 
     def pair_epsilon(self, i: int, j: int) -> float:
-        """||c_i − c_j||_1 / b."""
-        c = self.prototypes.prototypes
-        return float(np.abs(c[i] - c[j]).sum() / self.scale)
+        """||c_i − c_j||_1 / b, exactly (integer grid steps over t)."""
+        z = self._lattice
+        return int(np.abs(z[i] - z[j]).sum()) / self.steps
 
     def log_likelihood_ratio(self, x: np.ndarray, i: int, j: int) -> np.ndarray:
         """Σ_k (|x_k − c_ik| − |x_k − c_jk|) / b."""

@@ -114,7 +114,7 @@ def test_laplace_llr_matches_log_densities():
     p = M.make_prototypes("dispersed", n_identities=4, dim=5, seed=2)
     m = M.LaplaceMechanism(p, 3.0)
     x = m.sample(0, 7, np.random.default_rng(1))
-    c = p.prototypes
+    c = m.prototypes.prototypes  # the centres on the mechanism's grid
     ref = (stats.laplace.logpdf(x, c[2], m.scale).sum(1)
            - stats.laplace.logpdf(x, c[0], m.scale).sum(1))
     assert np.allclose(m.log_likelihood_ratio(x, 0, 2), ref)

@@ -64,14 +64,16 @@ def test_no_signal_gives_no_plan():
     assert math.isnan(plan.n_for("dp-sniper"))
 
 
-@pytest.mark.parametrize("mech, method", [(laplace_1d(2.0), "reserved"),
-                                          (laplace_1d(2.0), "dp-sniper"),
-                                          (response_2(2.0), "reserved")])
-def test_planned_size_reaches_the_target_in_most_fresh_runs(mech, method):
+@pytest.mark.parametrize("mech, method, runs", [(laplace_1d(2.0), "reserved", 15),
+                                                (laplace_1d(2.0), "dp-sniper", 60),
+                                                (response_2(2.0), "reserved", 15)])
+def test_planned_size_reaches_the_target_in_most_fresh_runs(mech, method, runs):
     # each run: a fresh 200-row pilot, a plan at probability 0.9, a fresh audit at the
-    # planned n; the bar is 80 % of the runs
-    r = P.check_plan(mech, 0, 1, method=method, runs=15, probability=0.9, seed=5)
-    assert r["planned"] >= 12
+    # planned n; the bar is 80 % of the runs. DP-Sniper's rate on Laplace sits near
+    # it (0.84 over 435 fresh runs, 0.88 with the former float sampler), so 15 runs decide
+    # by luck (10 of 15 here): it gets 60 (48 of 60)
+    r = P.check_plan(mech, 0, 1, method=method, runs=runs, probability=0.9, seed=5)
+    assert r["planned"] >= 0.8 * runs
     assert r["rate"] >= 0.8, r
 
 

@@ -40,7 +40,9 @@ def test_null_mmd_near_zero():
     for i in range(8):
         a, b = m.sample(2 * i, 100, rng), m.sample(2 * i + 1, 100, rng)
         mmd.append(A.MMDTV(permutations=0).audit(a, b).value)
-    assert np.median(mmd) < 0.01 and max(mmd) < 0.06
+    # median 0.0122 here; over 24 other seeds at most 0.0165 (0.0198 with the former float
+    # sampler): docs/decisions/2026-12-05-exact-benchmark-noise.md
+    assert np.median(mmd) < 0.02 and max(mmd) < 0.06
 
 
 def test_null_permutation_p_values_not_small():
