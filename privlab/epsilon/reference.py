@@ -28,8 +28,9 @@ from privlab.hashing import bytes_hash
 from privlab.progress import substep
 
 #: Version of the code behind a stored reference table, part of its cache key: bump it
-#: when the Monte Carlo estimate or the table changes (2: tables carry a completion marker).
-_LAPLACE_REFERENCE_VERSION = "2"
+#: when the Monte Carlo estimate or the table changes (2: tables carry a completion marker;
+#: 3: the Laplace member's discrete noise on a grid).
+_LAPLACE_REFERENCE_VERSION = "3"
 #: The columns of a reference table, in order; none is ever empty.
 REFERENCE_COLUMNS = ("geometry", "epsilon", "pair_index", "id_a", "id_b", "l1", "l2",
                      "exact_epsilon", "draws", "seed", "optimal_auc")
