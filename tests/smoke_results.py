@@ -2,7 +2,8 @@
 
 The contract test and a study's own tests check different things about the same smoke
 run; results are frozen, so one run serves both. :data:`GROUPS` names the xdist group
-that keeps a study's tests and its contract test on one worker.
+that keeps a study's tests and its contract test on one worker (in turn, where they share
+only settings in the session's on-disk cache).
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from functools import lru_cache
 #: Study slug -> the xdist group of the test module that shares its smoke run.
 GROUPS = {"finetune": "studies.test_finetune", "spia": "studies.redaction",
           "redacbench": "studies.redaction", "dicaprio.ladder": "studies.test_ladder_study",
-          "dicaprio.detector_miss": "studies.test_ladder_study"}
+          "dicaprio.detector_miss": "studies.test_ladder_study",
+          # not the same run, but the same distinguisher sweeps, read from the session's cache
+          "known_epsilon": "studies.test_known_epsilon"}
 
 
 @lru_cache(maxsize=None)

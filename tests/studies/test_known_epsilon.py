@@ -18,9 +18,11 @@ def _cache(tmp_path, monkeypatch):
 
 
 @pytest.fixture(scope="session")
-def smoke(tmp_path_factory):
+def smoke(_session_cache):
+    # The session's cache (tests/conftest.py), not a fresh one: its distinguisher sweeps
+    # (4 pairs) are the same settings as the smoke run's, computed once (docs/tests.md).
     mp = pytest.MonkeyPatch()
-    mp.setenv("PRIVLAB_CACHE", str(tmp_path_factory.mktemp("cache")))
+    mp.setenv("PRIVLAB_CACHE", str(_session_cache))
     cfg = K.Config.smoke(n_pairs=4, null_sizes=(30,), power_sizes=(30, 100),
                          curve_epsilons=(0.0, 64.0), certificates=("reserved", "reserved-exact"),
                          progress=False, n_jobs=1)
