@@ -354,6 +354,7 @@ class StudyPanel:
                     report.previous(self._shown, self.choices)
                 result = None
             else:
+                report.part("")   # the messages and settings stay in the panel's own area
                 printed = log.getvalue().strip()
                 if printed:
                     report.details("Messages printed while running",

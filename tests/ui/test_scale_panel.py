@@ -86,6 +86,7 @@ def test_each_part_shown_in_its_own_cell_follows_every_run():
     assert "The screen and its recall" not in text and "<Figure" not in text
     assert "screen: shown below, beside its reading guide." in text
     assert "Certified vs plain" in text and text.startswith("privlab-headline")
+    assert "screen index" in text and "screen index" not in _part_text(cost)  # the settings
     assert "The cluster" not in text and "On a dask LocalCluster" in text  # not moved
     # A new run redraws the parts: two scenarios' rows become one.
     rows_before = _part_text(screen)
