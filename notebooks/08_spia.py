@@ -98,9 +98,7 @@ panel.show()
 # never the headline. `recovered` is $1 - \text{CPR}$. Part of it needs no reading: the
 # `base-rate` adversary guesses each attribute's most frequent value, blind, and
 # `excess recovered` is what reading the text added to that guess. The `none` row is the
-# unredacted text: what the adversary gets when nothing is masked. The bars put token
-# recall beside CPR and IPR; where a CPR bar stands above its token-recall bar, the gap is
-# negative.
+# unredacted text: what the adversary gets when nothing is masked.
 
 # %%
 result = panel.result   # None when the panel shows a message instead
@@ -111,13 +109,39 @@ print(result.spia_reported() or "SPIA reports no figure for this data" if result
 # That is the paper's figure, for its own adversary (an LLM); compare its sign with the
 # sign of this run's gap in the headline.
 #
-# **Per tag and per person.** The tag table says which kinds of information survive the
-# anonymizer. The certainty table splits what was recovered by the certainty the adversary
-# gave it: below 3 are its own guesses. The five least protected people come with the
-# text the adversary read for the worst of them: read it and find what gave them away.
-#
+# **The bars** put token recall beside CPR and IPR; where a CPR bar stands above its
+# token-recall bar, the gap is negative.
+
+# %%
+panel.part("bars")   # redrawn on every Run
+
+# %% [markdown]
+# **Per tag.** The tag table says which kinds of information survive the headline
+# anonymizer; the next splits protection by kind of subject.
+
+# %%
+panel.part("tags")
+
+# %% [markdown]
+# **By certainty.** What was recovered, split by the certainty the adversary gave it:
+# below 3 are its own guesses.
+
+# %%
+panel.part("certainty")
+
+# %% [markdown]
+# **Per person.** The five least protected people come with the text the adversary read
+# for the worst of them: read it and find what gave them away.
+
+# %%
+panel.part("people")
+
+# %% [markdown]
 # **Departures from SPIA.** The last table scores the same predictions, with the same pairs
 # of people, under each of SPIA's own choices where privlab's differ.
+
+# %%
+panel.part("departures")
 
 # %% [markdown]
 # ## Exercises

@@ -92,22 +92,44 @@ print("agree:", bool(np.isclose(b, pair.values[0, 0], atol=1e-6)))
 panel.show()
 
 # %% [markdown]
-# **Reading the text part.** The first table gives the 90th, 95th and 99th percentiles of
-# each pair's boundaries. The next says, for the resolution you chose, the share of each
-# pair's boundaries below it: the share of those familiar connections a test at that
-# resolution would not register. The box plot shows each pair's spread, with the chosen
-# resolution as a dashed line. Unrelated pairs (dogs/oranges) sit near 0: the floor.
-# The percentiles are a ruler for this encoder, these sentences and this sanitizer, not a
-# universal scale.
+# **Reading the text part.** The table in the panel gives the 90th, 95th and 99th
+# percentiles of each pair's boundaries. The next table says, for the resolution you
+# chose, the share of each pair's boundaries below it: the share of those familiar
+# connections a test at that resolution would not register.
+
+# %%
+panel.part("resolution")   # redrawn on every Run
 
 # %% [markdown]
-# **Reading the image part.** Each concept is rendered from one packaged photo with
-# seeded variations, and $X_c$ blacks out exactly its pixels. Each image member is its
-# own adversary with its own scale: a generic one reads the black box as content, a face
-# model sees only faces, and a describe-then-embed member sees only what its words name.
-# A boundary at or below 0 is a pair the member never connects. Compare numbers within a
-# member, never across members or with the text table. The last table is a ceiling: one
-# concept against itself.
+# The box plot shows each pair's spread, with the chosen resolution as a dashed line.
+# Unrelated pairs (dogs/oranges) sit near 0: the floor. The percentiles are a ruler for
+# this encoder, these sentences and this sanitizer, not a universal scale.
+
+# %%
+panel.part("boxplot")
+
+# %% [markdown]
+# **Reading the image part** (when the panel runs image members). Each image member is
+# its own adversary with its own scale: a generic one reads the black box as content, a
+# face model sees only faces, and a describe-then-embed member sees only what its words
+# name. A boundary at or below 0 is a pair the member never connects. Compare numbers
+# within a member, never across members or with the text table.
+
+# %%
+panel.part("images")
+
+# %% [markdown]
+# Each concept is rendered from one packaged photo with seeded variations, and $X_c$
+# blacks out exactly its pixels: what every member is shown.
+
+# %%
+panel.part("renderings")
+
+# %% [markdown]
+# The last table is a ceiling: one concept against itself.
+
+# %%
+panel.part("ceiling")
 
 # %% [markdown]
 # ## Exercises

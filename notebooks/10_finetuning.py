@@ -93,17 +93,32 @@ panel.show()
 # signal the base missed, but only if **the control passes at 0**: a control above 0 means
 # the fine-tuned D flags the black boxes themselves, and the headline then says FAILS
 # before it gives the value.
-#
+
+# %% [markdown]
 # **The blend** table has one row per candidate $m$, audited on validation scenes; the
-# rule takes the largest $m$ whose control passes (else the smallest). **The training
-# curve** starts at epoch 0, before training; a curve near 0 says the two training
-# identities are separated, not *which* cues did it.
+# rule takes the largest $m$ whose control passes (else the smallest).
+
+# %%
+panel.part("blend")   # redrawn on every Run
+
+# %% [markdown]
+# **The training curve** starts at epoch 0, before training; a curve near 0 says the two
+# training identities are separated, not *which* cues did it.
+
+# %%
+panel.part("curve")
 
 # %% [markdown]
 # **What the adapted D learned.** The score is the cosine to the target's caption minus
 # the cosine to the contrast person's, on held-out images. If the poster rows do not stand
 # above the others, the adapter has not singled out the poster: it has learned "not the
-# contrast person". The headline's last caveat says which it is for this run:
+# contrast person".
+
+# %%
+panel.part("learned")
+
+# %% [markdown]
+# The headline's last caveat says which it is for this run:
 
 # %%
 result = panel.result   # None when the panel shows a message instead

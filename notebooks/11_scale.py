@@ -94,17 +94,28 @@ panel.show()
 # bounded below what was found. Without a leak the best trials are chance alignments of
 # similar size everywhere, so little can be skipped, and the certified path then scores
 # the rest in the plain kernel's own blocks (`references in plain blocks`).
-#
+
+# %% [markdown]
 # **The screen.** `screen found witness` says whether the index proposed the decisive
 # witness. Its value is never above the exact one, and a screened 0 says nothing.
+
+# %%
+panel.part("screen")   # redrawn on every Run
 
 # %% [markdown]
 # **The cluster** runs the same call as tasks and gives the same answer; on one machine it
 # shares the same cores, so it is not faster here.
-#
+
+# %%
+panel.part("cluster")
+
+# %% [markdown]
 # **The cost curve.** Seconds against $m \cdot n$ on log–log axes: the plain kernel grows
 # linearly, and the certified path follows it without a leak and stays far below it with
 # one.
+
+# %%
+panel.part("cost")
 
 # %%
 result = panel.result   # None when the panel shows a message instead

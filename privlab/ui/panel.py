@@ -2,7 +2,8 @@
 
 A :class:`StudyPanel` shows labelled controls (from the registries and the study's
 ``Config`` fields), a **Run** button with a progress bar fed by :mod:`privlab.progress`,
-and one output area where the headline, tables, plots and witnesses are redrawn together;
+and one output area where the headline, tables, plots and witnesses are redrawn together
+(a part can be shown in a cell of its own, beside its reading guide, and is redrawn too);
 :func:`study_panel` keeps one panel per study in the kernel, so choices survive Run All.
 A choice that cannot run here says why and how to fix it; the old result stays, dimmed,
 until the new one replaces it; the choices are recorded in the result's provenance.
@@ -221,6 +222,9 @@ class StudyPanel:
         #: The last good result while a failed run's message is shown (kept, dimmed, below it).
         self.previous_result: Any = None
         self._shown: tuple[dict, ...] = ()
+        #: The last run's report and the output areas of its parts shown elsewhere (part()).
+        self._report: Report | None = None
+        self._parts: dict[str, Any] = {}
         self.config_used: Any = None
         self.problem: Problem | None = None
         self.choices: dict[str, Any] = {}
@@ -350,6 +354,7 @@ class StudyPanel:
                     report.previous(self._shown, self.choices)
                 result = None
             else:
+                report.part("")   # the messages and settings stay in the panel's own area
                 printed = log.getvalue().strip()
                 if printed:
                     report.details("Messages printed while running",
@@ -360,8 +365,8 @@ class StudyPanel:
                 self.choices, self._shown = values, report.outputs()
             else:
                 self.previous_result = self.result or self.previous_result
-            self.problem, self.result = problem, result
-            self.output.outputs = report.outputs()
+            self.problem, self.result, self._report = problem, result, report
+            self._draw()
         finally:
             self._end()
         for callback in list(self._after_run.values()):
@@ -384,6 +389,43 @@ class StudyPanel:
         """Call ``callback(self)`` after every run (one callback per ``key``: registering
         the same key again, as Run All does, replaces it)."""
         self._after_run[key] = callback
+
+    def part(self, name: str) -> Any:
+        """An output area that shows part ``name`` of the result, redrawn on every run.
+
+        Displayed in a cell of its own, it puts one table or figure beside the reading guide
+        that says how to read it; the panel's own output area keeps the headline and the
+        other parts, with a line where this one moved out. After a run that shows a message
+        instead of a result, or a run that drew no such part (a study's image part when
+        only text ran), it says so.
+
+        Args:
+            name: a part the study's renderer names (``Report.part``), e.g. ``"curve"``.
+
+        Returns:
+            The part's ``ipywidgets.Output`` (the same one on every call).
+        """
+        import ipywidgets as w
+
+        if name not in self._parts:
+            self._parts[name] = w.Output(layout=w.Layout(min_height="1.5em"))
+            self._parts[name].add_class("privlab-part")
+        self._draw()
+        return self._parts[name]
+
+    def _draw(self) -> None:
+        """Fill the output area and each part's from the last run's report."""
+        if self._report is None:
+            return
+        kept, parts = self._report.split(self._parts)
+        self.output.outputs = kept
+        for name, area in self._parts.items():
+            note = Report()
+            note.text(f"No part named {name!r} in this run (it draws {self._report.parts()}): "
+                      "see the panel's output above."
+                      if self.problem is None else
+                      "This run shows a message instead of a result: see the panel above.")
+            area.outputs = parts.get(name) or note.outputs()
 
     def mark_stale(self, message: str) -> None:
         """Dim the output area and say why under the Run button (until the next run):
@@ -413,7 +455,8 @@ class StudyPanel:
         self.bar.layout.visibility = "visible"
         self.status.value = "<span style='color:#555'>Running… the results below are the " \
                             "previous ones until this run finishes.</span>"
-        self.output.add_class("privlab-stale")
+        for area in (self.output, *self._parts.values()):
+            area.add_class("privlab-stale")
 
     def _step(self, step: Step) -> None:
         now = time.monotonic()
@@ -427,7 +470,8 @@ class StudyPanel:
     def _end(self) -> None:
         self.seconds = time.monotonic() - self._started
         self.runs += 1
-        self.output.remove_class("privlab-stale")
+        for area in (self.output, *self._parts.values()):
+            area.remove_class("privlab-stale")
         self.button.disabled = False
         self.button.description, self.button.icon = "Run", "play"
         self.bar.value = 1.0

@@ -254,6 +254,7 @@ def spia(report: Report, result: Any, options: Mapping[str, Any]) -> None:
                                  "CPR target", "CPR non-target", "unmatched subjects",
                                  "subjects", "PIIs"])
     report.details("Every column", present(table).to_html())
+    report.part("bars")
     fig, ax = _new_figure(9, 4.2)
     frame = table.set_index("anonymizer")[["token recall", "CPR", "IPR"]]
     frame.plot.bar(ax=ax, rot=20, color=list(plots.PALETTE[:3]), width=0.8)
@@ -263,11 +264,14 @@ def spia(report: Report, result: Any, options: Mapping[str, Any]) -> None:
     report.figure(fig)
     shown = result.headline_anonymizer() or table.iloc[0]["anonymizer"]
     chosen = result.protection[shown]
+    report.part("tags")
     report.heading(f"Per tag and per person ({shown})")
     report.table(chosen.tag_frame(), caption="what stays inferable, per tag")
     report.table(chosen.to_frame(), caption="protection, by kind of subject")
+    report.part("certainty")
     report.table(chosen.certainty_frame(), caption="what was recovered, by the certainty the "
                  "adversary gave it (below 3: its own guesses)")
+    report.part("people")
     report.table(result.worst_subjects(shown, 5), caption="the five least protected people",
                  names={"O": "PIIs", "A": "recovered"})
     worst = chosen.subject_frame().iloc[0]
@@ -276,6 +280,7 @@ def spia(report: Report, result: Any, options: Mapping[str, Any]) -> None:
                    title=f"What the adversary read for {worst['data_id']}, subject "
                          f"{worst['subject']} ({worst['description']})",
                    labels=("anonymized text", "", ""))
+    report.part("departures")
     report.heading("Where privlab departs from SPIA's evaluation")
     report.table(result.departures(shown))
 
@@ -309,11 +314,14 @@ def calibration(report: Report, result: Any, options: Mapping[str, Any]) -> None
     report.heading("Text: percentiles of the boundaries per pair")
     report.table(text.to_frame(), names={"p90": "90th", "p95": "95th", "p99": "99th",
                                          "kept": "sentences kept", "offered": "offered"})
+    report.part("resolution")
     report.heading(f"Reading a resolution of {delta:g}")
     report.table(text.interpret(delta), names={"share below delta": f"share below {delta:g}"})
+    report.part("boxplot")
     _boundaries(report, text, delta, ["pair"], "text boundaries per pair")
     images = getattr(result, "images", None)
     if images is not None:
+        report.part("images")
         report.heading("Images: percentiles per member and pair")
         report.table(images.to_frame(), names={"p90": "90th", "p95": "95th", "p99": "99th",
                                                "kept": "renderings kept", "offered": "offered"})
@@ -323,11 +331,13 @@ def calibration(report: Report, result: Any, options: Mapping[str, Any]) -> None
         _boundaries(report, images, delta, ["encoder", "pair"],
                     "image boundaries per member and pair")
         if result.renderings:
+            report.part("renderings")
             report.heading("What every member is shown")
             report.figure(plots.concept_renderings(result.renderings,
                                                    dilate=result.config.image_dilate))
         ceiling = getattr(result, "ceiling", None)
         if ceiling is not None:
+            report.part("ceiling")
             member = ceiling.provenance["members"][0]
             report.heading(f"A ceiling: one concept against itself ({member})")
             report.table(ceiling.to_frame(), names={"p90": "90th", "p95": "95th",
@@ -342,11 +352,13 @@ def finetune(report: Report, result: Any, options: Mapping[str, Any]) -> None:
     report.table(result.to_frame(), columns=["sanitizer", "D", "resolution", "witness",
                                              "witness_keeps_signature", "utility", "flagged"],
                  names={"witness_keeps_signature": "witness keeps the poster"})
+    report.part("blend")
     report.heading("The blend, chosen on validation scenes")
     if result.mix_selection is not None and len(result.mix_selection):
         report.table(result.mix_selection)
     else:
         report.text(f"mix {result.mix:g} given in the settings (no choice on validation).")
+    report.part("curve")
     report.heading("The training curve")
     fig, ax = _new_figure(7, 3.8)
     curve = result.loss_frame()
@@ -355,6 +367,7 @@ def finetune(report: Report, result: Any, options: Mapping[str, Any]) -> None:
     ax.set(xlabel="epoch", ylabel=f"{result.config.loss} loss (log scale)")
     ax.set_title(f"{result.config.loss} loss; epoch 0 is before training", loc="left")
     report.figure(fig)
+    report.part("learned")
     report.heading("What the adapted D learned")
     report.table(result.learned)
 
@@ -581,12 +594,14 @@ def scale(report: Report, result: Any, options: Mapping[str, Any]) -> None:
                         "references in plain blocks: scored in one pass of the plain "
                         "kernel's blocks, where the bound would skip almost nothing",
                         "seconds: one run on this machine"])
+    report.part("screen")
     report.heading("The screen and its recall")
     report.table(frame, names=_SCALE_NAMES, columns=[
         "scenario", "resolution", "screen lower bound", "screen witness",
         "screen found witness", "screen s", "speed-up screen"],
         caption=f"{result.config.screen_index} screen, {result.config.screen_k} candidates "
                 "per item, rescored exactly: a lower bound")
+    report.part("cluster")
     report.heading("On a dask LocalCluster")
     if result.cluster:
         cluster = dict(result.cluster)
@@ -595,6 +610,7 @@ def scale(report: Report, result: Any, options: Mapping[str, Any]) -> None:
         report.text(f"Dashboard while it ran: {link}")
     else:
         report.text("Skipped (0 workers).")
+    report.part("cost")
     report.heading("The cost curve")
     cost = result.cost_frame()
     report.table(cost, names={"m = n": "m = n"})

@@ -62,11 +62,18 @@ class Report:
 
     def __init__(self) -> None:
         self._outputs: list[dict] = []
+        #: The part each output belongs to ("" before the first :meth:`part`).
+        self._owners: list[str] = []
+        self._part = ""
+
+    def _add(self, bundle: dict) -> None:
+        self._outputs.append(bundle)
+        self._owners.append(self._part)
 
     # ------------------------------------------------------------------ building blocks
     def html(self, markup: str, plain: str = "") -> None:
         """Raw HTML (with a plain-text fallback)."""
-        self._outputs.append(_bundle({"text/html": markup, "text/plain": plain or " "}))
+        self._add(_bundle({"text/html": markup, "text/plain": plain or " "}))
 
     def heading(self, text: str, level: int = 3) -> None:
         """A section heading inside the output area."""
@@ -79,7 +86,7 @@ class Report:
 
     def markdown(self, text: str) -> None:
         """A paragraph written in Markdown (rendered by the notebook)."""
-        self._outputs.append(_bundle({"text/markdown": text, "text/plain": text}))
+        self._add(_bundle({"text/markdown": text, "text/plain": text}))
 
     def table(self, frame: Any, **options: Any) -> None:
         """A DataFrame or Series through :func:`privlab.ui.tables.present` (or a ready Table)."""
@@ -140,14 +147,56 @@ class Report:
                     figure.tight_layout()
             png = print_figure(figure, "png", bbox_inches="tight")
         title = figure.get_suptitle() if hasattr(figure, "get_suptitle") else ""
-        self._outputs.append(_bundle({"image/png": base64.b64encode(png).decode("ascii"),
+        self._add(_bundle({"image/png": base64.b64encode(png).decode("ascii"),
                                       "text/plain": f"<Figure {title}>".replace(" >", ">")}))
         if close:
             plt.close(figure)
 
     def extend(self, outputs: Iterable[dict]) -> None:
         """Append outputs made elsewhere (e.g. another report's)."""
-        self._outputs.extend(outputs)
+        for output in outputs:
+            self._add(output)
+
+    def part(self, name: str) -> None:
+        """Start part ``name``: what is added next, until the next part, belongs to it.
+
+        A notebook can show a part in its own cell, beside its reading guide (see
+        :meth:`privlab.ui.panel.StudyPanel.part`).
+        """
+        self._part = name
+
+    def parts(self) -> list[str]:
+        """The names of the parts, in order."""
+        return list(dict.fromkeys(n for n in self._owners if n))
+
+    def split(self, moved: Iterable[str]) -> tuple[tuple[dict, ...], dict[str, tuple[dict, ...]]]:
+        """The outputs left in place and the outputs of each part in ``moved``.
+
+        Where a moved part began, a line says it is shown below, beside its reading guide.
+
+        Example:
+            >>> r = Report()
+            >>> r.text("kept")
+            >>> r.part("figure")
+            >>> r.text("moved")
+            >>> kept, parts = r.split(["figure"])
+            >>> [o["data"]["text/plain"] for o in kept], len(parts["figure"])
+            (['kept', 'figure: shown below, beside its reading guide.'], 1)
+        """
+        moved = set(moved)
+        kept: list[dict] = []
+        parts: dict[str, list[dict]] = {}
+        for output, owner in zip(self._outputs, self._owners):
+            if owner not in moved:
+                kept.append(output)
+                continue
+            if owner not in parts:
+                note = f"{owner}: shown below, beside its reading guide."
+                kept.append(_bundle({"text/html": f"<p class='privlab-moved' style='margin:.3em 0;"
+                                                  f"color:#555'>&#8595; {html.escape(note)}</p>",
+                                     "text/plain": note}))
+            parts.setdefault(owner, []).append(output)
+        return tuple(kept), {name: tuple(o) for name, o in parts.items()}
 
     # ------------------------------------------------------------------ reading it back
     def previous(self, outputs: Iterable[Mapping[str, Any]], choices: Mapping[str, Any]) -> None:
@@ -170,7 +219,7 @@ class Report:
                 data["text/html"] = (f"<div class='privlab-previous' style='opacity:.45'>"
                                      f"{data['text/html']}</div>")
             data.setdefault("text/plain", " ")
-            self._outputs.append(_bundle(data, output.get("metadata")))
+            self._add(_bundle(data, output.get("metadata")))
 
     def outputs(self) -> tuple[dict, ...]:
         """The outputs, in order, as nbformat ``display_data`` dicts."""

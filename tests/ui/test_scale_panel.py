@@ -66,3 +66,42 @@ def test_no_scenario_ticked_is_a_short_message_that_names_the_setting():
     assert panel.problem is not None
     message = panel.problem.lines()
     assert "scenarios" in message and "Traceback" not in message
+
+
+def _part_text(area) -> str:
+    return "\n".join(o["data"].get("text/plain", "") for o in area.outputs)
+
+
+def test_each_part_shown_in_its_own_cell_follows_every_run():
+    panel = panels.scale_panel(d=16)
+    _small(panel)
+    panel.controls["scenarios"].set(("planted", "none"))
+    panel.run()
+    screen, cost = panel.part("screen"), panel.part("cost")
+    assert panel.part("cost") is cost                      # one area per part, kept
+    # The part moved out of the panel's output area, which says where it went.
+    assert "The screen and its recall" in _part_text(screen)
+    assert "<Figure" in _part_text(cost) and "The cost curve" in _part_text(cost)
+    text = _plain(panel)
+    assert "The screen and its recall" not in text and "<Figure" not in text
+    assert "screen: shown below, beside its reading guide." in text
+    assert "Certified vs plain" in text and text.startswith("privlab-headline")
+    assert "screen index" in text and "screen index" not in _part_text(cost)  # the settings
+    assert "The cluster" not in text and "On a dask LocalCluster" in text  # not moved
+    # A new run redraws the parts: two scenarios' rows become one.
+    rows_before = _part_text(screen)
+    panel.controls["scenarios"].set(("planted",))
+    panel.run()
+    assert _part_text(screen) != rows_before
+    assert "The screen and its recall" in _part_text(screen)
+    # A run that shows a message says so in each part, instead of a stale copy.
+    panel.controls["scenarios"].set(())
+    assert panel.run() is None
+    assert "message instead of a result" in _part_text(screen)
+    assert "message instead of a result" in _part_text(cost)
+    # A part this run did not draw says so and names the ones it did.
+    panel.controls["scenarios"].set(("planted",))
+    panel.run()
+    assert "No part named 'images' in this run" in _part_text(panel.part("images"))
+    assert "'screen', 'cluster', 'cost'" in _part_text(panel.part("images"))
+    assert "The screen and its recall" in _part_text(screen)
