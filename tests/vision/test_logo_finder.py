@@ -11,6 +11,9 @@ from PIL import Image
 
 from privlab.vision.text_changes import box_iou
 
+# One worker fits the `fitted` finder once for the whole module (two workers fitted it twice).
+pytestmark = pytest.mark.xdist_group("vision.test_logo_finder")
+
 
 def _pasted(photo: np.ndarray, side: int, x: int, y: int):
     from skimage import data
@@ -250,9 +253,13 @@ def test_a_gallery_folder_can_set_the_finder_quantile(tmp_path, monkeypatch):
     folder); a bad one is refused naming the file, before anything is fitted."""
     import skimage.data
 
+    import privlab.vision.logo_finder as module
     from privlab.studies._image_setup import finder_options, resolve_logo_finder, resolve_logos
 
     monkeypatch.setenv("PRIVLAB_CACHE", str(tmp_path / "cache"))
+    # The folder's three backgrounds alone: describing the 15 package photos (10 s) is
+    # not what carries the quantile to the fit.
+    monkeypatch.setattr(module, "package_backgrounds", list)
     (tmp_path / "acme").mkdir()
     Image.fromarray(skimage.data.logo()[..., :3]).save(tmp_path / "acme" / "1.png")
     (tmp_path / "backgrounds").mkdir()
@@ -263,6 +270,7 @@ def test_a_gallery_folder_can_set_the_finder_quantile(tmp_path, monkeypatch):
     assert finder_options(tmp_path) == {"quantile": 0.95}
     finder = resolve_logo_finder(str(tmp_path), resolve_logos(str(tmp_path)))
     assert "0.95 quantile" in finder.provenance["threshold_rule"]
+    assert finder.provenance["fitted_on"].endswith("3 given backgrounds (no audited photo)")
     for bad in (0, 1.5, "high", True):
         spec.write_text(json.dumps({"backgrounds": ["backgrounds"], "quantile": bad}))
         with pytest.raises(ValueError, match=r"'logos' parameter of logo_training.*quantile.*"
