@@ -15,7 +15,6 @@ from functools import lru_cache
 GROUPS = {"finetune": "studies.test_finetune", "spia": "studies.redaction",
           "redacbench": "studies.redaction", "dicaprio.ladder": "studies.test_ladder_study",
           "dicaprio.detector_miss": "studies.test_ladder_study",
-          # not the same run, but the same distinguisher sweeps, read from the session's cache
           "known_epsilon": "studies.test_known_epsilon"}
 
 

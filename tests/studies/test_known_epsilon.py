@@ -7,6 +7,7 @@ import pytest
 from privlab.epsilon.auditors import gaussmech_null_floor
 from privlab.epsilon.summaries import ROW_KEY
 from privlab.studies import known_epsilon as K
+from smoke_results import smoke_result
 
 # The module's shared fixtures are built once: its tests stay on one xdist worker.
 pytestmark = pytest.mark.xdist_group("studies.test_known_epsilon")
@@ -19,24 +20,23 @@ def _cache(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="session")
 def smoke(_session_cache):
-    # The session's cache (tests/conftest.py), not a fresh one: its distinguisher sweeps
-    # (4 pairs) are the same settings as the smoke run's, computed once (docs/tests.md).
+    # The contract test's smoke run (tests/smoke_results.py, same xdist group), computed
+    # once into the session's cache (tests/conftest.py), which the notebook's runs read.
     mp = pytest.MonkeyPatch()
     mp.setenv("PRIVLAB_CACHE", str(_session_cache))
-    cfg = K.Config.smoke(n_pairs=4, null_sizes=(30,), power_sizes=(30, 100),
-                         curve_epsilons=(0.0, 64.0), certificates=("reserved", "reserved-exact"),
-                         progress=False, n_jobs=1)
     try:
-        return cfg, K.run(cfg)
+        result = smoke_result("known_epsilon")
+        return result.config, result
     finally:
         mp.undo()
 
 
 def test_smoke_study_runs_and_tells_the_lesson(smoke):
     cfg, res = smoke
-    assert list(res.null_table.index) == [30]
-    assert res.null_table.loc[30, "GaussMech"] == pytest.approx(gaussmech_null_floor(512, 30),
-                                                               rel=0.1)
+    assert list(res.null_table.index) == [30, 100]
+    for n in (30, 100):
+        assert res.null_table.loc[n, "GaussMech"] == pytest.approx(gaussmech_null_floor(512, n),
+                                                                  rel=0.1)
     pos, rows = res.null_certificates()
     assert pos == 0 and rows > 0  # no certificate claims privacy loss at ε = 0
     assert (res.validity["violations"] == 0).all()
@@ -51,7 +51,7 @@ def test_smoke_study_runs_and_tells_the_lesson(smoke):
     assert roc["reference"].notna().all()
     assert roc.loc[("laplace", 0.0), "reference"] == pytest.approx(0.5)
     assert roc.loc[("laplace", 64.0), "reference"] > 0.5
-    assert len(res.laplace_reference) == 4 * 2
+    assert len(res.laplace_reference) == 6 * 3  # pairs × Figure 2's ε
     assert (res.laplace_reference["draws"] == cfg.reference_draws).all()
     # ε = 256 at n = 100 with the exact score: every pair certified positive.
     top = res.power[(res.power.epsilon == 256) & (res.power.n == 100)
@@ -62,20 +62,21 @@ def test_smoke_study_runs_and_tells_the_lesson(smoke):
 def test_each_evaluation_is_counted_once(smoke):
     cfg, res = smoke
     assert not res.frame.duplicated(subset=list(ROW_KEY)).any()
-    # ε = 0 certificates: the null table's settings (n = 30) and the power sub-grid's
-    # (n = 30, 100) share n = 30, so Laplace and Gaussian give 2 × {30, 100} = 4 settings;
-    # the appendix adds randomized response and the anisotropic Gaussian at n = 30, 100:
-    # 8 settings × 4 pairs × 2 certificate methods = 64 evaluations (80 with the shared
-    # n = 30 settings counted twice).
+    # ε = 0 certificates: the null table's settings (n = 30, 100) are the power sub-grid's,
+    # so Laplace and Gaussian give 2 × {30, 100} = 4 settings × 6 pairs × 5 certificate
+    # methods = 120 evaluations, each once (the null table's reserved and reserved-exact
+    # rows are the power sub-grid's); the appendix adds randomized response and the anisotropic Gaussian at
+    # n = 30, 100: 4 settings × 6 pairs × 2 certificates = 48; 168 in all.
     pos, rows = res.null_certificates()
-    assert (pos, rows) == (0, 64)
-    assert "0/64 tests;" in res.headline().text
-    assert res.headline().details == ("the 64 certificate tests at true ε=0: 4 mechanisms, "
+    assert (pos, rows) == (0, 168)
+    assert "0/168 tests;" in res.headline().text
+    assert res.headline().details == ("the 168 certificate tests at true ε=0: 4 mechanisms, "
                                       "each test counted once",)
     # each auditor named beside the status it is registered with
-    assert "finite-sample certificate: reserved, reserved-exact" in res.headline().status_note
+    assert ("finite-sample certificate: reserved, reserved-exact, dp-sniper, mmd-finite, "
+            "reserved-sequential") in res.headline().status_note
     main = res.null_counts.loc["laplace + gaussian", "certified > 0"]
-    assert main == "0/32"
+    assert main == "0/120"
     assert res.provenance["n_rows"] == len(res.frame)
 
 
@@ -94,28 +95,29 @@ def test_appendix_tables_and_null_counts(smoke):
     counts = res.null_counts
     assert list(counts.index) == ["laplace + gaussian", "randomized_response",
                                   "anisotropic_gaussian"]
-    assert counts.loc["randomized_response", "ROC +∞"].endswith("/8")  # 2 sizes × 4 pairs
-    assert counts.loc["laplace + gaussian", "MMD reject"].endswith("/4")  # Laplace, n = 30
-    # a p-value on every MMD row at ε = 0: Laplace and Gaussian at n = 30, two appendix
-    # mechanisms at n = 30 and 100, 4 pairs each
-    assert res.null_mmd_rejections()[1] == 2 * 4 + 2 * 2 * 4
+    assert counts.loc["randomized_response", "ROC +∞"].endswith("/12")  # 2 sizes × 6 pairs
+    assert counts.loc["laplace + gaussian", "MMD reject"].endswith("/12")  # Laplace, 2 sizes
+    # a p-value on every MMD row at ε = 0: Laplace and Gaussian, and the two appendix
+    # mechanisms, at n = 30 and 100, 6 pairs each
+    assert res.null_mmd_rejections()[1] == 2 * 2 * 6 + 2 * 2 * 6
     assert "MMD permutation test with 200 permutations (the paper: 10000)" in \
         res.headline().caveats
     side = res.side_by_side
-    assert list(side.columns) == ["exact median ε", "reserved", "reserved-exact", "hockey-stick"]
-    assert side.loc[("gaussian", 0.0, 30)].tolist() == [0.0, 0.0, 0.0, 0.0]
+    assert list(side.columns) == ["exact median ε", "reserved", "reserved-exact", "dp-sniper",
+                                  "mmd-finite", "reserved-sequential", "hockey-stick"]
+    assert side.loc[("gaussian", 0.0, 30)].tolist() == [0.0] * 7
     assert side.loc[("laplace", 256.0, 100), "reserved-exact"] == 1.0
     assert set(res.members["status"]) >= {"diagnostic", "finite-sample certificate"}
 
 
 def test_hockey_stick_claims_on_the_power_grid(smoke):
     cfg, res = smoke
-    # the power sub-grid: 2 mechanisms × 3 ε × 2 n = 12 settings × 4 pairs
-    assert len(res.claims) == 48 and (res.claims["claim_epsilon"] == 1.0).all()
+    # the power sub-grid: 2 mechanisms × 3 ε × 2 n = 12 settings × 6 pairs
+    assert len(res.claims) == 72 and (res.claims["claim_epsilon"] == 1.0).all()
     true_claims = res.claims[res.claims["claim_true"]]
-    assert len(true_claims) == 16 and not true_claims["reject"].any()  # ε = 0: 4 settings
+    assert len(true_claims) == 24 and not true_claims["reject"].any()  # ε = 0: 4 settings
     top = res.claim_table.loc[("laplace", 256.0, 100)]
-    assert top["false claims refuted"] == "4/4" and top["status"] == "finite-sample certificate"
+    assert top["false claims refuted"] == "6/6" and top["status"] == "finite-sample certificate"
 
 
 def test_notebook_config_follows_smoke(monkeypatch):
@@ -159,7 +161,7 @@ def test_quoted_figures_are_the_null_numbers_as_printed(smoke):
                             "null.gaussmech", "null.gaussmech_floor", "null.kde_lr"}
     pos, rows = res.null_certificates()
     rejected, tested = res.null_mmd_rejections()
-    assert (figures["null.certified_positive"], figures["null.certified_tests"]) == ("0", "64")
+    assert (figures["null.certified_positive"], figures["null.certified_tests"]) == ("0", "168")
     assert (figures["null.mmd_rejects"], figures["null.mmd_tests"]) == (str(rejected),
                                                                          str(tested))
     # the headline prints the same counts
@@ -169,14 +171,15 @@ def test_quoted_figures_are_the_null_numbers_as_printed(smoke):
     # half the Laplace MMD-TV values at ε = 0 by hand
     null = res.frame[(res.frame["epsilon"] == 0) & (res.frame["method"] == "mmd-tv")
                      & (res.frame["mechanism"] == "laplace")]
-    assert len(null) == 4  # n = 30, 4 pairs
+    assert len(null) == 12  # n = 30, 100; 6 pairs
     assert figures["null.mmd_positive"] == f"{(null['value'] > 0).mean():.0%}"
-    # Table 4's only row here (n = 30): GaussMech on its Eq. 22 floor, KDE-LR in the thousands
-    row = res.null_table.loc[30]
-    assert figures["null.n"] == "30"
+    # Table 4's row at its largest n (100): GaussMech on its Eq. 22 floor, KDE-LR in the
+    # thousands
+    row = res.null_table.loc[100]
+    assert figures["null.n"] == "100"
     assert figures["null.auc"] == f"{row['AUC']:.2f}"
     assert figures["null.mmd_tv"] == f"{row['MMD-TV']:.3f}"
     assert figures["null.gaussmech"] == f"{row['GaussMech']:.2f}"
-    assert figures["null.gaussmech_floor"] == f"{gaussmech_null_floor(512, 30):.2f}" == "28.31"
+    assert figures["null.gaussmech_floor"] == f"{gaussmech_null_floor(512, 100):.2f}" == "15.50"
     assert figures["null.kde_lr"] == f"{row['KDE-LR α=0']:,.0f}"
     assert float(figures["null.kde_lr"].replace(",", "")) > 1000
