@@ -14,7 +14,7 @@ import numpy as np
 
 from privlab.arrays import all_finite, check_array, check_flag
 from privlab.errors import invalid
-from privlab.resolution.magnitudes import row_norms
+from privlab.resolution.magnitudes import is_tensor, row_norms
 
 # Relative tolerance for "unit length" rows of S (averaged ensembles drift by ~1e-4;
 # anything farther is not a normalised embedding).
@@ -34,12 +34,12 @@ def to_array(value: Any, parameter: str, caller: str):
     float16 and bfloat16 are widened to float32 (exactly) for computing; their
     tolerance fits their own precision.
     """
-    import torch
-
     tolerance = UNIT_TOLERANCE
     array = check_array(value, parameter, caller, torch_ok=True, finite=False,
                         expected="a NumPy array or torch tensor of shape (rows, d)")
-    if isinstance(array, torch.Tensor):
+    if is_tensor(array):
+        import torch
+
         if array.dtype in (torch.float16, torch.bfloat16):
             tolerance = max(UNIT_TOLERANCE, HALF_UNIT_EPS * torch.finfo(array.dtype).eps)
             array = array.float()

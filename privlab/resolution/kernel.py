@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from privlab.resolution.magnitudes import _exponents, row_stats
+from privlab.resolution.magnitudes import _exponents, is_tensor, row_stats
 from privlab.resolution.result import Resolution
 from privlab.resolution.screening import (ScreeningPass, ScreeningTooCoarse, _exact_matmul,
                                           default_blocks)
@@ -23,9 +23,9 @@ UNIT_ROUNDOFF = {"float32": 2.0**-24, "float64": 2.0**-53}
 
 def _as_numpy64_rows(array, index: np.ndarray) -> np.ndarray:
     """float64 copies of the selected rows, on the CPU, C-contiguous."""
-    import torch
+    if is_tensor(array):
+        import torch
 
-    if isinstance(array, torch.Tensor):
         idx = torch.as_tensor(index, device=array.device, dtype=torch.long)
         return np.ascontiguousarray(array.index_select(0, idx).to("cpu", torch.float64).numpy())
     return np.ascontiguousarray(np.asarray(array)[index], dtype=np.float64)

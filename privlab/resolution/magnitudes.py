@@ -7,12 +7,27 @@ before anything squares or multiplies them; every other row is used as given.
 
 from __future__ import annotations
 
+import sys
+from typing import Any
+
 import numpy as np
 
 # Rows whose largest entry lies within 2**±60 are computed as given; beyond, they are
 # scaled by a power of two (exactly) so that no product overflows or underflows.
 _SAFE_EXPONENT = 60
 _CHUNK_ROWS = 8192  # rows per pass when checking inputs, to keep memory O(block)
+
+
+def is_tensor(value: Any) -> bool:
+    """Whether ``value`` is a torch tensor, without importing torch: a process that has
+    not imported it holds none (a dask worker scoring NumPy tiles never loads it).
+
+    Example:
+        >>> is_tensor(np.zeros(2))
+        False
+    """
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(value, torch.Tensor)
 
 
 def _exponents(absmax: np.ndarray) -> np.ndarray:
@@ -26,9 +41,9 @@ def _exponents(absmax: np.ndarray) -> np.ndarray:
 
 def times_pow2(array, exponents: np.ndarray):
     """float64 ``array * 2**exponents[:, None]`` (NumPy or torch, exact barring underflow)."""
-    import torch
+    if is_tensor(array):
+        import torch
 
-    if isinstance(array, torch.Tensor):
         # Two factors, each a finite float64, whose product is the power of two.
         first = np.clip(exponents, -1000, 1000)
         out = array.double()
@@ -41,21 +56,21 @@ def times_pow2(array, exponents: np.ndarray):
 def row_stats(array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per row: the largest magnitude, its exponent (see :func:`_exponents`) and the norm
     of the row times ``2**-exponent``, so that no square overflows or underflows."""
-    import torch
-
     absmax, exps, norms = (np.empty(array.shape[0]), np.empty(array.shape[0], dtype=np.int64),
                            np.empty(array.shape[0]))
     for start in range(0, array.shape[0], _CHUNK_ROWS):
         chunk = array[start:start + _CHUNK_ROWS]
         stop = start + chunk.shape[0]
-        if isinstance(chunk, torch.Tensor):
+        if is_tensor(chunk):
             absmax[start:stop] = chunk.abs().amax(dim=1).double().cpu().numpy()
         else:
             absmax[start:stop] = np.abs(chunk).max(axis=1)
         e = exps[start:stop] = _exponents(absmax[start:stop])
         if e.any():
             chunk = times_pow2(chunk, -e)
-        if isinstance(chunk, torch.Tensor):
+        if is_tensor(chunk):
+            import torch
+
             norms[start:stop] = torch.linalg.vector_norm(chunk.double(), dim=1).cpu().numpy()
         else:
             chunk = chunk.astype(np.float64, copy=False)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from privlab.resolution.magnitudes import times_pow2
+from privlab.resolution.magnitudes import is_tensor, times_pow2
 
 # Which library screens blocks on the CPU: NumPy's BLAS measured faster than torch's on
 # the development machine; "torch" is the path CUDA takes, kept selectable for tests.
@@ -57,16 +57,14 @@ class _NumpyBlocks:
     for float32 NumPy inputs)."""
 
     def __init__(self, S, T, live_cols: np.ndarray, dtype: str, device: str, shift: int):
-        import torch
-
         def host(array):
-            if isinstance(array, torch.Tensor):
+            if is_tensor(array):
                 array = array.detach().cpu().numpy()
             return np.asarray(array, dtype=dtype)
 
         self.S = host(S)
         if shift:  # an extreme T: screen a scaled copy, T * 2**-shift
-            T = T.detach().cpu().numpy() if isinstance(T, torch.Tensor) else np.asarray(T)
+            T = T.detach().cpu().numpy() if is_tensor(T) else np.asarray(T)
             self.Tt = times_pow2(T[live_cols], np.full(live_cols.size, -shift)).astype(dtype).T
             return
         T = host(T)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -65,24 +63,11 @@ def test_a_threaded_local_cluster_equals_the_single_machine_answer():
             assert res.work.scheduler.startswith("dask.distributed")
 
 
-class KillOnce(distributed.WorkerPlugin):
-    """Ends its worker's process the first time any worker starts a second-round tile."""
-
-    def __init__(self, marker: str):
-        self.marker = marker
-
-    def transition(self, key, start, finish, **kwargs):
-        if finish == "executing" and str(key).startswith("privlab-tile-"):
-            try:
-                os.close(os.open(self.marker, os.O_CREAT | os.O_EXCL))  # only once, anywhere
-            except FileExistsError:
-                return
-            os._exit(1)
-
-
 def test_a_worker_killed_mid_run_is_retried_and_the_answer_does_not_change(tmp_path):
     S, T = leaky(1600, 1500, 24, seed=1)
     local = certified_resolution(S, T, mode="per_audited", block_size=100)
+    from tests.scale.worker_plugins import KillOnce
+
     marker = tmp_path / "killed"
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None, silence_logs=50) as cluster, \
