@@ -10,6 +10,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))  # lets tests import llm_server
 
+# The browser tests' shared JupyterLab and Chromium (fixtures ``lab``, ``chromium``).
+pytest_plugins = ["tests.browser.fixtures"]
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")

@@ -14,40 +14,45 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.browser.fixtures import ROOT, Lab
+
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync"]
 PANEL = ".privlab-panel"
 
 
-def wait_for_idle_kernel(base: str, token: str, timeout: float = 300) -> None:
-    """Poll the server until every kernel has started and is idle."""
+def kernels(lab: Lab) -> list[dict]:
+    """The kernels of the notebooks open in the test's own folder (the server is shared)."""
+    with urllib.request.urlopen(f"{lab.base}/api/sessions?token={lab.token}", timeout=5) as r:
+        return [s["kernel"] for s in json.load(r)
+                if s.get("path", "").startswith(f"{lab.folder}/") and s.get("kernel")]
+
+
+def wait_for_idle_kernel(lab: Lab, timeout: float = 300) -> None:
+    """Poll the server until every kernel of the test has started and is idle."""
     deadline, last = time.time() + timeout, "no kernel listed"
     while time.time() < deadline:
         try:
-            with urllib.request.urlopen(f"{base}/api/kernels?token={token}", timeout=5) as r:
-                kernels = json.load(r)
+            found = kernels(lab)
         except OSError as error:
             # While it registers a new kernel the server can answer 500 (the kernel has no
             # activity time yet) or time out: ask again.
-            kernels, last = [], repr(error)
-        if kernels and all(k.get("execution_state") == "idle" for k in kernels):
+            found, last = [], repr(error)
+        if found and all(k.get("execution_state") == "idle" for k in found):
             return
-        if kernels:
-            last = "kernel states: " + ", ".join(str(k.get("execution_state")) for k in kernels)
-        time.sleep(1)
+        if found:
+            last = "kernel states: " + ", ".join(str(k.get("execution_state")) for k in found)
+        time.sleep(0.2)  # a cheap local request: ask often, to go on as soon as it is idle
     pytest.fail(f"the notebook's kernel did not become idle within {timeout:.0f} s ({last})")
 
 
-def open_notebook(page, base: str, token: str, name: str) -> None:
-    page.goto(f"{base}/lab/tree/{name}?token={token}")
+def open_notebook(page, lab: Lab, name: str) -> None:
+    """Open notebook ``name`` (with its suffix) of the test's copy; wait for its kernel."""
+    page.goto(lab.url(name))
     page.wait_for_selector(".jp-Notebook", timeout=90_000)
-    wait_for_idle_kernel(base, token)
+    wait_for_idle_kernel(lab)
 
 
-def run_all(page, base: str, token: str, timeout: float = 600) -> None:
+def run_all(page, lab: Lab, timeout: float = 600) -> None:
     """Run ▸ Run All Cells, then wait until the kernel is idle again."""
     page.get_by_role("menuitem", name="Run", exact=True).click()
     page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
@@ -56,12 +61,12 @@ def run_all(page, base: str, token: str, timeout: float = 600) -> None:
     # none.
     busy = "() => document.querySelector('.jp-Notebook').innerText.includes('[*]')"
     deadline = time.time() + 30
-    while not (page.evaluate(busy) or kernel_busy(base, token)):
+    while not (page.evaluate(busy) or kernel_busy(lab)):
         if time.time() > deadline:
             pytest.fail("Run All did not start any cell")
         page.wait_for_timeout(100)
     page.wait_for_function(f"() => !({busy})()", timeout=timeout * 1000)
-    wait_for_idle_kernel(base, token, timeout)
+    wait_for_idle_kernel(lab, timeout)
 
 
 #: ``{notebook: longest_still(...)}`` of each notebook's first Run All in this session.
@@ -69,32 +74,27 @@ FIRST_RUN_STILL: dict[str, dict] = {}
 
 
 @contextmanager
-def notebook_after_run_all(lab: tuple[str, str], name: str, chromium: str):
-    """A Chromium page on notebook ``name`` (no suffix) after Run All, its headline drawn;
-    how long the panel's progress stood still during that Run All goes to
-    :data:`FIRST_RUN_STILL`."""
-    from playwright.sync_api import sync_playwright
-
-    base, token = lab
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        try:
-            open_notebook(page, base, token, f"{name}.ipynb")
-            watch_progress(page)
-            run_all(page, base, token)
-            headline(page)
-            FIRST_RUN_STILL[name] = longest_still(page)
-            yield page
-        finally:
-            browser.close()
-
-
-def kernel_busy(base: str, token: str) -> bool:
-    """Whether a kernel of the server is running code now."""
+def notebook_after_run_all(lab: Lab, name: str, chromium):
+    """A page of the browser context ``chromium`` on notebook ``name`` (no suffix) after
+    Run All, its headline drawn; how long the panel's progress stood still during that
+    Run All goes to :data:`FIRST_RUN_STILL`."""
+    page = chromium.new_page()
+    page.set_viewport_size({"width": 1400, "height": 1000})
     try:
-        with urllib.request.urlopen(f"{base}/api/kernels?token={token}", timeout=5) as r:
-            return any(k.get("execution_state") == "busy" for k in json.load(r))
+        open_notebook(page, lab, f"{name}.ipynb")
+        watch_progress(page)
+        run_all(page, lab)
+        headline(page)
+        FIRST_RUN_STILL[name] = longest_still(page)
+        yield page
+    finally:
+        page.close()
+
+
+def kernel_busy(lab: Lab) -> bool:
+    """Whether a kernel of the test is running code now."""
+    try:
+        return any(k.get("execution_state") == "busy" for k in kernels(lab))
     except OSError:
         return False
 

@@ -16,10 +16,11 @@ from typing import Callable
 import pytest
 
 from tests.browser import lab as ui
-from tests.test_browser import CHROMIUM
+from tests.browser.fixtures import CHROMIUM, GROUP
 
 pytestmark = [
     pytest.mark.browser_full,
+    pytest.mark.xdist_group(GROUP),  # one JupyterLab and one Chromium for the browser tests
     pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (make browser-deps)"),
 ]
 
@@ -92,10 +93,9 @@ WALKS = {
 
 
 @pytest.mark.parametrize("name", sorted(WALKS))
-def test_a_teacher_drives_the_notebook(lab, name):
-    base, token = lab
+def test_a_teacher_drives_the_notebook(lab, chromium, name):
     walk = WALKS[name]
-    with ui.notebook_after_run_all(lab, name, CHROMIUM) as page:
+    with ui.notebook_after_run_all(lab, name, chromium) as page:
         first = walk.reads(page)
         assert "Error displaying widget" not in ui.visible_text(page)
         # As drawn: the headline in view, no number wrapping in its cell, no table
@@ -138,7 +138,7 @@ def test_a_teacher_drives_the_notebook(lab, name):
             walk.restore(page)
 
         # Run All: the panel comes back with the choice made in it, and its result.
-        ui.run_all(page, base, token)
+        ui.run_all(page, lab)
         ui.headline(page)
         after = walk.reads(page)
         assert walk.kept(page) == picked

@@ -14,7 +14,7 @@ import pytest
 
 from privlab.ui.tables import present
 from tests.browser import lab as ui
-from tests.test_browser import CHROMIUM
+from tests.browser.fixtures import CHROMIUM
 
 pytestmark = [
     pytest.mark.browser,
@@ -27,21 +27,14 @@ def _page(body: str) -> str:
             f"<div class='privlab-output' style='width:420px'>{body}</div></div></body></html>")
 
 
-def _measure(html: str) -> dict:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                    args=ui.CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 800, "height": 600})
-            page.set_content(html)
-            return ui.table_layout(page)
-        finally:
-            browser.close()
+def _measure(chromium, html: str) -> dict:
+    page = chromium.new_page()
+    page.set_viewport_size({"width": 800, "height": 600})
+    page.set_content(html)
+    return ui.table_layout(page)
 
 
-def test_the_project_tables_in_a_narrow_area_pass_and_faulty_ones_are_named():
+def test_the_project_tables_in_a_narrow_area_pass_and_faulty_ones_are_named(chromium):
     wide = pd.DataFrame({f"resolution under member {k}": [0.123456 * k, 1552.0 + k]
                          for k in range(1, 10)}, index=["presidio", "concept-list"])
     narrow = pd.DataFrame({"sanitizer": ["presidio"], "interval": ["0.41 – 0.62"],
@@ -53,7 +46,7 @@ def test_the_project_tables_in_a_narrow_area_pass_and_faulty_ones_are_named():
     boxed = f"<div style='overflow-x:auto;max-width:100%'>{unboxed}</div>"
     folded = f"<details>{squeezed}</details>"
 
-    found = _measure(_page(good + squeezed + unboxed + boxed + folded))
+    found = _measure(chromium, _page(good + squeezed + unboxed + boxed + folded))
 
     # Every table drawn is measured; the folded one is not drawn.
     assert found["tables"] == 5, found["drawn"]

@@ -14,7 +14,7 @@ import nbformat
 import pytest
 
 from privlab.ui.static import copy_mathjax, write_html
-from tests.test_browser import CHROMIUM
+from tests.browser.fixtures import CHROMIUM
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -43,9 +43,7 @@ def test_copying_twice_keeps_one_copy(tmp_path):
 
 @pytest.mark.skipif(CHROMIUM is None,
                     reason="Chromium is not installed (make test installs Debian's chromium)")
-def test_math_renders_in_chromium_with_the_network_off(page_copy):
-    from playwright.sync_api import sync_playwright
-
+def test_math_renders_in_chromium_with_the_network_off(page_copy, chromium):
     folder = page_copy.parent.as_uri()
     refused: list[str] = []
 
@@ -56,22 +54,17 @@ def test_math_renders_in_chromium_with_the_network_off(page_copy):
             refused.append(route.request.url)
             route.abort()
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                    args=["--no-sandbox", "--disable-gpu",
-                                          "--disable-background-networking"])
-        context = browser.new_context(offline=True)
-        context.route("**/*", only_the_folder)
-        page = context.new_page()
-        page.goto(page_copy.as_uri())
-        page.wait_for_function("() => window.MathJax && MathJax.Hub && MathJax.Hub.queue"
-                               " && MathJax.Hub.queue.pending === 0"
-                               " && !MathJax.Hub.queue.running", timeout=60_000)
-        found = page.evaluate("""() => ({
-            typeset: document.querySelectorAll('.MathJax, .MathJax_Display').length,
-            errors: document.querySelectorAll('.MathJax_Error').length,
-            raw: document.body.innerText.includes('a_{ij}')})""")
-        browser.close()
+    chromium.set_offline(True)
+    chromium.route("**/*", only_the_folder)
+    page = chromium.new_page()
+    page.goto(page_copy.as_uri())
+    page.wait_for_function("() => window.MathJax && MathJax.Hub && MathJax.Hub.queue"
+                           " && MathJax.Hub.queue.pending === 0"
+                           " && !MathJax.Hub.queue.running", timeout=60_000)
+    found = page.evaluate("""() => ({
+        typeset: document.querySelectorAll('.MathJax, .MathJax_Display').length,
+        errors: document.querySelectorAll('.MathJax_Error').length,
+        raw: document.body.innerText.includes('a_{ij}')})""")
     assert refused == []
     assert found["typeset"] > 0 and found["errors"] == 0, found
     assert not found["raw"], "the page still shows raw LaTeX"
