@@ -19,6 +19,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+EXECUTED = "printed by the executed copy of privlab demo"
 
 
 def _missing_docs_tools() -> str | None:
@@ -44,14 +45,17 @@ def site(tmp_path_factory) -> Path:
     """The site as ``make docs`` builds it, in a temporary folder."""
     work = tmp_path_factory.mktemp("docs")
     out = work / "site"
-    # The committed notebooks, the quickstart with the widget state an executed copy of
-    # privlab demo keeps (its page must not fetch a widget manager).
+    # The committed notebooks, the quickstart with the widget state and an output an
+    # executed copy of privlab demo keeps (its page shows the output and must not fetch a
+    # widget manager).
     notebooks = work / "notebooks"
     shutil.copytree(ROOT / "notebooks", notebooks)
     quickstart = notebooks / "00_quickstart.ipynb"
     nb = json.loads(quickstart.read_text(encoding="utf-8"))
     nb["metadata"]["widgets"] = {"application/vnd.jupyter.widget-state+json": {
         "state": {}, "version_major": 2, "version_minor": 0}}
+    code = next(cell for cell in nb["cells"] if cell["cell_type"] == "code")
+    code["outputs"] = [{"output_type": "stream", "name": "stdout", "text": [EXECUTED]}]
     quickstart.write_text(json.dumps(nb), encoding="utf-8")
     env = {**os.environ, "PRIVLAB_DOCS_NOTEBOOKS": str(notebooks), "NO_MKDOCS_2_WARNING": "1"}
     done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--quiet", "--site-dir",
@@ -67,6 +71,8 @@ def test_the_build_holds_the_pages_the_notebooks_and_a_local_mathjax(site):
     notebooks = sorted(p.stem for p in (site / "notebooks").glob("*.html"))
     committed = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb"))
     assert notebooks == committed
+    # An executed notebook's page shows its outputs.
+    assert EXECUTED in (site / "notebooks" / "00_quickstart.html").read_text(encoding="utf-8")
     # Opened from file://, every link of the home page leads to a page (not a folder).
     home = (site / "index.html").read_text(encoding="utf-8")
     links = [link for link in re.findall(r'href="([^"#?]+)', home) if "://" not in link]
