@@ -68,15 +68,24 @@ def _pilot_rates(method: str, a, b, alpha, delta, seed) -> dict[str, Any]:
     return {"counts": counts, "point": point, "pilot_bound": r.value}
 
 
+def _drawn_rates(rates: dict, draws: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The two rates drawn from the pilot's posteriors by ``draws``: the same at every n."""
+    from scipy import stats
+
+    c1, m1, c0, m0 = rates["counts"]
+    return (stats.beta.ppf(draws[:, 0], c1 + 0.5, m1 - c1 + 0.5),
+            stats.beta.ppf(draws[:, 1], c0 + 0.5, m0 - c0 + 0.5))
+
+
 def _bounds_at(method: str, rates: dict, n: int, alpha: float, delta: float,
-               draws: np.ndarray) -> np.ndarray:
-    """Simulated bounds at size n from uniform ``draws`` (simulations, 4), the same at every n."""
+               draws: np.ndarray, drawn: tuple[np.ndarray, np.ndarray] | None = None
+               ) -> np.ndarray:
+    """Simulated bounds at size n from uniform ``draws`` (simulations, 4), the same at every n
+    (``drawn``: their :func:`_drawn_rates`, computed once for many n)."""
     from scipy import stats
 
     m = _test_rows(method, n)
-    c1, m1, c0, m0 = rates["counts"]
-    rate_1 = stats.beta.ppf(draws[:, 0], c1 + 0.5, m1 - c1 + 0.5)
-    rate_0 = stats.beta.ppf(draws[:, 1], c0 + 0.5, m0 - c0 + 0.5)
+    rate_1, rate_0 = _drawn_rates(rates, draws) if drawn is None else drawn
     k1 = stats.binom.ppf(draws[:, 2], m, rate_1).astype(int)
     k0 = stats.binom.ppf(draws[:, 3], m, rate_0).astype(int)
     if method == "dp-sniper":  # ln((L₁ − δ)/U₀), clipped at 0
@@ -100,7 +109,10 @@ def _bounds_at(method: str, rates: dict, n: int, alpha: float, delta: float,
 def _cp_upper(k: np.ndarray, m: int, alpha: float) -> np.ndarray:
     """:func:`~privlab.epsilon.auditors.bounds.clopper_pearson_upper` over an array of k."""
     k = np.asarray(k)
-    inner = special.betaincinv(np.maximum(k, 0) + 1, np.maximum(m - k, 1), 1.0 - alpha)
+    # once per distinct k (simulated counts repeat): the same values, fewer inversions
+    distinct, where = np.unique(k, return_inverse=True)
+    inner = special.betaincinv(np.maximum(distinct, 0) + 1, np.maximum(m - distinct, 1),
+                               1.0 - alpha)[where.reshape(k.shape)]
     return np.where(k >= m, 1.0, np.where(k == 0, -math.expm1(math.log(alpha) / m), inner))
 
 
@@ -211,9 +223,10 @@ def plan_sample_size(a, b, *, methods: Sequence[str] = PLANNED, fraction: float 
     for method in methods:
         rates = _pilot_rates(method, a, b, alpha, delta, seed)
         target = fraction * rates["point"]
+        drawn = _drawn_rates(rates, draws)
 
         def reach(n):
-            bounds = _bounds_at(method, rates, int(n), alpha, delta, draws)
+            bounds = _bounds_at(method, rates, int(n), alpha, delta, draws, drawn)
             return bounds, float(np.mean(bounds >= target - 1e-12))
 
         found = None

@@ -35,6 +35,29 @@ def test_discrete_laplace_follows_its_exact_pmf(t):
     assert stats.chisquare(observed, expected).pvalue > 1e-3
 
 
+@pytest.mark.parametrize("t", [1, 2, 40, 29_519_369, 3_000_000_000])
+def test_small_draws_on_python_integers_are_the_vectorised_loops_draws(t, monkeypatch):
+    # the small-size path reads the generator's raw words itself: same values, same state
+    # after, from a fresh state and from one holding half a word (numpy's 32-bit draws)
+    def runs():
+        rng = np.random.default_rng([7, t % 1000])
+        rng.integers(0, 3, 1)
+        out = [D.discrete_laplace(t, size, rng).tolist() for size in (0, 1, 2, 7, 20, 100)
+               for _ in range(2)]
+        return out + [D.discrete_laplace(t, 5, np.random.default_rng(t)).tolist(),
+                      rng.integers(0, 2**40, 4).tolist()]
+
+    small = runs()
+    monkeypatch.setattr(D, "_SMALL", -1)  # every size through the vectorised loop
+    assert small == runs()
+    words = D._Words(np.random.default_rng(1))
+    reference = np.random.default_rng(1)
+    for high, size in ((2, 9), (3, 1), (2**32, 5), (1, 4), (2**33 + 5, 3), (1_000_003, 40)):
+        assert words.integers(high, size) == reference.integers(0, high, size).tolist()
+    words.close()
+    assert words.bitgen.state == reference.bit_generator.state
+
+
 def test_outputs_and_prototypes_lie_on_the_grid():
     m = M.LaplaceMechanism(M.make_prototypes(n_identities=6, dim=16, seed=3), 0.5)
     x = m.sample(2, 500, np.random.default_rng(1))
