@@ -89,6 +89,11 @@ def _check_gallery(gallery: Any, parameter: str, caller: str) -> dict[str, list]
     return {who: list(images) for who, images in gallery.items()}
 
 
+# Gallery names of a face per (pixels, member name): SFace features are the costly part.
+_NAMES_MEMO: dict[tuple[str, str], tuple[str, ...]] = {}
+_NAMES_LIMIT = 4096
+
+
 def _gallery_hash(gallery: Mapping[str, Sequence[Any]], parameter: str, caller: str) -> str:
     return bytes_hash(b"".join(
         who.encode() + b"".join(content_hash(as_rgb(img, parameter, caller)).encode()
@@ -259,6 +264,11 @@ class DescribeThenEmbedEncoder(ImageEncoder):
         return raw, [f"{word.text!r} ({why})" for word, why in induced]
 
     def _face_names(self, rgb: np.ndarray) -> list[str]:
+        # the name carries the gallery's hash and both thresholds: the same image is named
+        # once per process (originals recur in every audit, placebo and sub-study)
+        key = (content_hash(rgb), self.name)
+        if key in _NAMES_MEMO:
+            return list(_NAMES_MEMO[key])
         names: list[str] = []
         gnames, gvecs = self._gallery()
         for vec in face_features(rgb, usable_faces(rgb, self.face_threshold)):
@@ -266,6 +276,9 @@ class DescribeThenEmbedEncoder(ImageEncoder):
             best = int(np.argmax(sims))
             if sims[best] >= self.match_threshold and gnames[best] not in names:
                 names.append(gnames[best])
+        if len(_NAMES_MEMO) >= _NAMES_LIMIT:
+            _NAMES_MEMO.pop(next(iter(_NAMES_MEMO)))
+        _NAMES_MEMO[key] = tuple(names)
         return names
 
     def _logos_found(self, rgb: np.ndarray) -> list:
