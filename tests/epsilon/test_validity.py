@@ -40,9 +40,14 @@ def test_fixed_region_probability_matches_simulation():
 
 
 def test_sweep_detects_an_off_by_one_clopper_pearson_and_passes_the_library():
-    cells_ok = V.fixed_region_sweep([2.0], [100, 300], reps=800, seed=3)
-    cells_bad = V.fixed_region_sweep([2.0], [100, 300], reps=800, seed=3,
-                                     upper=V.off_by_one_upper)
+    # both bounds on the same draws, each table its own sweep's (checked at one size)
+    cells_ok, cells_bad = V.fixed_region_sweeps([2.0], [100, 300], reps=800, seed=3,
+                                                uppers=[None, V.off_by_one_upper])
+    alone = V.fixed_region_sweep([2.0], [100], reps=100, seed=3, upper=V.off_by_one_upper)
+    shared = V.fixed_region_sweeps([2.0], [100], reps=100, seed=3,
+                                   uppers=[None, V.off_by_one_upper])
+    assert alone.equals(shared[1]) and shared[0].equals(V.fixed_region_sweep([2.0], [100],
+                                                                            reps=100, seed=3))
     ok, bad = V.power_table(cells_ok), V.power_table(cells_bad)
     assert ok["p_value"].iloc[-1] > 0.05
     assert bad["p_value"].iloc[-1] < 0.001
