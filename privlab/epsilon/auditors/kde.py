@@ -57,7 +57,7 @@ class KDELR(BaseAuditor):
     status = Status.DIAGNOSTIC
 
     def __init__(self, alpha: float = 0.0, grid: int = 201, floor: float = 1e-12,
-                 chunk: int = 32):
+                 chunk: int = 8):
         if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 <= alpha <= 1:
             raise invalid("alpha", "KDELR", "in [0, 1]", alpha)
         if not isinstance(grid, (int, np.integer)) or grid < 2:
@@ -93,8 +93,13 @@ class KDELR(BaseAuditor):
             grid = lo[sl, None] + (hi[sl] - lo[sl])[:, None] * t[None, :]  # (c, g)
             raw = []
             for x, h in ((a, h_a), (b, h_b)):
-                z = (grid[:, :, None] - x[:, sl].T[:, None, :]) / h[sl, None, None]
-                raw.append(np.exp(-0.5 * z * z).mean(axis=2) * norm / h[sl, None])
+                # exp(−z²/2) in place, in the order of −0.5 · z · z: the same doubles, less
+                # memory traffic
+                z = np.subtract(grid[:, :, None], x[:, sl].T[:, None, :])
+                np.divide(z, h[sl, None, None], out=z)
+                w = np.multiply(z, -0.5)
+                np.multiply(w, z, out=w)
+                raw.append(np.exp(w, out=w).mean(axis=2) * norm / h[sl, None])
             uniform = 1.0 / (hi[sl] - lo[sl])[:, None]
             for k, alpha in enumerate(alphas):
                 pa, pb = ((1.0 - alpha) * p + alpha * uniform if alpha else p for p in raw)
