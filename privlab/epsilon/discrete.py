@@ -42,7 +42,8 @@ def bernoulli_exp(numerator: np.ndarray, denominator: int,
     num = np.asarray(numerator, np.int64)
     odd = np.ones(num.shape, bool)
     todo = np.flatnonzero(num > 0)
-    k = 1
+    # d = 1: round 1 draws below 1, which numpy does without a word: all go on
+    k = 2 if denominator == 1 else 1
     while todo.size:  # round k: each draw still going succeeds with probability n/(d·k)
         success = rng.integers(0, int(denominator) * k, todo.size) < num[todo]
         odd[todo[~success]] = k % 2 == 1  # those stop with K = k
@@ -157,7 +158,7 @@ def _small_bernoulli_exp(num: list[int], d: int, words: _Words) -> list[bool]:
     """:func:`bernoulli_exp` on Python integers, drawing what it draws in the same order."""
     odd = [True] * len(num)
     todo = [i for i, n in enumerate(num) if n > 0]
-    k = 1
+    k = 2 if d == 1 else 1  # as in bernoulli_exp
     while todo:
         going = []
         for i, r in zip(todo, words.integers(d * k, len(todo))):
