@@ -23,11 +23,10 @@ pytestmark = [
 ]
 
 
-def test_quickstart_runs_in_jupyterlab_and_shows_its_widget(lab, chromium):
+def test_quickstart_runs_in_jupyterlab_and_shows_its_widget(lab, lab_page):
     ARTIFACTS.mkdir(exist_ok=True)
     shot = ARTIFACTS / "quickstart-lab.png"
-    page = chromium.new_page()
-    page.set_viewport_size({"width": 1400, "height": 1000})
+    page = lab_page
     # The server answers 500 while it registers a new kernel: the helper asks again.
     open_notebook(page, lab, "00_quickstart.ipynb")
     page.get_by_role("menuitem", name="Run", exact=True).click()

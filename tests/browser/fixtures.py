@@ -1,11 +1,12 @@
 """One JupyterLab server and one headless Chromium for a run of consecutive browser tests.
 
 Registered for the whole suite by ``tests/conftest.py``. The ``lab`` fixture gives each
-test a fresh copy of the notebooks (its own folder and JupyterLab workspace on the shared
-server) and shuts its kernels down after it; the ``chromium`` fixture gives each test a
-fresh browser context (no cookies, storage or cache carried over) in the shared browser.
-Each test sees what a server and a browser of its own would show; only their start-ups
-(a few seconds each) are shared.
+test a fresh copy of the notebooks (its own folder on the shared server) and shuts its
+kernels down after it; ``lab_page`` is one JupyterLab page kept open, in which each test
+opens its notebook after closing the last test's, as a person opens the next notebook;
+the ``chromium`` fixture gives each test a fresh browser context (no cookies, storage or
+cache carried over) in the shared browser. Only start-ups are shared: the server's and the
+browser's (a few seconds each) and JupyterLab's in the page (about 5 s).
 
 The JupyterLab tests share one xdist group (``GROUP``), so that they run one after the
 other on one worker; both are closed as soon as the worker goes on to a test outside the
@@ -105,7 +106,8 @@ def _start_lab(root: Path):
     proc = subprocess.Popen(
         [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
          f"--ServerApp.token={TOKEN}", f"--ServerApp.root_dir={work}", "--allow-root",
-         "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+         "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+         "--LabApp.expose_app_in_browser=True"],  # window.jupyterapp: see lab_page
         env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     deadline = time.time() + 90
@@ -140,7 +142,7 @@ class _Browser:
 
 
 #: The shared server and browser of this worker, by fixture name, while in use.
-_SHARED: dict[str, _Server | _Browser] = {}
+_SHARED: dict[str, _Server | _Browser | _LabPage] = {}
 
 
 def _shared(name: str, make):
@@ -188,6 +190,37 @@ def chromium():
     context.close()
 
 
+class _LabPage:
+    """A page of its own browser context, on JupyterLab once a test has opened a notebook."""
+
+    def __init__(self, browser: _Browser) -> None:
+        self.context = browser.browser.new_context(viewport={"width": 1400, "height": 1000})
+        self.page = self.context.new_page()
+
+    def close(self) -> None:
+        self.context.close()
+
+
+#: Closes every document of the app without saving (the test's copy is thrown away).
+CLOSE_DOCUMENTS = """() => { const app = window.jupyterapp; if (!app) return;
+  for (const w of Array.from(app.shell.widgets('main'))) {
+    if (w.context) w.context.model.dirty = false;
+    w.dispose(); } }"""
+
+
+@pytest.fixture
+def lab_page(lab):
+    """The shared Chromium's JupyterLab page (1400 x 1000), for :func:`tests.browser.lab.
+    open_notebook`: loading JupyterLab takes about 5 s, opening a notebook in it under 1 s.
+    After the test its documents are closed, before ``lab`` shuts their kernels down."""
+    shared = _shared("lab_page", lambda: _LabPage(_shared("chromium", _Browser)))
+    yield shared.page
+    try:
+        shared.page.evaluate(CLOSE_DOCUMENTS)
+    except Exception:
+        _SHARED.pop("lab_page").close()  # the page broke with the test: the next loads anew
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item, nextitem):
     """After a test's own teardown, close the shared things that neither the next test nor
@@ -199,11 +232,11 @@ def pytest_runtest_teardown(item, nextitem):
         needed = set(_SHARED)
     else:
         needed = set(getattr(nextitem, "fixturenames", ()))
-    for name in [n for n in _SHARED if n not in needed]:
+    for name in [n for n in reversed(_SHARED) if n not in needed]:  # the page before its browser
         _SHARED.pop(name).close()
     return result
 
 
 def pytest_sessionfinish(session):
     while _SHARED:
-        _SHARED.popitem()[1].close()
+        _SHARED.popitem()[1].close()  # last made, first closed

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.fixtures import ROOT, Lab
+from tests.browser.fixtures import CLOSE_DOCUMENTS, ROOT, Lab
 
 ARTIFACTS = ROOT / "test-artifacts"
 PANEL = ".privlab-panel"
@@ -46,8 +46,19 @@ def wait_for_idle_kernel(lab: Lab, timeout: float = 300) -> None:
 
 
 def open_notebook(page, lab: Lab, name: str) -> None:
-    """Open notebook ``name`` (with its suffix) of the test's copy; wait for its kernel."""
-    page.goto(lab.url(name))
+    """Open notebook ``name`` (with its suffix) of the test's copy; wait for its kernel.
+
+    On a page where JupyterLab is already loaded (``lab_page``), every document open there
+    is closed and the notebook opened in the same app, as a person opens the next one;
+    JupyterLab is loaded afresh where it is not (or a dialog is up)."""
+    ready = "() => !!(window.jupyterapp && window.jupyterapp.shell)"
+    if page.evaluate(ready) and not page.locator(".jp-Dialog").count():
+        page.evaluate(CLOSE_DOCUMENTS)
+        page.evaluate("async path => {"
+                      " await window.jupyterapp.commands.execute('docmanager:open', {path}); }",
+                      f"{lab.folder}/{name}")
+    else:
+        page.goto(lab.url(name))
     page.wait_for_selector(".jp-Notebook", timeout=90_000)
     wait_for_idle_kernel(lab)
 
@@ -74,21 +85,16 @@ FIRST_RUN_STILL: dict[str, dict] = {}
 
 
 @contextmanager
-def notebook_after_run_all(lab: Lab, name: str, chromium):
-    """A page of the browser context ``chromium`` on notebook ``name`` (no suffix) after
-    Run All, its headline drawn; how long the panel's progress stood still during that
-    Run All goes to :data:`FIRST_RUN_STILL`."""
-    page = chromium.new_page()
-    page.set_viewport_size({"width": 1400, "height": 1000})
-    try:
-        open_notebook(page, lab, f"{name}.ipynb")
-        watch_progress(page)
-        run_all(page, lab)
-        headline(page)
-        FIRST_RUN_STILL[name] = longest_still(page)
-        yield page
-    finally:
-        page.close()
+def notebook_after_run_all(lab: Lab, name: str, page):
+    """``page`` (the ``lab_page`` fixture) on notebook ``name`` (no suffix) after Run All,
+    its headline drawn; how long the panel's progress stood still during that Run All goes
+    to :data:`FIRST_RUN_STILL`."""
+    open_notebook(page, lab, f"{name}.ipynb")
+    watch_progress(page)
+    run_all(page, lab)
+    headline(page)
+    FIRST_RUN_STILL[name] = longest_still(page)
+    yield page
 
 
 def kernel_busy(lab: Lab) -> bool:

@@ -25,7 +25,7 @@ pytestmark = [
 # 05: the widest tables (a column per auditor); 07: long text beside numbers. 05 second:
 # its kernel then starts later, after the contract's 05 smoke run has filled the cache.
 @pytest.mark.parametrize("name", ["07_redacbench", "05_known_epsilon"])
-def test_the_panel_is_drawn_readably(lab, chromium, name):
-    with ui.notebook_after_run_all(lab, name, chromium) as page:
+def test_the_panel_is_drawn_readably(lab, lab_page, name):
+    with ui.notebook_after_run_all(lab, name, lab_page) as page:
         drawn = ui.assert_readable_layout(page, name)
     assert drawn["tables"] >= 2 and drawn["numeric"] >= 10, drawn

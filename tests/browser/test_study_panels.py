@@ -93,9 +93,9 @@ WALKS = {
 
 
 @pytest.mark.parametrize("name", sorted(WALKS))
-def test_a_teacher_drives_the_notebook(lab, chromium, name):
+def test_a_teacher_drives_the_notebook(lab, lab_page, name):
     walk = WALKS[name]
-    with ui.notebook_after_run_all(lab, name, chromium) as page:
+    with ui.notebook_after_run_all(lab, name, lab_page) as page:
         first = walk.reads(page)
         assert "Error displaying widget" not in ui.visible_text(page)
         # As drawn: the headline in view, no number wrapping in its cell, no table
