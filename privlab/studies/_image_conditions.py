@@ -171,6 +171,40 @@ def check_fidelity(images: Sequence[Any], sanitized: Mapping[str, Sequence[Any]]
                     {k: tuple(v) for k, v in (blind or {}).items()})
 
 
+# The checks of one gallery, kept per process: a study and its sub-studies (or a panel
+# run again) reuse its enrolment and its findings (each check memoises by pixels).
+_CHECKS_MEMO: dict[tuple, tuple[list, list[str]]] = {}
+_CHECKS_LIMIT = 8
+
+
+def _concept_checks(faces: Mapping[str, Sequence[Any]], names: list[str],
+                    logos: Mapping[str, Sequence[Any]], logo_finder: Any,
+                    name_ocr: str) -> tuple[list, list[str]]:
+    from privlab.hashing import content_hash
+    from privlab.vision.concepts import concept_checks
+    from privlab.vision.images import as_rgb
+
+    def hashed(gallery):
+        return tuple((who, tuple(content_hash(as_rgb(im, "gallery", "target_checks"))
+                                 for im in gallery[who])) for who in gallery)
+
+    try:
+        key = None if logo_finder is not None else (
+            hashed(faces), tuple(names), hashed(logos), name_ocr)
+    except Exception:  # noqa: BLE001 (a bad gallery: concept_checks refuses it, saying why)
+        key = None
+    if key is None or key not in _CHECKS_MEMO:
+        made = concept_checks(faces=faces or None, names=names, logos=logos or None,
+                              logo_finder=logo_finder, name_engine=name_ocr)
+        if key is None:
+            return made
+        if len(_CHECKS_MEMO) >= _CHECKS_LIMIT:
+            _CHECKS_MEMO.pop(next(iter(_CHECKS_MEMO)))
+        _CHECKS_MEMO[key] = made
+    checks, notes = _CHECKS_MEMO[key]
+    return list(checks), list(notes)
+
+
 def target_checks(gallery: Mapping[str, Sequence[Any]], logos: Mapping[str, Sequence[Any]],
                   corpus: Any | None, concept_cues: Sequence[str] = (),
                   logo_finder: Any = None, name_ocr: str = "rapidocr") -> tuple[list, list[str]]:
@@ -181,16 +215,13 @@ def target_checks(gallery: Mapping[str, Sequence[Any]], logos: Mapping[str, Sequ
     not the target), else every name of the face gallery; brands are the logo gallery's
     names; ``name_ocr`` is the name check's OCR engine.
     """
-    from privlab.vision.concepts import concept_checks
-
     faces = dict(gallery)
     names: list[str] = []
     if corpus is not None and corpus.target in faces:
         faces = {corpus.target: faces[corpus.target]}
     names += list(faces)
     names += [b for b in logos if b not in names]
-    checks, notes = concept_checks(faces=faces or None, names=names, logos=logos or None,
-                                   logo_finder=logo_finder, name_engine=name_ocr)
+    checks, notes = _concept_checks(faces, names, logos, logo_finder, name_ocr)
     if corpus is not None and concept_cues:
         checks.append(CueCheck(corpus, concept_cues))
     if not checks:
