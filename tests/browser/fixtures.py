@@ -64,12 +64,24 @@ class _Server:
         self.base, self.proc, self.log = _start_lab(root)
 
     def close(self) -> None:
+        """Stop the server: it shuts its kernels down (seconds) while the next test runs;
+        the end of the session waits for it."""
         self.proc.terminate()
+        reaper = threading.Thread(target=self._reap, daemon=True)
+        reaper.start()
+        _STOPPING.append(reaper)
+
+    def _reap(self) -> None:
         try:
             self.proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+            self.proc.wait()
         self.log.close()
+
+
+#: The servers stopping in the background.
+_STOPPING: list[threading.Thread] = []
 
 
 def _free_port() -> int:
@@ -240,3 +252,5 @@ def pytest_runtest_teardown(item, nextitem):
 def pytest_sessionfinish(session):
     while _SHARED:
         _SHARED.popitem()[1].close()  # last made, first closed
+    for reaper in _STOPPING:
+        reaper.join(timeout=30)
