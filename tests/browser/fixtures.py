@@ -8,11 +8,11 @@ the ``chromium`` fixture gives each test a fresh browser context (no cookies, st
 cache carried over) in the shared browser. Only start-ups are shared: the server's and the
 browser's (a few seconds each) and JupyterLab's in the page (about 5 s).
 
-The JupyterLab tests share one xdist group (``GROUP``), so that they run one after the
-other on one worker; both are closed as soon as the worker goes on to a test outside the
-group that does not use them (Playwright's event loop marks itself running between calls: it
-must not outlive the browser tests into another test's ``asyncio.run``), and at the end
-of the session.
+The JupyterLab tests share one xdist group (``GROUP``), the other Chromium tests another
+(``PAGES``), so that each group runs on one worker, one test after the other; what they
+share is closed as soon as the worker goes on to a test outside the group that does not
+use it (Playwright's event loop marks itself running between calls: it must not outlive
+the browser tests into another test's ``asyncio.run``), and at the end of the session.
 """
 
 from __future__ import annotations
@@ -39,6 +39,8 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-sync"]
 #: The xdist group of the tests that use ``lab`` (one worker runs them one after the other).
 GROUP = "browser.lab"
+#: The xdist group of the other tests that use ``chromium`` (pages without JupyterLab).
+PAGES = "browser.pages"
 TOKEN = "privlab-test-token"
 
 
@@ -236,17 +238,21 @@ def lab_page(lab):
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item, nextitem):
     """After a test's own teardown, close the shared things that neither the next test nor
-    the rest of the browser group uses."""
+    the rest of the test's xdist group uses."""
     result = yield
     if nextitem is None:
         needed = set()
-    elif any(m.args[:1] == (GROUP,) for m in nextitem.iter_markers("xdist_group")):
+    elif _groups(item) & _groups(nextitem):
         needed = set(_SHARED)
     else:
         needed = set(getattr(nextitem, "fixturenames", ()))
     for name in [n for n in reversed(_SHARED) if n not in needed]:  # the page before its browser
         _SHARED.pop(name).close()
     return result
+
+
+def _groups(item) -> set:
+    return {m.args[0] for m in item.iter_markers("xdist_group") if m.args}
 
 
 def pytest_sessionfinish(session):

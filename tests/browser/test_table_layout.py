@@ -14,10 +14,11 @@ import pytest
 
 from privlab.ui.tables import present
 from tests.browser import lab as ui
-from tests.browser.fixtures import CHROMIUM
+from tests.browser.fixtures import CHROMIUM, PAGES
 
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.xdist_group(PAGES),  # one Chromium with tests/ui/test_offline_math.py
     pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (make browser-deps)"),
 ]
 

@@ -14,9 +14,11 @@ import nbformat
 import pytest
 
 from privlab.ui.static import copy_mathjax, write_html
-from tests.browser.fixtures import CHROMIUM
+from tests.browser.fixtures import CHROMIUM, PAGES
 
 ROOT = Path(__file__).resolve().parents[2]
+# One Chromium with tests/browser/test_table_layout.py, the page copy made once.
+pytestmark = pytest.mark.xdist_group(PAGES)
 
 
 @pytest.fixture(scope="module")
