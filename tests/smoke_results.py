@@ -15,7 +15,14 @@ from functools import lru_cache
 GROUPS = {"finetune": "studies.test_finetune", "spia": "studies.redaction",
           "redacbench": "studies.redaction", "dicaprio.ladder": "studies.test_ladder_study",
           "dicaprio.detector_miss": "studies.test_ladder_study",
+          # not the same run, but the same corpus: the process's memos (face names, concept
+          # checks, OCR crops) serve the ladder and the exercises' panels
+          "dicaprio": "studies.test_ladder_study", "mcdonalds": "exercises.02",
           "known_epsilon": "studies.test_known_epsilon"}
+
+#: Notebook -> the xdist group of its exercises, where not their own ``exercises.<nb>``:
+#: notebook 01's panels run on the corpus of the ladder's group.
+EXERCISE_GROUPS = {"01": "studies.test_ladder_study"}
 
 
 @lru_cache(maxsize=None)

@@ -11,11 +11,12 @@ import pytest
 from privlab.errors import PrivlabValueError
 from privlab.ui import exercises
 from privlab.ui.exercises import KINDS, Exercise, Verdict
+from smoke_results import EXERCISE_GROUPS
 
 ALL = [e for nb in exercises.notebooks() for e in exercises.exercises_for(nb)]
 #: Each exercise on the worker of its notebook's group, so each fixture is built once.
-GROUPED = [pytest.param(e, id=e.id, marks=pytest.mark.xdist_group(f"exercises.{e.notebook}"))
-           for e in ALL]
+GROUPED = [pytest.param(e, id=e.id, marks=pytest.mark.xdist_group(
+    EXERCISE_GROUPS.get(e.notebook, f"exercises.{e.notebook}"))) for e in ALL]
 _FIXTURES: dict[str, dict] = {}
 
 
