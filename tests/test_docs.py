@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.fixtures import CHROMIUM, PAGES
+
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 EXECUTED = "printed by the executed copy of privlab demo"
 
 
@@ -34,7 +35,9 @@ def _missing_docs_tools() -> str | None:
 
 
 pytestmark = [
-    pytest.mark.xdist_group("docs.site"),  # one worker builds the site once for the module
+    # One worker builds the site once for the module, and reads it in the Chromium of the
+    # other page checks.
+    pytest.mark.xdist_group(PAGES),
     pytest.mark.browser,
     pytest.mark.skipif(_missing_docs_tools() is not None, reason=str(_missing_docs_tools())),
 ]
@@ -89,9 +92,7 @@ def test_the_build_holds_the_pages_the_notebooks_and_a_local_mathjax(site):
 
 @pytest.mark.skipif(CHROMIUM is None,
                     reason="Chromium is not installed (make test installs Debian's chromium)")
-def test_math_renders_and_the_reference_lists_the_kernel_with_the_network_off(site):
-    from playwright.sync_api import sync_playwright
-
+def test_math_renders_and_the_reference_lists_the_kernel_with_the_network_off(site, chromium):
     refused: list[str] = []
 
     def only_the_site(route):
@@ -102,29 +103,21 @@ def test_math_renders_and_the_reference_lists_the_kernel_with_the_network_off(si
             refused.append(url)
             route.abort()
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM, headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync"])
-        context = browser.new_context()
-        context.route("**/*", only_the_site)
-        page = context.new_page()
-        pages = {}
-        for name in ("index.html", "notebooks/00_quickstart.html"):
-            page.goto((site / name).as_uri())
-            page.wait_for_function(
-                "() => window.MathJax && MathJax.Hub && MathJax.Hub.queue.pending === 0"
-                " && !MathJax.Hub.queue.running", timeout=30_000)
-            pages[name] = page.evaluate(
-                """() => ({typeset: document.querySelectorAll(
-                              '.MathJax, .MathJax_Display, .MathJax_SVG').length,
-                          errors: document.querySelectorAll('.MathJax_Error').length,
-                          raw: document.body.innerText.includes('\\\\delta^*')})""")
-        page.goto((site / "reference" / "resolution.html").as_uri())
-        reference = page.inner_text("article")
-        browser.close()
+    chromium.route("**/*", only_the_site)
+    page = chromium.new_page()
+    pages = {}
+    for name in ("index.html", "notebooks/00_quickstart.html"):
+        page.goto((site / name).as_uri())
+        page.wait_for_function(
+            "() => window.MathJax && MathJax.Hub && MathJax.Hub.queue.pending === 0"
+            " && !MathJax.Hub.queue.running", timeout=30_000)
+        pages[name] = page.evaluate(
+            """() => ({typeset: document.querySelectorAll(
+                          '.MathJax, .MathJax_Display, .MathJax_SVG').length,
+                      errors: document.querySelectorAll('.MathJax_Error').length,
+                      raw: document.body.innerText.includes('\\\\delta^*')})""")
+    page.goto((site / "reference" / "resolution.html").as_uri())
+    reference = page.inner_text("article")
     assert refused == []
     for name, found in pages.items():
         assert found["typeset"] > 0 and found["errors"] == 0, (name, found)
