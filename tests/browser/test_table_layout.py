@@ -18,7 +18,7 @@ from tests.browser.fixtures import CHROMIUM, PAGES
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.xdist_group(PAGES),  # one Chromium with tests/ui/test_offline_math.py
+    pytest.mark.xdist_group(PAGES),  # one Chromium for the page checks
     pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (make browser-deps)"),
 ]
 

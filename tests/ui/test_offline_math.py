@@ -17,7 +17,7 @@ from privlab.ui.static import copy_mathjax, write_html
 from tests.browser.fixtures import CHROMIUM, PAGES
 
 ROOT = Path(__file__).resolve().parents[2]
-# One Chromium with tests/browser/test_table_layout.py, the page copy made once.
+# One Chromium for the page checks (tests/browser/fixtures.py), the page copy made once.
 pytestmark = pytest.mark.xdist_group(PAGES)
 
 
