@@ -246,6 +246,8 @@ def pytest_runtest_teardown(item, nextitem):
         needed = set(_SHARED)
     else:
         needed = set(getattr(nextitem, "fixturenames", ()))
+    if "lab_page" in needed:
+        needed.add("chromium")  # the page lives in the shared browser
     for name in [n for n in reversed(_SHARED) if n not in needed]:  # the page before its browser
         _SHARED.pop(name).close()
     return result
