@@ -91,7 +91,7 @@ def discrete_laplace(t: int, size: int, rng: np.random.Generator) -> np.ndarray:
         v = np.zeros(pending.size, np.int64)
         going = np.flatnonzero(keep)
         while going.size:
-            going = going[bernoulli_exp(np.ones(going.size, np.int64), 1, rng)]
+            going = going[_bernoulli_exp_one(going.size, rng)]
             v[going] += 1
         x = u + t * v
         negative = rng.integers(0, 2, pending.size) == 1
@@ -99,6 +99,19 @@ def discrete_laplace(t: int, size: int, rng: np.random.Generator) -> np.ndarray:
         out[pending[ok]] = np.where(negative[ok], -x[ok], x[ok])
         pending = pending[~ok]
     return out
+
+
+def _bernoulli_exp_one(size: int, rng: np.random.Generator) -> np.ndarray:
+    """``bernoulli_exp(np.ones(size), 1, rng)``, draw for draw, without the numerators."""
+    odd = np.ones(size, bool)
+    todo = np.arange(size)
+    k = 2  # round 1 draws below 1: no word, all go on
+    while todo.size:
+        stop = rng.integers(0, k, todo.size) != 0  # goes on only on a draw below n = 1
+        odd[todo[stop]] = k % 2 == 1
+        todo = todo[~stop]
+        k += 1
+    return odd
 
 
 class _Words:
