@@ -13,16 +13,16 @@ from functools import lru_cache
 
 #: Study slug -> the xdist group of the test module that shares its smoke run.
 GROUPS = {"finetune": "studies.test_finetune", "spia": "studies.redaction",
-          "redacbench": "studies.redaction", "dicaprio.ladder": "studies.test_ladder_study",
-          "dicaprio.detector_miss": "studies.test_ladder_study",
+          "redacbench": "studies.redaction", "dicaprio.ladder": "studies.dicaprio",
+          "dicaprio.detector_miss": "studies.dicaprio",
           # not the same run, but the same corpus: the process's memos (face names, concept
           # checks, OCR crops) serve the ladder and the exercises' panels
-          "dicaprio": "studies.test_ladder_study", "mcdonalds": "exercises.02",
+          "dicaprio": "studies.dicaprio", "mcdonalds": "exercises.02",
           "known_epsilon": "studies.test_known_epsilon"}
 
 #: Notebook -> the xdist group of its exercises, where not their own ``exercises.<nb>``:
-#: notebook 01's panels run on the corpus of the ladder's group.
-EXERCISE_GROUPS = {"01": "studies.test_ladder_study"}
+#: notebook 01's panels audit the corpus of study 01's group.
+EXERCISE_GROUPS = {"01": "studies.dicaprio"}
 
 
 @lru_cache(maxsize=None)

@@ -27,8 +27,9 @@ import pytest
 from privlab.studies import dicaprio, mcdonalds
 from privlab.studies._images import GROUND_TRUTH_REASON, check_fidelity, load_gallery
 
-# The module's shared fixtures are built once: its tests stay on one xdist worker.
-pytestmark = pytest.mark.xdist_group("studies.test_image_studies")
+# The module's shared fixtures are built once, and study 01's corpus is audited by the
+# contract and notebook 01's exercises too: one worker (tests/smoke_results.py's GROUPS).
+pytestmark = pytest.mark.xdist_group("studies.dicaprio")
 
 #: Largest placebo floor accepted per member on real photos (measured maxima x ~2).
 REAL_FLOOR = {"sface": 0.02, "describe-then-embed": 0.02, "ocr-text": 0.02,

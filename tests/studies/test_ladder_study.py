@@ -33,8 +33,9 @@ from privlab.sanitizers.people import mediapipe_available
 from privlab.studies import Status, StudyResult, dicaprio
 from privlab.studies.contract import first_line_problems
 
-# The module's shared fixtures are built once: its tests stay on one xdist worker.
-pytestmark = pytest.mark.xdist_group("studies.test_ladder_study")
+# The module's shared fixtures are built once, and study 01's corpus is audited by the
+# contract and notebook 01's exercises too: one worker (tests/smoke_results.py's GROUPS).
+pytestmark = pytest.mark.xdist_group("studies.dicaprio")
 
 needs_mediapipe = pytest.mark.skipif(not mediapipe_available(),
                                      reason="MediaPipe is not installed (make venv installs it)")
