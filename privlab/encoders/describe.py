@@ -195,6 +195,7 @@ class DescribeThenEmbedEncoder(ImageEncoder):
         if self.use_ocr and not self.carry_readings:
             suffix += "-nocarry"
         self.name = f"describe[{'+'.join(parts)}]-{text_encoder}{suffix}"
+        self._settings_key = self.name  # the face-names memo's key, whatever name is set later
 
     def encode(self, items: Sequence[Any], *, cache: bool = True, progress: bool = False
                ) -> np.ndarray:
@@ -266,7 +267,7 @@ class DescribeThenEmbedEncoder(ImageEncoder):
     def _face_names(self, rgb: np.ndarray) -> list[str]:
         # the name carries the gallery's hash and both thresholds: the same image is named
         # once per process (originals recur in every audit, placebo and sub-study)
-        key = (content_hash(rgb), self.name)
+        key = (content_hash(rgb), self._settings_key)
         if key in _NAMES_MEMO:
             return list(_NAMES_MEMO[key])
         names: list[str] = []
