@@ -11,7 +11,10 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.privlab-installed
 UV     := $(VENV)/bin/uv
-UV_PIP := $(UV) pip install --quiet --python $(PY)
+# --compile-bytecode: every later process (test workers, kernels, subprocesses) reads .pyc
+# files instead of compiling pandas, scipy, sklearn... again, which it does on every start
+# where PYTHONDONTWRITEBYTECODE is set (about 6 s of CPU each; docs/tests.md).
+UV_PIP := $(UV) pip install --quiet --compile-bytecode --python $(PY)
 export HF_HUB_OFFLINE ?= 1
 export TRANSFORMERS_OFFLINE ?= 1
 export TOKENIZERS_PARALLELISM ?= false
@@ -73,6 +76,7 @@ browser-deps:
 PYTEST_WORKERS ?= 2
 TEST_THREADS ?= 1
 test: $(STAMP) $(DOCS_STAMP) browser-deps
+	@$(PY) -m compileall -q -j 0 privlab tests >/dev/null
 	OMP_NUM_THREADS=$(TEST_THREADS) OPENBLAS_NUM_THREADS=$(TEST_THREADS) MKL_NUM_THREADS=$(TEST_THREADS) \
 	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup --durations=10
 
