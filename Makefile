@@ -11,10 +11,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.privlab-installed
 UV     := $(VENV)/bin/uv
-# --compile-bytecode: every later process (test workers, kernels, subprocesses) reads .pyc
-# files instead of compiling pandas, scipy, sklearn... again, which it does on every start
-# where PYTHONDONTWRITEBYTECODE is set (about 6 s of CPU each; docs/tests.md).
-UV_PIP := $(UV) pip install --quiet --compile-bytecode --python $(PY)
+UV_PIP := $(UV) pip install --quiet --python $(PY)
 export HF_HUB_OFFLINE ?= 1
 export TRANSFORMERS_OFFLINE ?= 1
 export TOKENIZERS_PARALLELISM ?= false
@@ -75,8 +72,11 @@ browser-deps:
 # spinning thread pools (measured in docs/tests.md).
 PYTEST_WORKERS ?= 2
 TEST_THREADS ?= 1
+# PYTHONDONTWRITEBYTECODE is emptied for the run: where a machine sets it, every worker,
+# kernel and subprocess compiled pandas, scipy, sklearn... again (about 6 s of CPU each);
+# Python's default keeps each .pyc once it is made (in .venv and git-ignored __pycache__).
 test: $(STAMP) $(DOCS_STAMP) browser-deps
-	@$(PY) -m compileall -q -j 0 privlab tests >/dev/null
+	PYTHONDONTWRITEBYTECODE= \
 	OMP_NUM_THREADS=$(TEST_THREADS) OPENBLAS_NUM_THREADS=$(TEST_THREADS) MKL_NUM_THREADS=$(TEST_THREADS) \
 	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup --durations=10
 
