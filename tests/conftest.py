@@ -43,6 +43,28 @@ def _isolated_cache(_session_cache, monkeypatch):
 
 
 @pytest.hookimpl(trylast=True)
+def pytest_configure(config):
+    """Under pytest-xdist the controller, which runs no test, starts pip's dry runs of the
+    install commands (tests/pip_dry_runs.py): they wait on the package index, not the CPU."""
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
+        return
+    fixes = Path(__file__).parent / "test_fixes.py"
+    chosen = [Path(str(a).split("::")[0]).resolve() for a in config.args]
+    if chosen and not any(p == fixes or p in fixes.parents for p in chosen):
+        return
+    from pip_dry_runs import start_prefetch
+
+    slow = "slow" in (config.getoption("-m") or "")
+    config._pip_dry_runs = start_prefetch(config._tmp_path_factory.getbasetemp(), slow)
+
+
+def pytest_unconfigure(config):
+    thread = getattr(config, "_pip_dry_runs", None)
+    if thread is not None:
+        thread.join(timeout=600)  # no pip process outlives the session
+
+
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
     _mark_groups(config, items)
     _skip_gpu(items)

