@@ -25,7 +25,14 @@ FLOAT64_FIX = ("Rescale the values, or convert with x.astype(np.float64) once th
                "they would otherwise become inf or 0.")
 
 
-def _torch_tensor(value: Any) -> bool:
+def is_tensor(value: Any) -> bool:
+    """Whether ``value`` is a torch tensor, without importing torch: a process that has
+    not imported it holds none (a dask worker scoring NumPy tiles never loads it).
+
+    Example:
+        >>> is_tensor(np.zeros(2))
+        False
+    """
     torch = sys.modules.get("torch")
     return torch is not None and isinstance(value, torch.Tensor)
 
@@ -69,7 +76,7 @@ def _kind_refusal(value: Any, parameter: str, caller: str) -> Exception | None:
         return invalid(parameter, caller, "a dense array",
                        f"a SciPy sparse {type(value).__name__}",
                        "Densify it with x.toarray() (every entry is read).", given_is_text=True)
-    if _torch_tensor(value):
+    if is_tensor(value):
         if value.is_meta:
             return invalid(parameter, caller, "a tensor holding values",
                            f"a meta tensor of shape {tuple(value.shape)} (it has none)",
@@ -146,7 +153,7 @@ def all_finite(array: Any) -> bool:
         array = array.reshape(1)
     for start in range(0, array.shape[0], CHUNK_ROWS):
         chunk = array[start:start + CHUNK_ROWS]
-        if _torch_tensor(chunk):
+        if is_tensor(chunk):
             ok = bool(sys.modules["torch"].isfinite(chunk).all())
         else:
             ok = bool(np.isfinite(chunk).all())
@@ -218,7 +225,7 @@ def check_array(value: Any, parameter: str, caller: str, *, torch_ok: bool = Fal
                           "Convert it with x.astype(np.float64) once its values fit in "
                           "float64.", given_is_text=True)
         return value
-    if _torch_tensor(value):
+    if is_tensor(value):
         tensor = value.detach()
         if finite and not all_finite(tensor):
             raise _non_finite(parameter, caller)
@@ -273,4 +280,4 @@ def check_flag(value: Any, parameter: str, caller: str) -> bool:
 
 
 __all__ = ["CHUNK_ROWS", "FLOAT64_FIX", "FLOAT64_RANGE", "all_finite", "beyond_float64", "check_array", "check_flag", "complex_refusal",
-           "is_dask"]
+           "is_dask", "is_tensor"]

@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from privlab.arrays import all_finite, check_array, check_flag
+from privlab.arrays import all_finite, check_array, check_flag, is_tensor
 from privlab.errors import invalid
-from privlab.resolution.magnitudes import is_tensor, row_norms
+from privlab.resolution.magnitudes import row_norms
 
 # Relative tolerance for "unit length" rows of S (averaged ensembles drift by ~1e-4;
 # anything farther is not a normalised embedding).

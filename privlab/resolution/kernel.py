@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from privlab.resolution.magnitudes import _exponents, is_tensor, row_stats
+from privlab.arrays import is_tensor
+from privlab.resolution.magnitudes import _exponents, row_stats
 from privlab.resolution.result import Resolution
 from privlab.resolution.screening import (ScreeningPass, ScreeningTooCoarse, _exact_matmul,
                                           default_blocks)

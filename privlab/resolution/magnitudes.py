@@ -7,27 +7,14 @@ before anything squares or multiplies them; every other row is used as given.
 
 from __future__ import annotations
 
-import sys
-from typing import Any
-
 import numpy as np
+
+from privlab.arrays import is_tensor
 
 # Rows whose largest entry lies within 2**±60 are computed as given; beyond, they are
 # scaled by a power of two (exactly) so that no product overflows or underflows.
 _SAFE_EXPONENT = 60
 _CHUNK_ROWS = 8192  # rows per pass when checking inputs, to keep memory O(block)
-
-
-def is_tensor(value: Any) -> bool:
-    """Whether ``value`` is a torch tensor, without importing torch: a process that has
-    not imported it holds none (a dask worker scoring NumPy tiles never loads it).
-
-    Example:
-        >>> is_tensor(np.zeros(2))
-        False
-    """
-    torch = sys.modules.get("torch")
-    return torch is not None and isinstance(value, torch.Tensor)
 
 
 def _exponents(absmax: np.ndarray) -> np.ndarray:

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from privlab.resolution.magnitudes import is_tensor, times_pow2
+from privlab.arrays import is_tensor
+from privlab.resolution.magnitudes import times_pow2
 
 # Which library screens blocks on the CPU: NumPy's BLAS measured faster than torch's on
 # the development machine; "torch" is the path CUDA takes, kept selectable for tests.
